@@ -1,0 +1,80 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import {
+  AuthPayload,
+  ChangePasswordArgs,
+  CredentialsArgs,
+  EmailArgs,
+  LoginArgs,
+  MessagePayload,
+  ResetPasswordArgs,
+  TokenArgs,
+} from './auth.types.js';
+import { AuthService, type StartedSession } from './auth.service.js';
+import { SESSION_COOKIE, SESSION_TTL_MS } from './session-token.js';
+import { User } from './user.entity.js';
+
+function service(ctx: AppContext): AuthService {
+  return new AuthService(ctx.em, ctx.deps);
+}
+
+function signIn(ctx: AppContext, session: StartedSession): AuthPayload {
+  ctx.http.setCookie(SESSION_COOKIE, session.token, { maxAgeMs: SESSION_TTL_MS });
+  return { user: session.user };
+}
+
+@Resolver()
+export class AuthResolver {
+  @Query(() => User, { description: 'The signed-in user.' })
+  me(@Ctx() ctx: AppContext): User {
+    return requireAuth(ctx).user;
+  }
+
+  @Mutation(() => AuthPayload)
+  async register(@Args(() => CredentialsArgs) args: CredentialsArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
+    return signIn(ctx, await service(ctx).register(args.email, args.password));
+  }
+
+  @Mutation(() => AuthPayload)
+  async login(@Args(() => LoginArgs) args: LoginArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
+    return signIn(ctx, await service(ctx).login(args.email, args.password));
+  }
+
+  @Mutation(() => MessagePayload)
+  async logout(@Ctx() ctx: AppContext): Promise<MessagePayload> {
+    await service(ctx).logout(ctx.auth?.sessionId);
+    ctx.http.clearCookie(SESSION_COOKIE);
+    return { message: 'Signed out' };
+  }
+
+  @Mutation(() => MessagePayload)
+  async requestPasswordReset(@Args(() => EmailArgs) args: EmailArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
+    await service(ctx).requestPasswordReset(args.email);
+    return { message: 'If this email is registered, a reset link has been sent' };
+  }
+
+  @Mutation(() => MessagePayload)
+  async resetPassword(@Args(() => ResetPasswordArgs) args: ResetPasswordArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
+    await service(ctx).resetPassword(args.token, args.newPassword);
+    return { message: 'Password reset; sign in with the new password' };
+  }
+
+  @Mutation(() => MessagePayload)
+  async changePassword(@Args(() => ChangePasswordArgs) args: ChangePasswordArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
+    const auth = requireAuth(ctx);
+    await service(ctx).changePassword(auth.user.id, auth.sessionId, args.currentPassword, args.newPassword);
+    return { message: 'Password changed; other sessions were signed out' };
+  }
+
+  @Mutation(() => AuthPayload)
+  async verifyEmail(@Args(() => TokenArgs) args: TokenArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
+    return { user: await service(ctx).verifyEmail(args.token) };
+  }
+
+  @Mutation(() => MessagePayload)
+  async resendVerification(@Args(() => EmailArgs) args: EmailArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
+    await service(ctx).resendVerification(args.email);
+    return { message: 'If this email needs verifying, a new link has been sent' };
+  }
+}

@@ -1,0 +1,152 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps } from '../core/context.js';
+import { EmailExistsError, InvalidCredentialsError, UnauthorizedError, ValidationError } from '../core/errors.js';
+import { passwordResetMail, verificationMail } from '../mail/templates.js';
+import { AuthToken, type AuthTokenKind } from './auth-token.entity.js';
+import { LoginSession } from './login-session.entity.js';
+import { decoyHash, hashPassword, verifyPassword } from './password.js';
+import { SESSION_TTL_MS } from './session-token.js';
+import { hashToken, newOneTimeToken } from './one-time-token.js';
+import { User } from './user.entity.js';
+
+const TOKEN_TTL_MS: Record<AuthTokenKind, number> = {
+  password_reset: 60 * 60 * 1000, // operations.md: reset links expire after one hour
+  email_verification: 48 * 60 * 60 * 1000,
+};
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export interface StartedSession {
+  user: User;
+  token: string;
+  expiresAt: Date;
+}
+
+/** Accounts: registration, sign-in sessions, password and email-verification flows. */
+export class AuthService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: AppDeps,
+  ) {}
+
+  async register(email: string, password: string): Promise<StartedSession> {
+    const normalized = normalizeEmail(email);
+    if (await this.em.count(User, { email: normalized })) throw new EmailExistsError();
+    const user = this.em.create(User, {
+      email: normalized,
+      passwordHash: await hashPassword(password),
+      plan: this.deps.config.defaultPlan,
+    });
+    const verification = this.issueToken(user, 'email_verification');
+    try {
+      await this.em.flush();
+    } catch (error) {
+      // Two registrations racing for one email: the unique index decides.
+      if ((error as { code?: string }).code === '23505') throw new EmailExistsError();
+      throw error;
+    }
+    await this.mail(verificationMail(user.email, this.deps.config.baseUrl, verification));
+    return this.startSession(user);
+  }
+
+  async login(email: string, password: string): Promise<StartedSession> {
+    const user = await this.em.findOne(User, { email: normalizeEmail(email) });
+    const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
+    if (!user || !ok) throw new InvalidCredentialsError();
+    return this.startSession(user);
+  }
+
+  async logout(sessionId: string | undefined): Promise<void> {
+    if (sessionId) await this.em.nativeDelete(LoginSession, { id: sessionId });
+  }
+
+  async requestPasswordReset(email: string): Promise<void> {
+    const user = await this.em.findOne(User, { email: normalizeEmail(email) });
+    if (!user) return; // same answer for unknown emails
+    const token = this.issueToken(user, 'password_reset');
+    await this.em.flush();
+    await this.mail(passwordResetMail(user.email, this.deps.config.baseUrl, token));
+  }
+
+  async resetPassword(token: string, newPassword: string): Promise<void> {
+    const passwordHash = await hashPassword(newPassword);
+    await this.em.transactional(async (em) => {
+      const row = await this.consumeToken(em, token, 'password_reset');
+      row.user.passwordHash = passwordHash;
+      // A reset ends every session: whoever held the old password is signed out.
+      await em.nativeDelete(LoginSession, { user: row.user.id });
+    });
+  }
+
+  async changePassword(userId: string, sessionId: string, currentPassword: string, newPassword: string): Promise<void> {
+    const user = await this.em.findOne(User, { id: userId });
+    if (!user) throw new UnauthorizedError();
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      throw new ValidationError('Current password is wrong', [
+        { path: ['currentPassword'], message: 'currentPassword does not match' },
+      ]);
+    }
+    user.passwordHash = await hashPassword(newPassword);
+    await this.em.transactional(async (em) => {
+      em.persist(user);
+      await em.nativeDelete(LoginSession, { user: user.id, id: { $ne: sessionId } });
+    });
+  }
+
+  async verifyEmail(token: string): Promise<User> {
+    return this.em.transactional(async (em) => {
+      const row = await this.consumeToken(em, token, 'email_verification');
+      row.user.emailVerifiedAt ??= new Date();
+      return row.user;
+    });
+  }
+
+  async resendVerification(email: string): Promise<void> {
+    const user = await this.em.findOne(User, { email: normalizeEmail(email) });
+    if (!user || user.emailVerifiedAt) return; // same answer either way
+    const token = this.issueToken(user, 'email_verification');
+    await this.em.flush();
+    await this.mail(verificationMail(user.email, this.deps.config.baseUrl, token));
+  }
+
+  private async startSession(user: User): Promise<StartedSession> {
+    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+    const session = this.em.create(LoginSession, { user, expiresAt });
+    await this.em.flush();
+    const token = await this.deps.sessionTokens.sign({ userId: user.id, sessionId: session.id }, expiresAt);
+    return { user, token, expiresAt };
+  }
+
+  private issueToken(user: User, kind: AuthTokenKind): string {
+    const { token, hash } = newOneTimeToken();
+    this.em.create(AuthToken, { user, kind, tokenHash: hash, expiresAt: new Date(Date.now() + TOKEN_TTL_MS[kind]) });
+    return token;
+  }
+
+  /** Marks a token used; one that is unknown, used or expired is refused. */
+  private async consumeToken(em: EntityManager, token: string, kind: AuthTokenKind): Promise<AuthToken> {
+    const row = await em.findOne(
+      AuthToken,
+      { tokenHash: hashToken(token), kind, usedAt: null, expiresAt: { $gt: new Date() } },
+      { populate: ['user'], lockMode: 4 /* PESSIMISTIC_WRITE */ },
+    );
+    if (!row) {
+      throw new ValidationError('The token is invalid, used or expired', [
+        { path: ['token'], message: 'token is invalid, used or expired' },
+      ]);
+    }
+    row.usedAt = new Date();
+    return row;
+  }
+
+  private async mail(mail: Parameters<AppDeps['mailer']['send']>[0]): Promise<void> {
+    try {
+      await this.deps.mailer.send(mail);
+    } catch (error) {
+      // The account change stands; a mail that failed can be asked for again.
+      this.deps.logger.error({ err: error, to: mail.to }, 'mail delivery failed');
+    }
+  }
+}

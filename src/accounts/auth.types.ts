@@ -1,0 +1,85 @@
+import { ArgsType, Field, ObjectType } from 'type-graphql';
+import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { User } from './user.entity.js';
+
+const PASSWORD_MIN = 8;
+const PASSWORD_MAX = 256;
+
+@ArgsType()
+export class CredentialsArgs {
+  @Field(() => String)
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  @MaxLength(320)
+  email!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MinLength(PASSWORD_MIN, { message: `password must be at least ${PASSWORD_MIN} characters` })
+  @MaxLength(PASSWORD_MAX)
+  password!: string;
+}
+
+@ArgsType()
+export class LoginArgs {
+  @Field(() => String)
+  @IsString()
+  @MaxLength(320)
+  email!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MaxLength(PASSWORD_MAX)
+  password!: string;
+}
+
+@ArgsType()
+export class EmailArgs {
+  @Field(() => String)
+  @IsEmail({}, { message: 'email must be a valid email address' })
+  @MaxLength(320)
+  email!: string;
+}
+
+@ArgsType()
+export class TokenArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(512)
+  token!: string;
+}
+
+@ArgsType()
+export class ResetPasswordArgs extends TokenArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(PASSWORD_MIN, { message: `newPassword must be at least ${PASSWORD_MIN} characters` })
+  @MaxLength(PASSWORD_MAX)
+  newPassword!: string;
+}
+
+@ArgsType()
+export class ChangePasswordArgs {
+  @Field(() => String)
+  @IsString()
+  @MaxLength(PASSWORD_MAX)
+  currentPassword!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MinLength(PASSWORD_MIN, { message: `newPassword must be at least ${PASSWORD_MIN} characters` })
+  @MaxLength(PASSWORD_MAX)
+  newPassword!: string;
+}
+
+@ObjectType()
+export class AuthPayload {
+  @Field(() => User)
+  user!: User;
+}
+
+@ObjectType()
+export class MessagePayload {
+  @Field(() => String)
+  message!: string;
+}

@@ -1,0 +1,27 @@
+import { Entity, Enum, Property, Unique, type Opt } from '@mikro-orm/core';
+import { Field, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { BaseEntity } from '../core/database/base.entity.js';
+import type { Plan } from '../core/config.js';
+
+@ObjectType('User')
+@Entity({ tableName: 'users' })
+export class User extends BaseEntity {
+  @Field(() => String)
+  @Unique()
+  @Property({ type: 'string', length: 320 })
+  email!: string;
+
+  @Property({ type: 'text', hidden: true, lazy: false })
+  passwordHash!: string;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  emailVerifiedAt?: Date | null = null;
+
+  @Enum({ items: () => ['free', 'pro'], type: 'string' })
+  plan: Opt<Plan> = 'free';
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  planExpiresAt?: Date | null = null;
+}

@@ -1,0 +1,142 @@
+import { resolve } from 'node:path';
+
+/** A bad setting stops the start with one line naming it (operations.md). */
+export class ConfigError extends Error {
+  constructor(readonly setting: string, problem: string) {
+    super(`Invalid setting ${setting}: ${problem}`);
+  }
+}
+
+export type Plan = 'free' | 'pro';
+
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  jwtSecret: string | undefined;
+  defaultPlan: Plan;
+  jobsBackend: 'postgres' | 'mongo';
+  mongodbUrl: string | undefined;
+  redisUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailOutboxDir: string;
+  logLevel: string;
+  rateLimit: {
+    disabled: boolean;
+    max: number;
+    windowMs: number;
+    authMax: number;
+    authWindowMs: number;
+    publicApiMax: number;
+    publicApiWindowMs: number;
+  };
+  webhooks: { timeoutMs: number; backoffUnitMs: number; allowPrivateUrls: boolean };
+  files: {
+    maxFileSize: number;
+    allowedImageTypes: string[];
+    allowedDocumentTypes: string[];
+    imageProcessingMode: 'eager' | 'lazy';
+    storageAdapter: 'disk' | 's3';
+    uploadDir: string;
+  };
+}
+
+type Env = Record<string, string | undefined>;
+
+function readInt(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(name, `expected a whole number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min) throw new ConfigError(name, `must be at least ${min}`);
+  return value;
+}
+
+function readBool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+function readEnum<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `expected one of ${allowed.join(', ')}, got "${raw}"`);
+  }
+  return raw as T;
+}
+
+function readList(env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  return raw.split(',').map((s) => s.trim()).filter(Boolean);
+}
+
+function readUrl(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL');
+  }
+  if (!protocols.includes(url.protocol)) {
+    throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL`);
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = readInt(env, 'PORT', 3000);
+  if (port > 65535) throw new ConfigError('PORT', 'must be at most 65535');
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const jobsBackend = readEnum(env, 'JOBS_BACKEND', ['postgres', 'mongo'] as const, 'postgres');
+  const mongodbUrl = readUrl(env, 'MONGODB_URL', ['mongodb:', 'mongodb+srv:']);
+  if (jobsBackend === 'mongo' && !mongodbUrl) {
+    throw new ConfigError('MONGODB_URL', 'required when JOBS_BACKEND=mongo');
+  }
+  const baseUrl = readUrl(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    dataDir,
+    jwtSecret: env.JWT_SECRET || undefined,
+    defaultPlan: readEnum(env, 'DEFAULT_PLAN', ['free', 'pro'] as const, 'free'),
+    jobsBackend,
+    mongodbUrl,
+    redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailOutboxDir: resolve(env.MAIL_OUTBOX_DIR || `${dataDir}/mail`),
+    logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    rateLimit: {
+      disabled: readBool(env, 'DISABLE_RATE_LIMIT', false),
+      max: readInt(env, 'RATE_LIMIT_MAX', 1000, 1),
+      windowMs: readInt(env, 'RATE_LIMIT_TIME_WINDOW', 900_000, 1),
+      authMax: readInt(env, 'RATE_LIMIT_AUTH_MAX', 100, 1),
+      authWindowMs: readInt(env, 'RATE_LIMIT_AUTH_TIME_WINDOW', 900_000, 1),
+      publicApiMax: readInt(env, 'RATE_LIMIT_PUBLIC_API_MAX', 500, 1),
+      publicApiWindowMs: readInt(env, 'RATE_LIMIT_PUBLIC_API_TIME_WINDOW', 900_000, 1),
+    },
+    webhooks: {
+      timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+      backoffUnitMs: readInt(env, 'WEBHOOK_BACKOFF_UNIT_MS', 60_000, 1),
+      allowPrivateUrls: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+    },
+    files: {
+      maxFileSize: readInt(env, 'MAX_FILE_SIZE', 10_485_760, 1),
+      allowedImageTypes: readList(env, 'ALLOWED_IMAGE_TYPES', ['image/jpeg', 'image/png', 'image/webp']),
+      allowedDocumentTypes: readList(env, 'ALLOWED_DOCUMENT_TYPES', ['application/pdf']),
+      imageProcessingMode: readEnum(env, 'IMAGE_PROCESSING_MODE', ['eager', 'lazy'] as const, 'eager'),
+      storageAdapter: readEnum(env, 'FILE_STORAGE_ADAPTER', ['disk', 's3'] as const, 'disk'),
+      uploadDir: resolve(env.FILE_UPLOAD_DIR || './uploads'),
+    },
+  };
+}

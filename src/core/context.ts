@@ -1,0 +1,44 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from './config.js';
+import type { Logger } from './logger.js';
+import type { Orm } from './database/orm.js';
+import type { Mailer } from '../mail/mailer.js';
+import type { SessionTokens } from '../accounts/session-token.js';
+import type { User } from '../accounts/user.entity.js';
+import type { Loaders } from '../loaders.js';
+
+/** Long-lived parts shared by every request. */
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  orm: Orm;
+  mailer: Mailer;
+  sessionTokens: SessionTokens;
+}
+
+export interface CookieOptions {
+  maxAgeMs?: number;
+}
+
+/** What a resolver may do to the HTTP answer, whichever edge (Apollo or Sofa) carries it. */
+export interface HttpBridge {
+  setCookie(name: string, value: string, options?: CookieOptions): void;
+  clearCookie(name: string): void;
+  /** Overrides the route's success status (e.g. 200 instead of 201 when nothing was created). */
+  setStatus(status: number): void;
+  readonly ip: string | undefined;
+}
+
+export interface Authenticated {
+  user: User;
+  sessionId: string;
+}
+
+export interface AppContext {
+  deps: AppDeps;
+  em: EntityManager;
+  auth: Authenticated | null;
+  http: HttpBridge;
+  loaders: Loaders;
+  log: Logger;
+}

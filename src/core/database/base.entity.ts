@@ -1,0 +1,20 @@
+import { PrimaryKey, Property, type Opt } from '@mikro-orm/core';
+import { randomUUID } from 'node:crypto';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+
+/** id, createdAt, updatedAt shared by every stored record. Ids are UUIDs made in the app. */
+@ObjectType()
+export abstract class BaseEntity {
+  @Field(() => ID)
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  createdAt: Opt<Date> = new Date();
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Opt<Date> = new Date();
+}

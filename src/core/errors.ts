@@ -1,0 +1,91 @@
+/**
+ * One error type per failure kind. REST (rest/error-envelope.ts) and GraphQL (src/graphql/format-error.ts)
+ * both map them through `toErrorBody`, so a rule answers the same on every surface.
+ */
+export type ErrorCode =
+  | 'UNAUTHORIZED'
+  | 'NOT_FOUND'
+  | 'VALIDATION_ERROR'
+  | 'INTERNAL_ERROR'
+  | 'EMAIL_EXISTS'
+  | 'INVALID_CREDENTIALS'
+  | 'RATE_LIMIT_EXCEEDED'
+  | 'SUBSCRIPTION_REQUIRED'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE';
+
+export interface FieldError {
+  path: (string | number)[];
+  message: string;
+}
+
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    readonly status: number,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(resource: string, details?: Record<string, unknown>) {
+    super('NOT_FOUND', 404, `${resource} not found`, { resource, ...details });
+  }
+}
+
+/** Input that fails schema validation; `errors` name each field and the rule it broke. */
+export class ValidationError extends AppError {
+  constructor(message: string, errors: FieldError[], extra?: Record<string, unknown>) {
+    super('VALIDATION_ERROR', 400, message, { ...extra, errors });
+  }
+}
+
+/** A domain rule of the spec (perimeter size, lunch slot, deferral) refused the change. */
+export class RuleViolationError extends ValidationError {
+  constructor(rule: string, message: string, path: (string | number)[] = []) {
+    super(message, [{ path, message }], { rule });
+  }
+}
+
+export class UnauthorizedError extends AppError {
+  constructor(message = 'Authentication required') {
+    super('UNAUTHORIZED', 401, message);
+  }
+}
+
+export class InvalidCredentialsError extends AppError {
+  constructor() {
+    super('INVALID_CREDENTIALS', 401, 'Wrong email or password');
+  }
+}
+
+export class EmailExistsError extends AppError {
+  constructor() {
+    super('EMAIL_EXISTS', 409, 'This email is already registered');
+  }
+}
+
+export class SubscriptionRequiredError extends AppError {
+  constructor(feature: string) {
+    super('SUBSCRIPTION_REQUIRED', 403, `Your plan does not include ${feature}`, { feature });
+  }
+}
+
+export interface ErrorBody {
+  status: number;
+  code: ErrorCode;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export function internalErrorBody(): ErrorBody {
+  return { status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' };
+}
+
+export function appErrorBody(error: AppError): ErrorBody {
+  return { status: error.status, code: error.code, message: error.message, details: error.details };
+}

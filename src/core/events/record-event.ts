@@ -1,0 +1,19 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventName, EventPayloads } from './event-catalog.js';
+import { OutboxEvent } from './outbox-event.entity.js';
+
+/**
+ * Queues an event for the subject's owner in the caller's unit of work; it is written by the same
+ * flush (one transaction) as the change it describes.
+ */
+export function recordEvent<E extends EventName>(
+  em: EntityManager,
+  userId: string,
+  event: E,
+  data: EventPayloads[E],
+  occurredAt = new Date(),
+): OutboxEvent {
+  const row = em.create(OutboxEvent, { userId, event, data: data as Record<string, unknown>, occurredAt, dispatchedAt: null });
+  em.persist(row);
+  return row;
+}

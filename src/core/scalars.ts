@@ -1,0 +1,32 @@
+import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
+import { UUIDResolver } from 'graphql-scalars';
+
+export { UUIDResolver as UUID };
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** A calendar date `YYYY-MM-DD` that really exists (no 2026-02-30). */
+export function isLocalDate(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const m = DATE_RE.exec(value);
+  if (!m) return false;
+  const d = new Date(Date.UTC(+m[1], +m[2] - 1, +m[3]));
+  return d.getUTCFullYear() === +m[1] && d.getUTCMonth() === +m[2] - 1 && d.getUTCDate() === +m[3];
+}
+
+function parseLocalDate(value: unknown): string {
+  if (!isLocalDate(value)) throw new GraphQLError(`Expected a date as YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** Date-only fields are plain `YYYY-MM-DD` strings end to end: no time zone can shift them. */
+export const LocalDate = new GraphQLScalarType<string, string>({
+  name: 'LocalDate',
+  description: 'A calendar date, YYYY-MM-DD.',
+  serialize: (value) => parseLocalDate(value),
+  parseValue: (value) => parseLocalDate(value),
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('Expected a date string YYYY-MM-DD');
+    return parseLocalDate(ast.value);
+  },
+});

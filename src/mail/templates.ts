@@ -1,0 +1,19 @@
+import type { Mail } from './mailer.js';
+
+export function passwordResetMail(to: string, baseUrl: string, token: string): Mail {
+  const link = `${baseUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    subject: 'Reset your password',
+    text: `Someone asked to reset the password of this account.\n\nReset it here (valid for one hour, once):\n${link}\n\nIf it was not you, ignore this mail.\n`,
+  };
+}
+
+export function verificationMail(to: string, baseUrl: string, token: string): Mail {
+  const link = `${baseUrl}/verify-email?token=${encodeURIComponent(token)}`;
+  return {
+    to,
+    subject: 'Verify your email address',
+    text: `Welcome! Confirm your email address here:\n${link}\n`,
+  };
+}

@@ -1,0 +1,80 @@
+import 'reflect-metadata';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createClient, type RedisClientType } from 'redis';
+import type { Config } from './core/config.js';
+import type { AppDeps } from './core/context.js';
+import { createLogger, type Logger } from './core/logger.js';
+import { resolveDatabase } from './core/database/database-url.js';
+import { connectOrm, migrate, type Orm } from './core/database/orm.js';
+import { loadJwtSecret } from './core/secrets.js';
+import { SessionTokens } from './accounts/session-token.js';
+import { createMailer } from './mail/mailer.js';
+import { buildAppSchema } from './graphql/build-schema.js';
+import { createHttpApp } from './http/app.js';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  orm: Orm;
+  deps: AppDeps;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  logger?: Logger;
+}
+
+/** Starts the whole service: database (embedded unless DATABASE_URL), migrations, HTTP. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = await resolveDatabase(config.databaseUrl, config.dataDir);
+  let orm: Orm | undefined;
+  let redis: RedisClientType | undefined;
+  try {
+    orm = await connectOrm(database.url);
+    await migrate(orm);
+    if (config.redisUrl) {
+      redis = createClient({ url: config.redisUrl }) as RedisClientType;
+      redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
+      await redis.connect();
+    }
+    const deps: AppDeps = {
+      config,
+      logger,
+      orm,
+      mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir }),
+      sessionTokens: new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir)),
+    };
+    const schema = await buildAppSchema();
+    const http = await createHttpApp(deps, schema, redis);
+    const server: Server = createServer(http.app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
+    logger.info({ url, database: database.embedded ? 'embedded' : 'external' }, `listening on ${url}`);
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        // Stop accepting connections, let requests in flight finish, then release the rest.
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await http.stop();
+        await redis?.quit().catch(() => undefined);
+        await orm!.close();
+        await database.release();
+      })());
+    return { url, port, orm, deps, close };
+  } catch (error) {
+    await redis?.quit().catch(() => undefined);
+    await orm?.close().catch(() => undefined);
+    await database.release().catch(() => undefined);
+    throw error;
+  }
+}

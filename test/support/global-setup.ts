@@ -1,0 +1,45 @@
+import 'reflect-metadata';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/core/database/embedded-postgres.js';
+import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
+import { connectOrm, migrate } from '../../src/core/database/orm.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    dbServerUrl: string;
+    dbTemplate: string;
+  }
+}
+
+/**
+ * One PostgreSQL for the run (DATABASE_URL's server, or an embedded one) and a template database
+ * with every migration applied; each test app clones it into a database of its own.
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | null = null;
+  let embeddedDir: string | null = null;
+  let serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    embeddedDir = await mkdtemp(join(tmpdir(), 'lp-test-pg-'));
+    embedded = await startEmbeddedPostgres(embeddedDir);
+    serverUrl = embedded.url;
+  }
+  const template = `lp_tpl_${process.pid}_${Date.now()}`;
+  const orm = await connectOrm(await createDatabase(serverUrl, template));
+  try {
+    await migrate(orm);
+  } finally {
+    await orm.close();
+  }
+  project.provide('dbServerUrl', serverUrl);
+  project.provide('dbTemplate', template);
+
+  return async () => {
+    await dropDatabase(serverUrl!, template);
+    if (embedded) await embedded.stop();
+    if (embeddedDir) await rm(embeddedDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,84 @@
+export interface HttpResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** A raw body sent as is (for malformed JSON and the like). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** Real HTTP to the service, keeping the session cookie like a browser would. */
+export class HttpClient {
+  cookie: string | undefined;
+
+  constructor(readonly baseUrl: string) {}
+
+  withoutCookie(): HttpClient {
+    return new HttpClient(this.baseUrl);
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = { ...options.headers };
+    let body: string | undefined;
+    if (options.rawBody !== undefined) {
+      body = options.rawBody;
+      headers['content-type'] ??= 'application/json';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (this.cookie && !('cookie' in headers)) headers.cookie = this.cookie;
+    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const setCookie = response.headers.getSetCookie();
+    for (const c of setCookie) {
+      const pair = c.split(';')[0];
+      if (pair.startsWith('lp_session=')) this.cookie = pair.endsWith('=') ? undefined : pair;
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: leave the text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('GET', path, options);
+  }
+  post<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('POST', path, { ...options, body });
+  }
+  patch<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('PATCH', path, { ...options, body });
+  }
+  put<T = any>(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request<T>('PUT', path, { ...options, body });
+  }
+  delete<T = any>(path: string, options?: RequestOptions) {
+    return this.request<T>('DELETE', path, options);
+  }
+
+  /** POST /graphql with this client's cookie. */
+  async graphql<T = any>(query: string, variables?: Record<string, unknown>): Promise<HttpResult<{ data?: T; errors?: any[] }>> {
+    return this.request('POST', '/graphql', { body: { query, variables } });
+  }
+}
+
+let counter = 0;
+
+/** Registers a fresh user through the API and returns a client signed in as them. */
+export async function signUp(baseUrl: string, email?: string): Promise<{ client: HttpClient; id: string; email: string; password: string }> {
+  const client = new HttpClient(baseUrl);
+  const address = email ?? `user${Date.now()}_${process.pid}_${++counter}@example.com`;
+  const password = 'correct horse battery';
+  const res = await client.post('/api/v1/auth/register', { email: address, password });
+  if (res.status !== 201) throw new Error(`sign-up failed: ${res.status} ${res.text}`);
+  return { client, id: res.body.data.user.id, email: address, password };
+}
