@@ -12,6 +12,8 @@ import { SessionTokens } from './accounts/session-token.js';
 import { createMailer } from './mail/mailer.js';
 import { buildAppSchema } from './graphql/build-schema.js';
 import { createHttpApp } from './http/app.js';
+import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import { registerJobs } from './jobs.js';
 
 export interface RunningServer {
   url: string;
@@ -31,6 +33,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const database = await resolveDatabase(config.databaseUrl, config.dataDir);
   let orm: Orm | undefined;
   let redis: RedisClientType | undefined;
+  let jobs: JobRunner | undefined;
   try {
     orm = await connectOrm(database.url);
     await migrate(orm);
@@ -45,7 +48,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       orm,
       mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir }),
       sessionTokens: new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir)),
+      jobs: (jobs = await createJobRunner(config, database.url, logger)),
     };
+    registerJobs(deps);
+    await jobs.start();
     const schema = await buildAppSchema();
     const http = await createHttpApp(deps, schema, redis);
     const server: Server = createServer(http.app);
@@ -66,12 +72,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           server.closeIdleConnections();
         });
         await http.stop();
+        await jobs!.stop();
         await redis?.quit().catch(() => undefined);
         await orm!.close();
         await database.release();
       })());
     return { url, port, orm, deps, close };
   } catch (error) {
+    await jobs?.stop().catch(() => undefined);
     await redis?.quit().catch(() => undefined);
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);

@@ -6,6 +6,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { SessionTokens } from '../accounts/session-token.js';
 import type { User } from '../accounts/user.entity.js';
 import type { Loaders } from '../loaders.js';
+import type { JobRunner } from '../jobs/job-runner.js';
 
 /** Long-lived parts shared by every request. */
 export interface AppDeps {
@@ -14,6 +15,7 @@ export interface AppDeps {
   orm: Orm;
   mailer: Mailer;
   sessionTokens: SessionTokens;
+  jobs: JobRunner;
 }
 
 export interface CookieOptions {

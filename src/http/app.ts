@@ -41,7 +41,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
     }),
   );
-  app.use(healthRoutes(deps));
+  app.use(healthRoutes(deps, [() => deps.jobs.ping()]));
   app.use('/api', apiVersionHeader);
   app.use('/graphql', apiVersionHeader);
   app.use(deprecatedUnversionedApi);

@@ -1,0 +1,9 @@
+import type { AppDeps } from './core/context.js';
+
+/**
+ * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
+ * call here; definitions must exist before the runner starts so queued jobs find their handler.
+ */
+export function registerJobs(deps: AppDeps): void {
+  void deps;
+}

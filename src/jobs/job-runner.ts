@@ -1,0 +1,41 @@
+import { Agenda } from 'agenda';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+
+export type { Agenda };
+
+export interface JobRunner {
+  agenda: Agenda;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  /** Throws when the job backend cannot be reached (readiness). */
+  ping(): Promise<void>;
+}
+
+/**
+ * Agenda on its PostgreSQL backend (same database, its own `agenda_jobs` table) by default, or on
+ * MongoDB with JOBS_BACKEND=mongo. Jobs survive restarts: they live in the backend, not in memory.
+ */
+export async function createJobRunner(config: Config, databaseUrl: string, logger: Logger): Promise<JobRunner> {
+  const backend =
+    config.jobsBackend === 'mongo'
+      ? new (await import('@agendajs/mongo-backend')).MongoBackend({ address: config.mongodbUrl! })
+      : new (await import('@agendajs/postgres-backend')).PostgresBackend({ connectionString: databaseUrl });
+  const agenda = new Agenda({ backend, processEvery: 1000 });
+  agenda.on('error', (error: unknown) => logger.error({ err: error }, 'job runner error'));
+  let started = false;
+  return {
+    agenda,
+    async start() {
+      await agenda.start();
+      started = true;
+    },
+    async stop() {
+      if (started) await agenda.stop();
+      else await agenda.stop().catch(() => undefined);
+    },
+    async ping() {
+      await agenda.queryJobs({ name: '__readiness__', limit: 1 });
+    },
+  };
+}

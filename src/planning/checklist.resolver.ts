@@ -1,0 +1,26 @@
+import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import { ChecklistItem } from './checklist-item.entity.js';
+import { requiredChecklist } from './checklist-key.js';
+import { ChecklistService } from './checklist.service.js';
+import { DayIdArgs, ToggleChecklistArgs } from './planning.types.js';
+
+@Resolver(() => ChecklistItem)
+export class ChecklistResolver {
+  @Query(() => [ChecklistItem], { description: 'All checklist items of a day.' })
+  checklist(@Args(() => DayIdArgs) args: DayIdArgs, @Ctx() ctx: AppContext): Promise<ChecklistItem[]> {
+    return new ChecklistService(ctx.em).list(requireAuth(ctx).user.id, args.dayId);
+  }
+
+  @Mutation(() => ChecklistItem, { description: 'Toggles a checklist item; `value` is kept when it becomes done.' })
+  toggleChecklistItem(@Args(() => ToggleChecklistArgs) args: ToggleChecklistArgs, @Ctx() ctx: AppContext): Promise<ChecklistItem> {
+    return new ChecklistService(ctx.em).toggle(requireAuth(ctx).user.id, args.dayId, args.key, args.value);
+  }
+
+  @FieldResolver(() => Boolean, { description: "Whether the day's mode requires this item." })
+  async required(@Root() item: ChecklistItem, @Ctx() ctx: AppContext): Promise<boolean> {
+    const day = await ctx.loaders.planning.dayById.load(item.dayId);
+    return !!day && requiredChecklist(day.minimumMode).includes(item.key);
+  }
+}

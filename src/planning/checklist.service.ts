@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import { recordEvent } from '../core/events/record-event.js';
+import { ChecklistItem } from './checklist-item.entity.js';
+import { CHECKLIST_ORDER, ChecklistKey } from './checklist-key.js';
+import { refreshDayCompletion } from './day-completion.js';
+import { Day } from './day.entity.js';
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type ValueRule = { accepts(value: unknown): boolean; message: string };
+
+const isNumberIn = (min: number, max: number) => (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v > min && v <= max;
+
+/** Spec: an item can carry a value (water amount, book id, meditation duration); others carry none. */
+const VALUE_RULES: Partial<Record<ChecklistKey, ValueRule>> = {
+  [ChecklistKey.WATER]: { accepts: isNumberIn(0, 20_000), message: 'WATER value must be millilitres, a number above 0 and at most 20000' },
+  [ChecklistKey.MEDITATION]: {
+    accepts: (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1440,
+    message: 'MEDITATION value must be whole minutes from 1 to 1440',
+  },
+  [ChecklistKey.READING]: { accepts: (v) => typeof v === 'string' && UUID_RE.test(v), message: 'READING value must be a book id (UUID)' },
+  [ChecklistKey.WEIGHT_LOG]: { accepts: isNumberIn(0, 1000), message: 'WEIGHT_LOG value must be kilograms, above 0 and at most 1000' },
+};
+
+function checkValue(key: ChecklistKey, value: unknown): void {
+  if (value === undefined || value === null) return;
+  const rule = VALUE_RULES[key];
+  const message = rule ? rule.message : `${key} carries no value`;
+  if (!rule || !rule.accepts(value)) throw new ValidationError(message, [{ path: ['value'], message }]);
+}
+
+export function sortChecklist(items: ChecklistItem[]): ChecklistItem[] {
+  return [...items].sort((a, b) => CHECKLIST_ORDER.indexOf(a.key) - CHECKLIST_ORDER.indexOf(b.key));
+}
+
+export class ChecklistService {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(userId: string, dayId: string): Promise<ChecklistItem[]> {
+    const day = await this.em.findOne(Day, { id: dayId, userId });
+    if (!day) throw new NotFoundError('Day');
+    return sortChecklist(await this.em.find(ChecklistItem, { dayId }));
+  }
+
+  /** Flips an item; becoming done stores the value and records checklist_completed. */
+  async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown): Promise<ChecklistItem> {
+    checkValue(key, value);
+    return this.em.transactional(async (em) => {
+      // The day row lock serialises toggles of one day, so completion is judged on a stable checklist.
+      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      if (!day) throw new NotFoundError('Day');
+      const item = (await em.findOne(ChecklistItem, { dayId, key })) ?? em.create(ChecklistItem, { userId, dayId, key });
+      const now = new Date();
+      item.completed = !item.completed;
+      item.completedAt = item.completed ? now : null;
+      item.value = item.completed ? (value ?? null) : null;
+      if (item.completed) {
+        recordEvent(em, userId, 'checklist_completed', { dayId, itemKey: key, completedAt: now.toISOString() });
+      }
+      await em.flush();
+      await refreshDayCompletion(em, day, now);
+      return item;
+    });
+  }
+}

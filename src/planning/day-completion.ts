@@ -1,0 +1,21 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '../core/events/record-event.js';
+import { ChecklistItem } from './checklist-item.entity.js';
+import { requiredChecklist } from './checklist-key.js';
+import type { Day } from './day.entity.js';
+
+/**
+ * A day is completed when every checklist item its mode requires is done. Called after any change
+ * that can move that (a toggle, a mode switch); records day_completed when the day becomes complete.
+ */
+export async function refreshDayCompletion(em: EntityManager, day: Day, now = new Date()): Promise<void> {
+  const items = await em.find(ChecklistItem, { dayId: day.id, completed: true });
+  const done = new Set(items.map((i) => i.key));
+  const complete = requiredChecklist(day.minimumMode).every((key) => done.has(key));
+  if (complete && !day.completedAt) {
+    day.completedAt = now;
+    recordEvent(em, day.userId, 'day_completed', { dayId: day.id, completedAt: now.toISOString() });
+  } else if (!complete && day.completedAt) {
+    day.completedAt = null;
+  }
+}

@@ -1,0 +1,61 @@
+import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import { ChecklistItem } from './checklist-item.entity.js';
+import { ChecklistKey, requiredChecklist } from './checklist-key.js';
+import { Day } from './day.entity.js';
+import { DayService } from './day.service.js';
+import { PerimeterTask } from './perimeter-task.entity.js';
+import { BedtimeTargets, DayIdArgs, UpdateDayArgs } from './planning.types.js';
+
+@Resolver(() => Day)
+export class DayResolver {
+  @Query(() => Day)
+  day(@Args(() => DayIdArgs) args: DayIdArgs, @Ctx() ctx: AppContext): Promise<Day> {
+    return new DayService(ctx.em).get(requireAuth(ctx).user.id, args.dayId);
+  }
+
+  @Query(() => Day, { description: "Today in the user's time zone; created on first read." })
+  today(@Ctx() ctx: AppContext): Promise<Day> {
+    return new DayService(ctx.em).today(requireAuth(ctx).user.id);
+  }
+
+  @Mutation(() => Day)
+  updateDay(@Args(() => UpdateDayArgs) args: UpdateDayArgs, @Ctx() ctx: AppContext): Promise<Day> {
+    const { dayId, ...changes } = args;
+    return new DayService(ctx.em).update(requireAuth(ctx).user.id, dayId, changes);
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Every required checklist item is done.' })
+  completed(@Root() day: Day): boolean {
+    return !!day.completedAt;
+  }
+
+  @FieldResolver(() => [ChecklistKey], { description: 'The checklist this day requires: 10 items, or the core 3 in minimum mode.' })
+  requiredChecklist(@Root() day: Day): readonly ChecklistKey[] {
+    return requiredChecklist(day.minimumMode);
+  }
+
+  @FieldResolver(() => [ChecklistItem])
+  checklist(@Root() day: Day, @Ctx() ctx: AppContext): Promise<ChecklistItem[]> {
+    ctx.loaders.planning.dayById.prime(day.id, day);
+    return ctx.loaders.planning.checklistByDayId.load(day.id);
+  }
+
+  @FieldResolver(() => [PerimeterTask])
+  perimeterTasks(@Root() day: Day, @Ctx() ctx: AppContext): Promise<PerimeterTask[]> {
+    return ctx.loaders.planning.perimeterByDayId.load(day.id);
+  }
+
+  @FieldResolver(() => BedtimeTargets, { description: 'Bedtime targets in effect for this day (spec rule 7).' })
+  async bedtimeTargets(@Root() day: Day, @Ctx() ctx: AppContext): Promise<BedtimeTargets> {
+    const [week, settings] = await Promise.all([
+      ctx.loaders.planning.weekById.load(day.weekId),
+      ctx.loaders.settings.byUserId.load(day.userId),
+    ]);
+    const stressWeek = !!week?.isStressWeek;
+    return stressWeek
+      ? { wakeTime: settings.stressWeekWakeTime, inBedTime: settings.stressWeekInBedTime, lightsOutTime: settings.stressWeekLightsOutTime, stressWeek }
+      : { wakeTime: settings.wakeTime, inBedTime: settings.inBedTime, lightsOutTime: settings.lightsOutTime, stressWeek };
+  }
+}

@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
+import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import { Day } from './day.entity.js';
+import { DayPerimeterTask } from './day-perimeter-task.entity.js';
+import { PerimeterTask } from './perimeter-task.entity.js';
+
+/** Spec rule 1 and operations.md: 3 to 5 tasks in normal mode, 2 or 3 in minimum mode. */
+export function perimeterSize(minimumMode: boolean): { min: number; max: number } {
+  return minimumMode ? { min: 2, max: 3 } : { min: 3, max: 5 };
+}
+
+export class PerimeterService {
+  constructor(private readonly em: EntityManager) {}
+
+  async list(userId: string, args: PageArgs): Promise<Page<PerimeterTask>> {
+    const window = pageWindow(args);
+    const [items, total] = await this.em.findAndCount(
+      PerimeterTask,
+      { userId },
+      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: window.limit, offset: window.offset },
+    );
+    return toPage(items, total, window);
+  }
+
+  async create(userId: string, input: { title: string; personId?: string }): Promise<PerimeterTask> {
+    const task = this.em.create(PerimeterTask, { userId, title: input.title, personId: input.personId ?? null });
+    await this.em.flush();
+    return task;
+  }
+
+  async update(userId: string, taskId: string, changes: { title?: string; personId?: string }): Promise<PerimeterTask> {
+    const task = await this.find(userId, taskId);
+    if (changes.title !== undefined) task.title = changes.title;
+    if (changes.personId !== undefined) task.personId = changes.personId;
+    await this.em.flush();
+    return task;
+  }
+
+  async delete(userId: string, taskId: string): Promise<void> {
+    const task = await this.find(userId, taskId);
+    await this.em.remove(task).flush();
+  }
+
+  /** Replaces the day's perimeter with `taskIds`, in that order. */
+  async setForDay(userId: string, dayId: string, taskIds: string[]): Promise<PerimeterTask[]> {
+    return this.em.transactional(async (em) => {
+      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      if (!day) throw new NotFoundError('Day');
+      if (new Set(taskIds).size !== taskIds.length) {
+        throw new ValidationError('taskIds must not repeat a task', [{ path: ['taskIds'], message: 'taskIds contains duplicates' }]);
+      }
+      const { min, max } = perimeterSize(day.minimumMode);
+      if (taskIds.length < min || taskIds.length > max) {
+        const mode = day.minimumMode ? 'minimum mode' : 'normal mode';
+        throw new RuleViolationError('perimeter_size', `A day's perimeter holds ${min} to ${max} tasks in ${mode}; got ${taskIds.length}`, ['taskIds']);
+      }
+      const tasks = await em.find(PerimeterTask, { id: { $in: taskIds }, userId });
+      if (tasks.length !== taskIds.length) throw new NotFoundError('PerimeterTask', { field: 'taskIds' });
+      await em.nativeDelete(DayPerimeterTask, { dayId });
+      taskIds.forEach((perimeterTaskId, position) => em.create(DayPerimeterTask, { dayId, perimeterTaskId, position }));
+      const byId = new Map(tasks.map((t) => [t.id, t]));
+      return taskIds.map((id) => byId.get(id)!);
+    });
+  }
+
+  private async find(userId: string, taskId: string): Promise<PerimeterTask> {
+    const task = await this.em.findOne(PerimeterTask, { id: taskId, userId });
+    if (!task) throw new NotFoundError('PerimeterTask');
+    return task;
+  }
+}

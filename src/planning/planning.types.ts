@@ -1,0 +1,128 @@
+import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
+import { JSONResolver } from 'graphql-scalars';
+import { ArrayMaxSize, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { LocalDate, UUID } from '../core/scalars.js';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { ChecklistKey } from './checklist-key.js';
+import { PerimeterTask } from './perimeter-task.entity.js';
+
+@ArgsType()
+export class WeekStartArgs {
+  @Field(() => LocalDate, { description: 'A Monday, YYYY-MM-DD.' })
+  startDate!: string;
+}
+
+@ArgsType()
+export class UpdateWeekArgs {
+  @Field(() => UUID)
+  weekId!: string;
+
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  isStressWeek?: boolean;
+}
+
+@ArgsType()
+export class DayIdArgs {
+  @Field(() => UUID)
+  dayId!: string;
+}
+
+@ArgsType()
+export class UpdateDayArgs extends DayIdArgs {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(10_000)
+  notes?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  minimumMode?: boolean;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  mood?: number;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  energy?: number;
+
+  @Field(() => Float, { nullable: true })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0)
+  @Max(24)
+  sleepHours?: number;
+}
+
+@ArgsType()
+export class ToggleChecklistArgs extends DayIdArgs {
+  @Field(() => ChecklistKey)
+  key!: ChecklistKey;
+
+  @Field(() => JSONResolver, { nullable: true, description: 'Water millilitres, a book id, meditation minutes or a weight in kg.' })
+  value?: unknown;
+}
+
+@ArgsType()
+export class PerimeterTaskListArgs extends PageArgs {}
+
+@ArgsType()
+export class CreatePerimeterTaskArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  title!: string;
+
+  @Field(() => UUID, { nullable: true })
+  personId?: string;
+}
+
+@ArgsType()
+export class UpdatePerimeterTaskArgs {
+  @Field(() => UUID)
+  taskId!: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(500)
+  title?: string;
+
+  @Field(() => UUID, { nullable: true })
+  personId?: string;
+}
+
+@ArgsType()
+export class PerimeterTaskIdArgs {
+  @Field(() => UUID)
+  taskId!: string;
+}
+
+@ArgsType()
+export class SetDayPerimeterArgs extends DayIdArgs {
+  @Field(() => [UUID])
+  @ArrayMaxSize(50)
+  taskIds!: string[];
+}
+
+export const PerimeterTaskPage = Paginated(PerimeterTask, 'PerimeterTaskPage');
+
+@ObjectType({ description: 'The bedtime targets in effect for a day (stress-week targets in a stress week).' })
+export class BedtimeTargets {
+  @Field(() => String) wakeTime!: string;
+  @Field(() => String) inBedTime!: string;
+  @Field(() => String) lightsOutTime!: string;
+  @Field(() => Boolean) stressWeek!: boolean;
+}

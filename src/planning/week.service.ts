@@ -1,0 +1,70 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { addDays, isMonday, mondayOf } from '../core/dates.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import { ChecklistItem } from './checklist-item.entity.js';
+import { NORMAL_CHECKLIST } from './checklist-key.js';
+import { Day } from './day.entity.js';
+import { Week } from './week.entity.js';
+
+export interface GeneratedWeek {
+  week: Week;
+  created: boolean;
+}
+
+function requireMonday(startDate: string): void {
+  if (!isMonday(startDate)) {
+    throw new ValidationError('startDate must be a Monday', [{ path: ['startDate'], message: `${startDate} is not a Monday` }]);
+  }
+}
+
+/** Weeks and their days. A day never exists without its week: making a day generates its week. */
+export class WeekService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Creates the week, its 7 days and their checklists in one transaction; an existing week is returned as is. */
+  async generate(userId: string, startDate: string): Promise<GeneratedWeek> {
+    requireMonday(startDate);
+    const existing = await this.em.findOne(Week, { userId, startDate });
+    if (existing) return { week: existing, created: false };
+    try {
+      const week = await this.em.transactional(async (tx) => {
+        const week = tx.create(Week, { userId, startDate, endDate: addDays(startDate, 6) });
+        for (let i = 0; i < 7; i++) {
+          const day = tx.create(Day, { userId, weekId: week.id, date: addDays(startDate, i) });
+          for (const key of NORMAL_CHECKLIST) tx.create(ChecklistItem, { userId, dayId: day.id, key });
+        }
+        return week;
+      });
+      return { week, created: true };
+    } catch (error) {
+      // Another request generated the same week first: answer with that one.
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      const week = await this.em.fork().findOneOrFail(Week, { userId, startDate });
+      return { week, created: false };
+    }
+  }
+
+  async findByStart(userId: string, startDate: string): Promise<Week> {
+    requireMonday(startDate);
+    const week = await this.em.findOne(Week, { userId, startDate });
+    if (!week) throw new NotFoundError('Week');
+    return week;
+  }
+
+  async update(userId: string, weekId: string, changes: { isStressWeek?: boolean }): Promise<Week> {
+    const week = await this.em.findOne(Week, { id: weekId, userId });
+    if (!week) throw new NotFoundError('Week');
+    if (changes.isStressWeek !== undefined) week.isStressWeek = changes.isStressWeek;
+    await this.em.flush();
+    return week;
+  }
+
+  /** The user's day at `date`, generating its week when needed. */
+  async ensureDay(userId: string, date: string): Promise<Day> {
+    const day = await this.em.findOne(Day, { userId, date });
+    if (day) return day;
+    await this.generate(userId, mondayOf(date));
+    return this.em.findOneOrFail(Day, { userId, date });
+  }
+}

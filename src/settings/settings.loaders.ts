@@ -1,0 +1,14 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UserSettings } from './user-settings.entity.js';
+
+export function createSettingsLoaders(em: EntityManager) {
+  return {
+    /** Settings by user id (defaults when the user never saved any). */
+    byUserId: new DataLoader<string, UserSettings>(async (userIds) => {
+      const rows = await em.find(UserSettings, { userId: { $in: [...userIds] } });
+      const byUser = new Map(rows.map((s) => [s.userId, s]));
+      return userIds.map((id) => byUser.get(id) ?? Object.assign(new UserSettings(), { userId: id }));
+    }),
+  };
+}

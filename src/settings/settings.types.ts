@@ -1,0 +1,40 @@
+import { ArgsType, Field } from 'type-graphql';
+import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { isValidTimeZone } from '../core/dates.js';
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const hhmm = (field: string) => Matches(HH_MM, { message: `${field} must be a time HH:MM (00:00-23:59)` });
+
+@ValidatorConstraint({ name: 'timeZone' })
+class IsTimeZone implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && value.length <= 64 && isValidTimeZone(value);
+  }
+  defaultMessage(): string {
+    return 'timezone must be an IANA time zone name such as Europe/Paris';
+  }
+}
+
+@ArgsType()
+export class UpdateSettingsArgs {
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(14)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(50, { each: true })
+  weeklySplitLabels?: string[];
+
+  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('wakeTime') wakeTime?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('inBedTime') inBedTime?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('lightsOutTime') lightsOutTime?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('stressWeekWakeTime') stressWeekWakeTime?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('stressWeekInBedTime') stressWeekInBedTime?: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('stressWeekLightsOutTime') stressWeekLightsOutTime?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Validate(IsTimeZone)
+  timezone?: string;
+}
