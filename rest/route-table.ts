@@ -20,14 +20,47 @@ export function toSofaRoutes(table: RouteTable): Record<string, { method: HttpMe
   );
 }
 
+function routePattern(basePath: string, path: string): RegExp {
+  const escaped = (basePath + path)
+    .split(/(:[A-Za-z_][A-Za-z0-9_]*)/)
+    .map((part) => (part.startsWith(':') ? `(?<${part.slice(1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${escaped}/?$`);
+}
+
+export type RouteMatch =
+  | { kind: 'route'; operation: string; route: RestRoute; params: Record<string, string> }
+  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  | { kind: 'not-found' };
+
+/**
+ * Which operation answers `method pathname` (path parameters decoded), or why none does. When a literal
+ * path and a parameter path both match (`/tasks/today`, `/tasks/:id`), the one with fewer parameters wins.
+ */
+export function matchRoute(table: RouteTable, basePath: string, method: string, pathname: string): RouteMatch {
+  const allowed = new Set<HttpMethod>();
+  let best: Extract<RouteMatch, { kind: 'route' }> | undefined;
+  for (const [operation, route] of Object.entries(table)) {
+    const match = routePattern(basePath, route.path).exec(pathname);
+    if (!match) continue;
+    allowed.add(route.method);
+    if (route.method !== method.toUpperCase()) continue;
+    const params: Record<string, string> = {};
+    for (const [name, raw] of Object.entries(match.groups ?? {})) {
+      try {
+        params[name] = decodeURIComponent(raw);
+      } catch {
+        params[name] = raw;
+      }
+    }
+    if (!best || Object.keys(params).length < Object.keys(best.params).length) best = { kind: 'route', operation, route, params };
+  }
+  if (best) return best;
+  return allowed.size ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+}
+
 /** Methods that some route answers for this path (to tell 405 from 404). */
 export function methodsForPath(table: RouteTable, basePath: string, pathname: string): HttpMethod[] {
-  const methods = new Set<HttpMethod>();
-  for (const route of Object.values(table)) {
-    const pattern = new RegExp(
-      '^' + (basePath + route.path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+') + '/?$',
-    );
-    if (pattern.test(pathname)) methods.add(route.method);
-  }
-  return [...methods];
+  const match = matchRoute(table, basePath, '', pathname);
+  return match.kind === 'method-not-allowed' ? match.allowed : [];
 }

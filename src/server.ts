@@ -71,11 +71,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        logger.debug('http server closed');
         await http.stop();
         await jobs!.stop();
+        logger.debug('job runner stopped');
         await redis?.quit().catch(() => undefined);
         await orm!.close();
+        logger.debug('database connections closed');
         await database.release();
+        logger.info('stopped');
       })());
     return { url, port, orm, deps, close };
   } catch (error) {

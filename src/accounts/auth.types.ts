@@ -1,14 +1,25 @@
 import { ArgsType, Field, ObjectType } from 'type-graphql';
-import { IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
+import { isEmail, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import { User } from './user.entity.js';
 
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 256;
 
+/** An email address, ignoring surrounding whitespace (the service trims and lower-cases it). */
+function IsEmailAddress(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isEmailAddress',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && isEmail(value.trim()),
+      defaultMessage: () => 'email must be a valid email address',
+    },
+  });
+}
+
 @ArgsType()
 export class CredentialsArgs {
   @Field(() => String)
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsEmailAddress()
   @MaxLength(320)
   email!: string;
 
@@ -35,7 +46,7 @@ export class LoginArgs {
 @ArgsType()
 export class EmailArgs {
   @Field(() => String)
-  @IsEmail({}, { message: 'email must be a valid email address' })
+  @IsEmailAddress()
   @MaxLength(320)
   email!: string;
 }

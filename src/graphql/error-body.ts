@@ -11,7 +11,56 @@ function flattenValidationErrors(errors: ClassValidatorError[], parent: (string 
   });
 }
 
-const VARIABLE_RE = /^Variable "\$([A-Za-z_][A-Za-z0-9_]*)"/;
+/** Builds the VALIDATION_ERROR body; the message names the first field. */
+export function validationErrorBody(errors: FieldError[]): ErrorBody {
+  const first = errors[0];
+  const message = !first
+    ? 'Invalid input'
+    : first.path.length && !first.message.startsWith(String(first.path[0]))
+      ? `${printPath(first.path)}: ${first.message}`
+      : first.message;
+  return { status: 400, code: 'VALIDATION_ERROR', message, details: { errors } };
+}
+
+function printPath(path: (string | number)[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
+}
+
+/** `a.b[0].c` → ['a', 'b', 0, 'c'] (graphql-js prints variable paths this way). */
+function parsePath(printed: string): (string | number)[] {
+  return [...printed.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => (m[2] !== undefined ? Number(m[2]) : m[1]!));
+}
+
+// graphql-js, coerceVariableValues: `Variable "$x" got invalid value <v>[ at "x.path"]; <reason>` and
+// `Variable "$x" of required type "T!" was not provided.` / `... must not be null.`
+const INVALID_VALUE_RE = /^Variable "\$([A-Za-z_]\w*)" got invalid value [\s\S]*?(?: at "([^"]+)")?; ([\s\S]*)$/;
+const VARIABLE_RE = /^Variable "\$([A-Za-z_]\w*)" ([\s\S]*)$/;
+
+/** A request-level variable error → the field it names and the reason, without echoing the value. */
+function variableFieldError(message: string): FieldError | null {
+  const invalid = INVALID_VALUE_RE.exec(message);
+  if (invalid) {
+    return { path: invalid[2] ? parsePath(invalid[2]) : [invalid[1]!], message: invalid[3]! };
+  }
+  const other = VARIABLE_RE.exec(message);
+  if (other) {
+    const reason = other[2]!.replace(/^of required type "[^"]+" /, '');
+    return { path: [other[1]!], message: /was not provided/.test(reason) ? `${other[1]} is required` : `${other[1]} ${reason}` };
+  }
+  return null;
+}
+
+/** GraphQLErrors wrap one another (Apollo wraps graphql-js's); walk to the innermost cause. */
+function unwrap(error: unknown): { chain: GraphQLError[]; cause: unknown } {
+  const chain: GraphQLError[] = [];
+  let current = error;
+  while (current instanceof GraphQLError && chain.length < 10) {
+    chain.push(current);
+    if (!current.originalError) break;
+    current = current.originalError;
+  }
+  return { chain, cause: current };
+}
 
 /**
  * The one mapping from a GraphQL execution error to the documented error body, used by the REST
@@ -19,32 +68,25 @@ const VARIABLE_RE = /^Variable "\$([A-Za-z_][A-Za-z0-9_]*)"/;
  * by the caller); their message never leaks.
  */
 export function errorBodyFromGraphQLError(error: unknown): { body: ErrorBody; internal: boolean } {
-  const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
-  if (original instanceof AppError) return { body: appErrorBody(original), internal: false };
-  if (original instanceof ArgumentValidationError) {
-    const errors = flattenValidationErrors(original.extensions.validationErrors);
-    return {
-      body: { status: 400, code: 'VALIDATION_ERROR', message: errors[0]?.message ?? 'Invalid input', details: { errors } },
-      internal: false,
-    };
+  const { chain, cause } = unwrap(error);
+  if (cause instanceof AppError) return { body: appErrorBody(cause), internal: false };
+  if (cause instanceof ArgumentValidationError) {
+    return { body: validationErrorBody(flattenValidationErrors(cause.extensions.validationErrors)), internal: false };
   }
-  if (error instanceof GraphQLError) {
-    const httpStatus = (error.extensions?.http as { status?: number } | undefined)?.status;
-    // No path: the request failed before any resolver ran (bad JSON, variable coercion), so the
-    // caller's input is at fault.
-    if (httpStatus === 400 || (!error.path && !error.originalError)) {
-      const variable = VARIABLE_RE.exec(error.message)?.[1];
-      const message = error.message.replace(/^Variable "\$[^"]+" got invalid value [^;]*; /, '');
-      return {
-        body: {
-          status: 400,
-          code: 'VALIDATION_ERROR',
-          message: variable ? `${variable}: ${message}` : message,
-          details: { errors: [{ path: variable ? [variable] : [], message }] },
-        },
-        internal: false,
-      };
-    }
+  // Variable coercion (before any resolver runs): the caller's input is at fault; name the field.
+  for (const gql of chain) {
+    const field = variableFieldError(gql.message);
+    if (field) return { body: validationErrorBody([field]), internal: false };
+  }
+  const requestLevel = chain.some((gql) => {
+    const ext = gql.extensions as { http?: { status?: number }; code?: unknown } | undefined;
+    return ext?.http?.status === 400 || ext?.code === 'BAD_USER_INPUT';
+  });
+  // A pure GraphQL error with no path failed before execution (bad document, bad JSON).
+  const innermost = chain.at(-1);
+  if (requestLevel || (innermost && cause === innermost && !innermost.path)) {
+    const message = (innermost ?? (error as Error)).message;
+    return { body: validationErrorBody([{ path: [], message }]), internal: false };
   }
   return { body: internalErrorBody(), internal: true };
 }

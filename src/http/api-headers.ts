@@ -12,7 +12,8 @@ export function apiVersionHeader(_req: Request, res: Response, next: NextFunctio
  */
 export function deprecatedUnversionedApi(req: Request, res: Response, next: NextFunction): void {
   const url = req.originalUrl;
-  if (url.startsWith('/api/') && !url.startsWith('/api/v1/') && !url.startsWith('/api/public/') && url !== '/api/v1') {
+  // `/api/v1/...`, other versions (`/api/v2`, answered 404) and the Public API are not the deprecated form.
+  if (url.startsWith('/api/') && !/^\/api\/(v\d+|public)(\/|\?|$)/.test(url)) {
     const successor = '/api/v1' + url.slice('/api'.length);
     res.setHeader('Deprecation', 'true');
     res.setHeader('Link', `<${successor.split('?')[0]}>; rel="successor-version"`);

@@ -10,11 +10,20 @@ import { createFormatError } from '../graphql/format-error.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../../rest/envelope.js';
+import { internalErrorBody, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from './api-headers.js';
 import { healthRoutes } from './health.js';
 import { limiterStores, sessionRateLimiters } from './rate-limits.js';
 import { createRequestContext } from './request-context.js';
 import type { RedisClientType } from 'redis';
+
+/** Root fields served by the /auth routes; a GraphQL document naming one is auth-limited. */
+const AUTH_OPERATIONS = /\b(register|login|logout|requestPasswordReset|resetPassword|changePassword|verifyEmail|resendVerification)\b/;
+
+function touchesAuthOperation(body: unknown): boolean {
+  const requests = Array.isArray(body) ? body : [body];
+  return requests.some((r) => typeof (r as { query?: unknown })?.query === 'string' && AUTH_OPERATIONS.test((r as { query: string }).query));
+}
 
 /** Request bodies above this are refused before parsing (a 1 MB string still reaches validation). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -47,30 +56,32 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use(deprecatedUnversionedApi);
   app.use((req, res, next) => {
     const length = Number(req.headers['content-length'] ?? 0);
-    if (length > MAX_BODY_BYTES) {
-      res.status(413).json(errorEnvelope({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${MAX_BODY_BYTES} bytes` }));
-      return;
-    }
-    next();
+    // Refused before reading; the error handler answers 413 in the surface's shape.
+    next(length > MAX_BODY_BYTES ? Object.assign(new Error('Request body too large'), { status: 413 }) : undefined);
   });
   app.use(cookieParser());
 
   const limiters = sessionRateLimiters(deps.config, limiterStores(redis));
   if (limiters) {
-    app.use('/api/v1/auth', limiters.auth);
+    // The auth limiter runs last on /auth routes so its (stricter) RateLimit headers are the ones sent.
     app.use('/api/v1', limiters.global);
     app.use('/graphql', limiters.global);
+    app.use('/api/v1/auth', limiters.auth);
   }
 
   const apollo = new ApolloServer<AppContext>({
     schema,
     formatError: createFormatError(deps.logger),
     introspection: true,
+    // main.ts owns SIGTERM/SIGINT and stops everything in order; Apollo must not race it.
+    stopOnTerminationSignals: false,
   });
   await apollo.start();
   app.use(
     '/graphql',
     express.json({ limit: MAX_BODY_BYTES }),
+    // Signing in through GraphQL counts against the auth limit exactly like the /auth routes.
+    (req, res, next) => (limiters && touchesAuthOperation(req.body) ? limiters.auth(req, res, next) : next()),
     expressMiddleware(apollo, { context: ({ req, res }) => createRequestContext(deps, req, res) }),
   );
 
@@ -79,6 +90,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     schema,
     routes: sessionRoutes,
     logger: deps.logger,
+    maxBodyBytes: MAX_BODY_BYTES,
     context: ({ req, res }) => createRequestContext(deps, req, res),
   });
   app.use('/api/v1', (req, res) => session.adapter(req, res));
@@ -86,15 +98,24 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use((req: Request, res) => {
     res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.path}` }));
   });
+  // Failures before a handler answers (body parsing, size): the REST envelope, or on /graphql the
+  // GraphQL error shape with the same code in `extensions`.
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
-    if (status >= 400 && status < 500) {
-      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'VALIDATION_ERROR';
-      res.status(status === 413 ? 413 : 400).json(errorEnvelope({ status, code, message: error.expose ? error.message : 'Bad request' }));
+    let body: ErrorBody;
+    if (status === 413) body = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${MAX_BODY_BYTES} bytes` };
+    else if (status >= 400 && status < 500) {
+      const message = error.type === 'entity.parse.failed' ? `Request body is not valid JSON: ${error.message}` : error.expose ? error.message : 'Bad request';
+      body = { status: 400, code: 'VALIDATION_ERROR', message, details: { errors: [{ path: [], message }] } };
+    } else {
+      req.log?.error({ err: error }, 'unhandled error');
+      body = internalErrorBody();
+    }
+    if (req.originalUrl.startsWith('/graphql')) {
+      res.status(body.status).json({ errors: [{ message: body.message, extensions: { code: body.code, status: body.status, ...(body.details ? { details: body.details } : {}) } }] });
       return;
     }
-    req.log?.error({ err: error }, 'unhandled error');
-    res.status(500).json(errorEnvelope({ status: 500, code: 'INTERNAL_ERROR', message: 'Internal server error' }));
+    res.status(body.status).json(errorEnvelope(body));
   };
   app.use(onError);
 

