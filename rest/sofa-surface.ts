@@ -10,6 +10,7 @@ import { errorResponse, successEnvelope } from './envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
 import { checkArguments } from './variable-check.js';
+import { STATUS_OVERRIDE } from '../src/http/request-context.js';
 
 export interface ServerContext {
   req: ExpressRequest;
@@ -25,9 +26,6 @@ export interface SurfaceOptions {
   maxBodyBytes: number;
   context(server: ServerContext): Promise<AppContext>;
 }
-
-/** res.locals key where a resolver's status override travels from HttpBridge to the envelope. */
-export const STATUS_OVERRIDE = 'statusOverride';
 
 type BodyRead = { ok: true; text: string } | { ok: false; response: Response };
 

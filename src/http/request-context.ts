@@ -4,7 +4,8 @@ import { authenticateSession } from '../accounts/session-auth.js';
 import { SESSION_COOKIE } from '../accounts/session-token.js';
 import { createLoaders } from '../loaders.js';
 
-const STATUS_OVERRIDE = 'statusOverride';
+/** res.locals key where a resolver's status override travels from HttpBridge to the REST envelope. */
+export const STATUS_OVERRIDE = 'statusOverride';
 
 function httpBridge(deps: AppDeps, req: Request, res: Response): HttpBridge {
   const secure = deps.config.baseUrl.startsWith('https:');

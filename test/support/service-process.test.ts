@@ -1,19 +1,69 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './test-app.js';
 import { startServiceProcess } from './service-process.js';
 
-// A separate process on the test app's database: it starts like `npm start` and stops cleanly on SIGTERM.
-let app: TestApp;
-beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
-});
+/** Whether a process with this pid is still alive. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
-it('starts as its own process and exits 0 on SIGTERM', async () => {
-  const service = await startServiceProcess({ DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir });
-  const health = await fetch(`${service.url}/readyz`);
-  expect(health.status).toBe(200);
-  expect(await service.stop()).toBe(0);
+describe('the service as its own process (npm start)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('serves, then stops cleanly with exit code 0 on SIGTERM', async () => {
+    const service = await startServiceProcess({ DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir });
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+    expect(await service.stop()).toBe(0);
+    expect(service.output.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
+  });
+
+  it('with no DATABASE_URL starts an embedded PostgreSQL under DATA_DIR/pg and stops it on SIGINT', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'lp-embedded-'));
+    // As root, PostgreSQL runs as an unprivileged user that must be able to reach DATA_DIR/pg.
+    await chmod(dataDir, 0o755);
+    try {
+      const service = await startServiceProcess({ DATABASE_URL: undefined, DATA_DIR: dataDir }, 120_000);
+      expect(existsSync(join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+      const register = await fetch(`${service.url}/api/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'embedded@example.com', password: 'long enough password' }),
+      });
+      expect(register.status).toBe(201);
+      const postmasterPid = Number((await readFile(join(dataDir, 'pg', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+      expect(alive(postmasterPid)).toBe(true);
+      service.child.kill('SIGINT');
+      expect(await service.stop()).toBe(0);
+      expect(alive(postmasterPid)).toBe(false);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it('refuses a bad setting with one line naming it', () => {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH, PORT: 'eighty', HOME: process.env.HOME },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = result.stderr.trim().split('\n').filter((l) => !l.includes('ExperimentalWarning'));
+    expect(lines).toEqual(['Invalid setting PORT: expected a whole number, got "eighty"']);
+  }, 90_000);
 });

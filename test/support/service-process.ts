@@ -25,15 +25,20 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
+/** `undefined` in the given environment means "not set", e.g. `DATABASE_URL: undefined` for the embedded database. */
+function withoutUndefined(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)) as NodeJS.ProcessEnv;
+}
+
 /**
  * Runs the service as its own process (`node --import tsx src/main.ts`) exactly as `npm start` does, for tests and
  * benchmarks that need a separate process: a crash/restart, environment read at start
  * (NODE_EXTRA_CA_CERTS), or a memory reading of the server alone. Resolves once it listens.
  */
-export async function startServiceProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+export async function startServiceProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts')], {
     cwd: root,
-    env: { ...inheritedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: withoutUndefined({ ...inheritedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.baseUrl).toBe('http://localhost:3000');
+    expect(config.defaultPlan).toBe('free');
+    expect(config.jobsBackend).toBe('postgres');
+    expect(config.rateLimit).toEqual({
+      disabled: false,
+      max: 1000,
+      windowMs: 900_000,
+      authMax: 100,
+      authWindowMs: 900_000,
+      publicApiMax: 500,
+      publicApiWindowMs: 900_000,
+    });
+    expect(config.webhooks).toEqual({ timeoutMs: 10_000, backoffUnitMs: 60_000, allowPrivateUrls: false });
+    expect(config.files.maxFileSize).toBe(10_485_760);
+    expect(config.files.allowedImageTypes).toEqual(['image/jpeg', 'image/png', 'image/webp']);
+    expect(config.files.allowedDocumentTypes).toEqual(['application/pdf']);
+    expect(config.files.imageProcessingMode).toBe('eager');
+    expect(config.files.storageAdapter).toBe('disk');
+  });
+
+  it('reads settings from the environment', () => {
+    const config = loadConfig({
+      PORT: '0',
+      BASE_URL: 'https://plan.example.com/',
+      DISABLE_RATE_LIMIT: 'true',
+      ALLOWED_IMAGE_TYPES: 'image/png, image/webp',
+      DEFAULT_PLAN: 'pro',
+    });
+    expect(config.port).toBe(0);
+    expect(config.baseUrl).toBe('https://plan.example.com');
+    expect(config.rateLimit.disabled).toBe(true);
+    expect(config.files.allowedImageTypes).toEqual(['image/png', 'image/webp']);
+    expect(config.defaultPlan).toBe('pro');
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ RATE_LIMIT_MAX: '1.5' }, 'RATE_LIMIT_MAX'],
+    [{ DISABLE_RATE_LIMIT: 'yes' }, 'DISABLE_RATE_LIMIT'],
+    [{ IMAGE_PROCESSING_MODE: 'sometimes' }, 'IMAGE_PROCESSING_MODE'],
+    [{ FILE_STORAGE_ADAPTER: 'ftp' }, 'FILE_STORAGE_ADAPTER'],
+    [{ DEFAULT_PLAN: 'gold' }, 'DEFAULT_PLAN'],
+    [{ JOBS_BACKEND: 'mongo' }, 'MONGODB_URL'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ BASE_URL: 'not a url' }, 'BASE_URL'],
+  ])('refuses %o naming %s', (env, setting) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    try {
+      loadConfig(env);
+    } catch (error) {
+      expect((error as ConfigError).setting).toBe(setting);
+      expect((error as Error).message).toMatch(new RegExp(`^Invalid setting ${setting}: `));
+      expect((error as Error).message).not.toContain('\n');
+    }
+  });
+});
