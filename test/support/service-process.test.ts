@@ -6,16 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './test-app.js';
 import { startServiceProcess } from './service-process.js';
-
-/** Whether a process with this pid is still alive. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { isProcessAlive as alive } from '../../src/core/database/database-url.js';
 
 describe('the service as its own process (npm start)', () => {
   let app: TestApp;

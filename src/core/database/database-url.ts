@@ -10,7 +10,8 @@ export interface ResolvedDatabase {
 
 const STATE_FILE = 'embedded-postgres.json';
 
-function alive(pid: number): boolean {
+/** Whether a process with this pid is still running. */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -28,7 +29,7 @@ export async function resolveDatabase(databaseUrl: string | undefined, dataDir: 
   const stateFile = join(dataDir, STATE_FILE);
   try {
     const state = JSON.parse(await readFile(stateFile, 'utf8')) as { url: string; pid: number };
-    if (state.pid !== process.pid && alive(state.pid)) return { url: state.url, embedded: null, release: async () => {} };
+    if (state.pid !== process.pid && isProcessAlive(state.pid)) return { url: state.url, embedded: null, release: async () => {} };
   } catch {
     // no running instance recorded
   }
