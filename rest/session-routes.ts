@@ -31,6 +31,14 @@ export const sessionRoutes: RouteTable = {
   'Mutation.deletePerimeterTask': { method: 'DELETE', path: '/perimeter/tasks/:taskId' },
   'Mutation.setDayPerimeter': { method: 'POST', path: '/perimeter/:dayId' },
 
+  // Subscription and API keys (session cookie only; an API key is never accepted here)
+  'Query.subscription': { method: 'GET', path: '/subscription' },
+  'Query.apiKeys': { method: 'GET', path: '/api-keys' },
+  'Mutation.createApiKey': { method: 'POST', path: '/api-keys', responseStatus: 201 },
+  'Mutation.revokeApiKey': { method: 'POST', path: '/api-keys/:keyId/revoke' },
+  'Mutation.rotateApiKey': { method: 'POST', path: '/api-keys/:keyId/rotate' },
+  'Mutation.deleteApiKey': { method: 'DELETE', path: '/api-keys/:keyId' },
+
   // Settings
   'Query.settings': { method: 'GET', path: '/settings' },
   'Mutation.updateSettings': { method: 'PATCH', path: '/settings' },
@@ -45,4 +53,39 @@ export const sessionRoutes: RouteTable = {
   'Mutation.createTaskCategory': { method: 'POST', path: '/task-categories', responseStatus: 201 },
   'Mutation.updateTaskCategory': { method: 'PATCH', path: '/task-categories/:categoryId' },
   'Mutation.deleteTaskCategory': { method: 'DELETE', path: '/task-categories/:categoryId' },
+
+  // Training, mobility, cardio, exercises
+  'Mutation.createTrainingSession': { method: 'POST', path: '/training/sessions', responseStatus: 201 },
+  'Query.trainingSessions': { method: 'GET', path: '/training/sessions' },
+  'Query.trainingSession': { method: 'GET', path: '/training/sessions/:sessionId' },
+  'Mutation.updateTrainingSession': { method: 'PATCH', path: '/training/sessions/:sessionId' },
+  'Mutation.deleteTrainingSession': { method: 'DELETE', path: '/training/sessions/:sessionId' },
+  'Query.exercises': { method: 'GET', path: '/exercises' },
+  'Mutation.createExercise': { method: 'POST', path: '/exercises', responseStatus: 201 },
+  'Mutation.updateExercise': { method: 'PATCH', path: '/exercises/:exerciseId' },
+  'Mutation.deleteExercise': { method: 'DELETE', path: '/exercises/:exerciseId' },
+  'Mutation.createMobilitySession': { method: 'POST', path: '/mobility/sessions', responseStatus: 201 },
+  'Query.mobilitySessions': { method: 'GET', path: '/mobility/sessions' },
+  'Mutation.createCardioSession': { method: 'POST', path: '/cardio/sessions', responseStatus: 201 },
+  'Query.cardioSessions': { method: 'GET', path: '/cardio/sessions' },
+
+  // Body composition
+  'Mutation.createBodyMeasurement': { method: 'POST', path: '/body-composition/measurements', responseStatus: 201 },
+  'Query.bodyMeasurements': { method: 'GET', path: '/body-composition/measurements' },
+
+  // Files (POST /files/upload, GET /files/:fileId/download and POST /body-composition/photos are
+  // multipart or byte routes: rest/uploads.ts)
+  'Query.files': { method: 'GET', path: '/files' },
+  'Query.file': { method: 'GET', path: '/files/:fileId' },
+  'Query.fileUrl': { method: 'GET', path: '/files/:fileId/url' },
+  'Mutation.deleteFile': { method: 'DELETE', path: '/files/:fileId' },
+  'Query.progressPhotos': { method: 'GET', path: '/body-composition/photos' },
+
+  // Webhook management (session cookie and a plan with webhooks)
+  'Query.webhooks': { method: 'GET', path: '/webhooks' },
+  'Mutation.createWebhook': { method: 'POST', path: '/webhooks', responseStatus: 201 },
+  'Mutation.updateWebhook': { method: 'PUT', path: '/webhooks/:webhookId' },
+  'Mutation.deleteWebhook': { method: 'DELETE', path: '/webhooks/:webhookId' },
+  'Query.webhookDeliveries': { method: 'GET', path: '/webhooks/:webhookId/deliveries' },
+  'Mutation.testWebhook': { method: 'POST', path: '/webhooks/:webhookId/test' },
 };

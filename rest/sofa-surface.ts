@@ -25,6 +25,11 @@ export interface SurfaceOptions {
   /** Largest request body read, in bytes; a larger one is answered 413 (chunked bodies included). */
   maxBodyBytes: number;
   context(server: ServerContext): Promise<AppContext>;
+  /**
+   * Build Sofa's OpenAPI document (read with `openAPIDocument()`; it is served by no route of the
+   * surface: the route table answers 404 for its internal endpoint).
+   */
+  describe?: { title: string; version: string; description?: string };
 }
 
 type BodyRead = { ok: true; text: string } | { ok: false; response: Response };
@@ -94,7 +99,7 @@ export function createSofaSurface(options: SurfaceOptions) {
     routes: toSofaRoutes(routes),
     depthLimit: 1,
     context: (server) => options.context(server as unknown as ServerContext),
-    openAPI: { endpoint: false },
+    openAPI: options.describe ? { endpoint: '/__sofa-openapi.json', info: options.describe } : { endpoint: false },
     swaggerUI: { endpoint: false },
     errorHandler(errors) {
       const first = errors[0];

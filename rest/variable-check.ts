@@ -78,8 +78,10 @@ export function checkArguments(args: readonly GraphQLArgument[], sources: Argume
       continue;
     }
     coerceInputValue(textual ? fromText(value, type) : value, type, (path, _invalid, error) => {
-      const at = [name, ...path];
-      errors.push({ path: at, message: clip(`${printPath(at)}: ${reason(error.message)}`) });
+      // graphql-js reports a missing required field of an input object at the object's path: name the field.
+      const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.$/.exec(error.message)?.[1];
+      const at = missing ? [name, ...path, missing] : [name, ...path];
+      errors.push({ path: at, message: missing ? `${printPath(at)} is required` : clip(`${printPath(at)}: ${reason(error.message)}`) });
     });
   }
   return errors;

@@ -1,6 +1,7 @@
 import { LoginSession } from './accounts/login-session.entity.js';
 import { AuthToken } from './accounts/auth-token.entity.js';
 import { User } from './accounts/user.entity.js';
+import { ApiKey } from './api-keys/api-key.entity.js';
 import { BaseEntity } from './core/database/base.entity.js';
 import { OutboxEvent } from './core/events/outbox-event.entity.js';
 import { ChecklistItem } from './planning/checklist-item.entity.js';
@@ -11,6 +12,23 @@ import { Week } from './planning/week.entity.js';
 import { UserSettings } from './settings/user-settings.entity.js';
 import { Task } from './tasks/task.entity.js';
 import { TaskCategory } from './tasks/task-category.entity.js';
+import { BodyMeasurement } from './body/body-measurement.entity.js';
+import { CardioSession } from './training/cardio-session.entity.js';
+import { Exercise } from './training/exercise.entity.js';
+import { MobilitySession } from './training/mobility-session.entity.js';
+import { TrainingExercise } from './training/training-exercise.entity.js';
+import { TrainingSession } from './training/training-session.entity.js';
+import { TrainingSet } from './training/training-set.entity.js';
+import { MeditationSession } from './wellness/meditation-session.entity.js';
+import { MoodEntry } from './wellness/mood-entry.entity.js';
+import { SleepEntry } from './wellness/sleep-entry.entity.js';
+import { StepsEntry } from './wellness/steps-entry.entity.js';
+import { WaterIntake } from './wellness/water-intake.entity.js';
+import { WebhookAttempt, WebhookDelivery } from './webhooks/webhook-delivery.entity.js';
+import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
+import { StoredFile } from './files/stored-file.entity.js';
+import { ImageVariant } from './files/image-variant.entity.js';
+import { ProgressPhoto } from './body/progress-photo.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -18,6 +36,7 @@ export const entities = [
   User,
   LoginSession,
   AuthToken,
+  ApiKey,
   OutboxEvent,
   UserSettings,
   Week,
@@ -27,4 +46,25 @@ export const entities = [
   DayPerimeterTask,
   TaskCategory,
   Task,
+  // Training, mobility, cardio; wellness logs; body composition
+  Exercise,
+  TrainingSession,
+  TrainingExercise,
+  TrainingSet,
+  MobilitySession,
+  CardioSession,
+  WaterIntake,
+  StepsEntry,
+  MeditationSession,
+  MoodEntry,
+  SleepEntry,
+  BodyMeasurement,
+  // Files and images; progress photos
+  StoredFile,
+  ImageVariant,
+  ProgressPhoto,
+  // Outgoing webhooks
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

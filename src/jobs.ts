@@ -1,4 +1,6 @@
 import type { AppDeps } from './core/context.js';
+import { registerWebhookJobs } from './webhooks/webhook.jobs.js';
+import { registerFileJobs } from './files/variant.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -6,4 +8,6 @@ import type { AppDeps } from './core/context.js';
  */
 export function registerJobs(deps: AppDeps): void {
   void deps;
+  registerWebhookJobs(deps);
+  registerFileJobs(deps);
 }

@@ -2,6 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { createPlanningLoaders } from './planning/planning.loaders.js';
 import { createSettingsLoaders } from './settings/settings.loaders.js';
 import { createTasksLoaders } from './tasks/tasks.loaders.js';
+import { createBodyLoaders } from './body/body.loaders.js';
+import { createTrainingLoaders } from './training/training.loaders.js';
+import { createWellnessLoaders } from './wellness/wellness.loaders.js';
+import { createWebhooksLoaders } from './webhooks/webhooks.loaders.js';
+import { createFilesLoaders } from './files/files.loaders.js';
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {
@@ -17,6 +22,11 @@ export function createLoaders(em: EntityManager) {
   const planning = lazy(() => createPlanningLoaders(em));
   const settings = lazy(() => createSettingsLoaders(em));
   const tasks = lazy(() => createTasksLoaders(em));
+  const training = lazy(() => createTrainingLoaders(em));
+  const wellness = lazy(() => createWellnessLoaders(em));
+  const body = lazy(() => createBodyLoaders(em));
+  const webhooks = lazy(() => createWebhooksLoaders(em));
+  const files = lazy(() => createFilesLoaders(em));
   return {
     get planning() {
       return planning();
@@ -26,6 +36,21 @@ export function createLoaders(em: EntityManager) {
     },
     get tasks() {
       return tasks();
+    },
+    get training() {
+      return training();
+    },
+    get wellness() {
+      return wellness();
+    },
+    get body() {
+      return body();
+    },
+    get webhooks() {
+      return webhooks();
+    },
+    get files() {
+      return files();
     },
   };
 }

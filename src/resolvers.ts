@@ -1,5 +1,8 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from './accounts/auth.resolver.js';
+import { SubscriptionResolver } from './accounts/subscription.resolver.js';
+import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
+import { PublicApiResolver } from './public-api/public.resolver.js';
 import { ChecklistResolver } from './planning/checklist.resolver.js';
 import { DayResolver } from './planning/day.resolver.js';
 import { PerimeterResolver } from './planning/perimeter.resolver.js';
@@ -8,10 +11,22 @@ import { SettingsResolver } from './settings/settings.resolver.js';
 import { DayTasksResolver } from './tasks/day-tasks.resolver.js';
 import { TaskCategoryResolver } from './tasks/task-category.resolver.js';
 import { TaskResolver } from './tasks/task.resolver.js';
+import { BodyMeasurementResolver, DayBodyResolver } from './body/body-measurement.resolver.js';
+import { DayTrainingResolver } from './training/day-training.resolver.js';
+import { ExerciseResolver } from './training/exercise.resolver.js';
+import { CardioSessionResolver, MobilitySessionResolver } from './training/mobility-cardio.resolver.js';
+import { TrainingExerciseResolver, TrainingSessionResolver } from './training/training-session.resolver.js';
+import { DayWellnessResolver, WellnessResolver } from './wellness/wellness.resolver.js';
+import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
+import { FileResolver } from './files/file.resolver.js';
+import { ProgressPhotoResolver } from './body/progress-photo.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
+  SubscriptionResolver,
+  ApiKeyResolver,
+  PublicApiResolver,
   SettingsResolver,
   WeekResolver,
   DayResolver,
@@ -20,4 +35,21 @@ export const resolvers: NonEmptyArray<Function> = [
   TaskResolver,
   TaskCategoryResolver,
   DayTasksResolver,
+  // Training, mobility, cardio; wellness logs; body composition
+  ExerciseResolver,
+  TrainingSessionResolver,
+  TrainingExerciseResolver,
+  MobilitySessionResolver,
+  CardioSessionResolver,
+  DayTrainingResolver,
+  WellnessResolver,
+  DayWellnessResolver,
+  BodyMeasurementResolver,
+  DayBodyResolver,
+  // Files and images; progress photos
+  FileResolver,
+  ProgressPhotoResolver,
+  // Outgoing webhooks
+  WebhookResolver,
+  WebhookDeliveryResolver,
 ];

@@ -14,6 +14,7 @@ import { buildAppSchema } from './graphql/build-schema.js';
 import { createHttpApp } from './http/app.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { registerJobs } from './jobs.js';
+import { runSeeds } from './seeds.js';
 
 export interface RunningServer {
   url: string;
@@ -37,6 +38,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     orm = await connectOrm(database.url);
     await migrate(orm);
+    await runSeeds(orm.em.fork());
     if (config.redisUrl) {
       redis = createClient({ url: config.redisUrl }) as RedisClientType;
       redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));

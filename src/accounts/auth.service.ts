@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../core/context.js';
 import { EmailExistsError, InvalidCredentialsError, UnauthorizedError, ValidationError } from '../core/errors.js';
@@ -130,7 +131,7 @@ export class AuthService {
     const row = await em.findOne(
       AuthToken,
       { tokenHash: hashToken(token), kind, usedAt: null, expiresAt: { $gt: new Date() } },
-      { populate: ['user'], lockMode: 4 /* PESSIMISTIC_WRITE */ },
+      { populate: ['user'], lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!row) {
       throw new ValidationError('The token is invalid, used or expired', [

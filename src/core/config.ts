@@ -40,7 +40,18 @@ export interface Config {
     imageProcessingMode: 'eager' | 'lazy';
     storageAdapter: 'disk' | 's3';
     uploadDir: string;
+    /** The `s3` adapter (operations.md S3_*); null when S3_BUCKET is unset. */
+    s3: S3Settings | null;
   };
+}
+
+export interface S3Settings {
+  bucket: string;
+  endpoint: string | undefined;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -92,6 +103,22 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
   return raw;
 }
 
+function readS3(env: Env): S3Settings | null {
+  const bucket = env.S3_BUCKET || undefined;
+  if (!bucket) {
+    if (env.FILE_STORAGE_ADAPTER === 's3') throw new ConfigError('S3_BUCKET', 'required when FILE_STORAGE_ADAPTER=s3');
+    return null;
+  }
+  return {
+    bucket,
+    endpoint: readUrl(env, 'S3_ENDPOINT', ['http:', 'https:']),
+    region: env.S3_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: readBool(env, 'S3_FORCE_PATH_STYLE', false),
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = readInt(env, 'PORT', 3000);
   if (port > 65535) throw new ConfigError('PORT', 'must be at most 65535');
@@ -137,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
       imageProcessingMode: readEnum(env, 'IMAGE_PROCESSING_MODE', ['eager', 'lazy'] as const, 'eager'),
       storageAdapter: readEnum(env, 'FILE_STORAGE_ADAPTER', ['disk', 's3'] as const, 'disk'),
       uploadDir: resolve(env.FILE_UPLOAD_DIR || './uploads'),
+      s3: readS3(env),
     },
   };
 }

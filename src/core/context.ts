@@ -7,6 +7,7 @@ import type { SessionTokens } from '../accounts/session-token.js';
 import type { User } from '../accounts/user.entity.js';
 import type { Loaders } from '../loaders.js';
 import type { JobRunner } from '../jobs/job-runner.js';
+import type { ApiKeyAuth } from '../api-keys/api-key-auth.js';
 
 /** Long-lived parts shared by every request. */
 export interface AppDeps {
@@ -40,6 +41,8 @@ export interface AppContext {
   deps: AppDeps;
   em: EntityManager;
   auth: Authenticated | null;
+  /** Set only on the Public API surface (`/api/public/v1`), from `Authorization: Bearer <key>`. */
+  apiKey?: ApiKeyAuth | null;
   http: HttpBridge;
   loaders: Loaders;
   log: Logger;

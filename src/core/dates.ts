@@ -27,9 +27,16 @@ export function mondayOf(date: string): string {
   return addDays(date, 1 - isoWeekday(date));
 }
 
-/** Today's date in an IANA time zone. */
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** Today's date in an IANA time zone (formatters are made once per zone: making one is costly). */
 export function todayIn(timeZone: string, now = new Date()): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  let format = dateFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    if (dateFormats.size < 1000) dateFormats.set(timeZone, format);
+  }
+  return format.format(now);
 }
 
 export function isValidTimeZone(timeZone: string): boolean {

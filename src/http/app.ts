@@ -15,6 +15,8 @@ import { apiVersionHeader, deprecatedUnversionedApi } from './api-headers.js';
 import { healthRoutes } from './health.js';
 import { limiterStores, sessionRateLimiters } from './rate-limits.js';
 import { createRequestContext } from './request-context.js';
+import { publicApiRouter } from '../public-api/public-api.http.js';
+import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
 import type { RedisClientType } from 'redis';
 
 /** Root fields served by the /auth routes; a GraphQL document naming one is auth-limited. */
@@ -57,6 +59,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use((req, res, next) => {
     const length = Number(req.headers['content-length'] ?? 0);
     // Refused before reading; the error handler answers 413 in the surface's shape.
+    if (isStreamedUpload(req.method, req.path)) return next(); // limited by MAX_FILE_SIZE while streaming
     next(length > MAX_BODY_BYTES ? Object.assign(new Error('Request body too large'), { status: 413 }) : undefined);
   });
   app.use(cookieParser());
@@ -93,7 +96,10 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     maxBodyBytes: MAX_BODY_BYTES,
     context: ({ req, res }) => createRequestContext(deps, req, res),
   });
+  app.use('/api/v1', uploadRoutes(deps));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
+  // The Public API: its own surface, authenticated by API key and limited per key.
+  app.use('/api/public/v1', publicApiRouter(deps, schema, MAX_BODY_BYTES, redis));
 
   app.use((req: Request, res) => {
     res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.path}` }));

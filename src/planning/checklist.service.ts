@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
@@ -48,7 +49,7 @@ export class ChecklistService {
     checkValue(key, value);
     return this.em.transactional(async (em) => {
       // The day row lock serialises toggles of one day, so completion is judged on a stable checklist.
-      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!day) throw new NotFoundError('Day');
       const item = (await em.findOne(ChecklistItem, { dayId, key })) ?? em.create(ChecklistItem, { userId, dayId, key });
       const now = new Date();

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { todayIn } from '../core/dates.js';
 import { NotFoundError } from '../core/errors.js';
@@ -25,7 +26,7 @@ export class DayService {
 
   async update(userId: string, dayId: string, changes: Omit<UpdateDayArgs, 'dayId'>): Promise<Day> {
     return this.em.transactional(async (em) => {
-      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!day) throw new NotFoundError('Day');
       if (changes.notes !== undefined) day.notes = changes.notes;
       if (changes.mood !== undefined) day.mood = changes.mood;

@@ -1,3 +1,4 @@
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
 import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
@@ -45,7 +46,7 @@ export class PerimeterService {
   /** Replaces the day's perimeter with `taskIds`, in that order. */
   async setForDay(userId: string, dayId: string, taskIds: string[]): Promise<PerimeterTask[]> {
     return this.em.transactional(async (em) => {
-      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: 4 /* PESSIMISTIC_WRITE */ });
+      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!day) throw new NotFoundError('Day');
       if (new Set(taskIds).size !== taskIds.length) {
         throw new ValidationError('taskIds must not repeat a task', [{ path: ['taskIds'], message: 'taskIds contains duplicates' }]);

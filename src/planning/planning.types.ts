@@ -2,6 +2,7 @@ import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
 import { JSONResolver } from 'graphql-scalars';
 import { ArrayMaxSize, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { LocalDate, UUID } from '../core/scalars.js';
+import { StorableText } from '../core/storable-text.js';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { ChecklistKey } from './checklist-key.js';
 import { PerimeterTask } from './perimeter-task.entity.js';
@@ -35,6 +36,7 @@ export class UpdateDayArgs extends DayIdArgs {
   @IsOptional()
   @IsString()
   @MaxLength(10_000)
+  @StorableText('notes')
   notes?: string;
 
   @Field(() => Boolean, { nullable: true })
@@ -82,6 +84,7 @@ export class CreatePerimeterTaskArgs {
   @IsString()
   @MinLength(1)
   @MaxLength(500)
+  @StorableText('title')
   title!: string;
 
   @Field(() => UUID, { nullable: true })
@@ -98,6 +101,7 @@ export class UpdatePerimeterTaskArgs {
   @IsString()
   @MinLength(1)
   @MaxLength(500)
+  @StorableText('title')
   title?: string;
 
   @Field(() => UUID, { nullable: true })

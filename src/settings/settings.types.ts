@@ -1,6 +1,7 @@
 import { ArgsType, Field } from 'type-graphql';
 import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { isValidTimeZone } from '../core/dates.js';
+import { StorableText } from '../core/storable-text.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const hhmm = (field: string) => Matches(HH_MM, { message: `${field} must be a time HH:MM (00:00-23:59)` });
@@ -24,6 +25,7 @@ export class UpdateSettingsArgs {
   @IsString({ each: true })
   @MinLength(1, { each: true })
   @MaxLength(50, { each: true })
+  @StorableText('weeklySplitLabels', { each: true })
   weeklySplitLabels?: string[];
 
   @Field(() => String, { nullable: true }) @IsOptional() @hhmm('wakeTime') wakeTime?: string;

@@ -25,11 +25,19 @@ export type Scalars = {
   UUID: { input: string; output: string; }
   /** A calendar date, YYYY-MM-DD. */
   LocalDate: { input: string; output: string; }
+  /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
 };
 
 export type Query = {
   /** The signed-in user. */
   me: User;
+  /** The caller's plan, the plan in force, its features and expiry. */
+  subscription: SubscriptionInfo;
+  /** The caller's API keys, newest first (never the full key). */
+  apiKeys: ApiKeyPage;
+  /** GET /exercises/search: exercises of the caller's catalog whose name contains q. */
+  publicSearchExercises: Array<PublicExercise>;
   /** All checklist items of a day. */
   checklist: Array<ChecklistItem>;
   day: Day;
@@ -46,6 +54,39 @@ export type Query = {
   /** The caller's tasks, oldest first; filter by status, category or day. */
   tasks: TaskPage;
   task: Task;
+  /** Your measurements by time; filter by a date range of their days. */
+  bodyMeasurements: BodyMeasurementPage;
+  /** Your exercise catalog (global and your own), by name. */
+  exercises: ExercisePage;
+  /** Your mobility sessions; filter by day or date range. */
+  mobilitySessions: MobilitySessionPage;
+  /** Your cardio sessions by start time; filter by day or date range. */
+  cardioSessions: CardioSessionPage;
+  /** Your training sessions by start time; filter by day or date range. */
+  trainingSessions: TrainingSessionPage;
+  trainingSession: TrainingSession;
+  /** The caller's webhooks with their delivery statistics (needs a plan with webhooks). */
+  webhooks: WebhookPage;
+  /** Delivery history of one webhook, newest first. */
+  webhookDeliveries: WebhookDeliveryPage;
+  /** The caller's files, newest first; filter by fileType, mimeType or part of the name. */
+  files: FilePage;
+  file: File;
+  /** A short-lived URL of a variant (default original) that the client loads directly. A resized variant that does not exist yet is made first. */
+  fileUrl: FileUrl;
+  /** The caller's progress photos, oldest first; filter by day or date range. */
+  progressPhotos: ProgressPhotoPage;
+};
+
+
+export type QueryApiKeysArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryPublicSearchExercisesArgs = {
+  q?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -89,12 +130,155 @@ export type QueryTaskArgs = {
   taskId: Scalars['UUID']['input'];
 };
 
+
+export type QueryBodyMeasurementsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type QueryExercisesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+  muscleGroup?: InputMaybe<Scalars['String']['input']>;
+  global?: InputMaybe<Scalars['Boolean']['input']>;
+  q?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryMobilitySessionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type QueryCardioSessionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type QueryTrainingSessionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type QueryTrainingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryWebhooksArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryWebhookDeliveriesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  webhookId: Scalars['UUID']['input'];
+  status?: InputMaybe<WebhookDeliveryStatus>;
+  event?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryFilesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  fileType?: InputMaybe<FileType>;
+  mimeType?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryFileArgs = {
+  fileId: Scalars['UUID']['input'];
+};
+
+
+export type QueryFileUrlArgs = {
+  fileId: Scalars['UUID']['input'];
+  variant?: InputMaybe<ImageVariantName>;
+};
+
+
+export type QueryProgressPhotosArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
 export type User = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
   email: Scalars['String']['output'];
   emailVerifiedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+/** The caller's plan. There is no billing: operators set plans with the admin CLI. */
+export type SubscriptionInfo = {
+  /** The plan given to the user: free or pro. */
+  plan: Scalars['String']['output'];
+  /** The plan in force now: a plan past expiresAt has lapsed to free. */
+  activePlan: Scalars['String']['output'];
+  /** What the active plan unlocks: api_keys, webhooks, assistant_connector. */
+  features: Array<Scalars['String']['output']>;
+  /** When the plan ends (null: no end). */
+  expiresAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** True when the plan has passed its expiry. */
+  lapsed: Scalars['Boolean']['output'];
+};
+
+export type ApiKeyPage = {
+  items: Array<ApiKey>;
+  meta: PageMeta;
+};
+
+/** A Public API key (the full key is shown only when created or rotated). */
+export type ApiKey = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** The first characters of the key, e.g. svc_AbC12xYz. */
+  keyPrefix: Scalars['String']['output'];
+  /** Last request made with the key (updated at most once a minute). */
+  lastUsedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** After this instant the key answers 401. */
+  expiresAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  revoked: Scalars['Boolean']['output'];
+  revokedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type PageMeta = {
+  page: Scalars['Int']['output'];
+  limit: Scalars['Int']['output'];
+  total: Scalars['Int']['output'];
+};
+
+/** An exercise of the caller's catalog. */
+export type PublicExercise = {
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** The primary muscle group (the first one listed). */
+  muscleGroup?: Maybe<Scalars['String']['output']>;
 };
 
 export type ChecklistItem = {
@@ -151,6 +335,15 @@ export type Day = {
   bedtimeTargets: BedtimeTargets;
   /** The tasks planned on this day, oldest first. */
   tasks: Array<Task>;
+  bodyMeasurements: Array<BodyMeasurement>;
+  trainingSessions: Array<TrainingSession>;
+  mobilitySessions: Array<MobilitySession>;
+  cardioSessions: Array<CardioSession>;
+  waterIntakes: Array<WaterIntake>;
+  stepsEntries: Array<StepsEntry>;
+  meditationSessions: Array<MeditationSession>;
+  moodEntries: Array<MoodEntry>;
+  sleepEntries: Array<SleepEntry>;
 };
 
 export type PerimeterTask = {
@@ -203,15 +396,183 @@ export type TaskCategory = {
   color?: Maybe<Scalars['String']['output']>;
 };
 
+export type BodyMeasurement = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** Kilograms. */
+  weight?: Maybe<Scalars['Float']['output']>;
+  /** Percent, 0-100. */
+  bodyFat?: Maybe<Scalars['Float']['output']>;
+  /** Centimetres. */
+  waist?: Maybe<Scalars['Float']['output']>;
+  /** Centimetres. */
+  hip?: Maybe<Scalars['Float']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+  /** Defaults to when it was logged. */
+  measuredAt: Scalars['DateTimeISO']['output'];
+};
+
+export type TrainingSession = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** A weekly split label, e.g. Push. */
+  split: Scalars['String']['output'];
+  startTime: Scalars['DateTimeISO']['output'];
+  endTime?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Session rating of perceived exertion, 1-10. */
+  sessionRPE?: Maybe<Scalars['Int']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+  /** In the order logged. */
+  exercises: Array<TrainingExercise>;
+};
+
+export type TrainingExercise = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** null once the (own) exercise was deleted from the catalog. */
+  exerciseId?: Maybe<Scalars['ID']['output']>;
+  /** The exercise name when it was logged. */
+  exerciseName: Scalars['String']['output'];
+  /** Position in the session, from 1. */
+  order: Scalars['Int']['output'];
+  /** By set number. */
+  sets: Array<TrainingSet>;
+};
+
+export type TrainingSet = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** From 1. */
+  setNumber: Scalars['Int']['output'];
+  reps?: Maybe<Scalars['Int']['output']>;
+  /** Load in kilograms. */
+  load?: Maybe<Scalars['Float']['output']>;
+  /** Reps in reserve, 0-10. */
+  rir?: Maybe<Scalars['Int']['output']>;
+  /** Rest after the set, in seconds. */
+  restTime?: Maybe<Scalars['Int']['output']>;
+};
+
+export type MobilitySession = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** What the session worked on, e.g. hips. */
+  focus: Scalars['String']['output'];
+  /** Minutes. */
+  duration: Scalars['Int']['output'];
+  /** 1-10. */
+  intensity: Scalars['Int']['output'];
+};
+
+export type CardioSession = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** e.g. run, bike, rowing. */
+  type: Scalars['String']['output'];
+  /** Minutes. */
+  duration: Scalars['Int']['output'];
+  /** Kilometres. */
+  distance?: Maybe<Scalars['Float']['output']>;
+  /** 1-10 (session API). */
+  intensity?: Maybe<Scalars['Int']['output']>;
+  /** easy, zone2 or hard (the Public API intensity). */
+  effort?: Maybe<CardioEffort>;
+  /** Minutes per kilometre. */
+  pace?: Maybe<Scalars['Float']['output']>;
+  /** Beats per minute. */
+  averageHeartRate?: Maybe<Scalars['Int']['output']>;
+  /** Beats per minute. */
+  maxHeartRate?: Maybe<Scalars['Int']['output']>;
+  /** kcal. */
+  calories?: Maybe<Scalars['Int']['output']>;
+  /** Metres. */
+  elevationGain?: Maybe<Scalars['Int']['output']>;
+  startTime: Scalars['DateTimeISO']['output'];
+  endTime?: Maybe<Scalars['DateTimeISO']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+};
+
+/** Effort level of a cardio session. */
+export type CardioEffort =
+  | 'easy'
+  | 'zone2'
+  | 'hard';
+
+export type WaterIntake = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** Millilitres. */
+  volume: Scalars['Float']['output'];
+  /** When it was drunk (defaults to when it was logged). */
+  time: Scalars['DateTimeISO']['output'];
+  notes?: Maybe<Scalars['String']['output']>;
+};
+
+export type StepsEntry = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  steps: Scalars['Int']['output'];
+  time: Scalars['DateTimeISO']['output'];
+  notes?: Maybe<Scalars['String']['output']>;
+};
+
+export type MeditationSession = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** Minutes. */
+  duration: Scalars['Int']['output'];
+  /** Free text, e.g. breathing, body scan. */
+  type?: Maybe<Scalars['String']['output']>;
+  time: Scalars['DateTimeISO']['output'];
+  notes?: Maybe<Scalars['String']['output']>;
+};
+
+export type MoodEntry = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** 1-10. */
+  mood: Scalars['Int']['output'];
+  /** 1-10. */
+  energy: Scalars['Int']['output'];
+  time: Scalars['DateTimeISO']['output'];
+  notes?: Maybe<Scalars['String']['output']>;
+};
+
+export type SleepEntry = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** Hours slept. */
+  duration: Scalars['Float']['output'];
+  bedtime?: Maybe<Scalars['DateTimeISO']['output']>;
+  wakeTime?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** 1-10. */
+  quality?: Maybe<Scalars['Int']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+};
+
 export type PerimeterTaskPage = {
   items: Array<PerimeterTask>;
   meta: PageMeta;
-};
-
-export type PageMeta = {
-  page: Scalars['Int']['output'];
-  limit: Scalars['Int']['output'];
-  total: Scalars['Int']['output'];
 };
 
 export type Week = {
@@ -252,6 +613,219 @@ export type TaskPage = {
   meta: PageMeta;
 };
 
+export type BodyMeasurementPage = {
+  items: Array<BodyMeasurement>;
+  meta: PageMeta;
+};
+
+export type ExercisePage = {
+  items: Array<Exercise>;
+  meta: PageMeta;
+};
+
+export type Exercise = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  category: Scalars['String']['output'];
+  /** Lower-case muscle group names. */
+  muscleGroups: Array<Scalars['String']['output']>;
+  /** Global exercises are shared by every user and cannot be changed. */
+  isGlobal: Scalars['Boolean']['output'];
+};
+
+export type MobilitySessionPage = {
+  items: Array<MobilitySession>;
+  meta: PageMeta;
+};
+
+export type CardioSessionPage = {
+  items: Array<CardioSession>;
+  meta: PageMeta;
+};
+
+export type TrainingSessionPage = {
+  items: Array<TrainingSession>;
+  meta: PageMeta;
+};
+
+export type WebhookPage = {
+  items: Array<Webhook>;
+  meta: PageMeta;
+};
+
+export type Webhook = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** HTTPS URL the deliveries are POSTed to. */
+  url: Scalars['String']['output'];
+  /** Event names this webhook receives. */
+  events: Array<Scalars['String']['output']>;
+  /** The first characters of the signing secret. */
+  secretPrefix: Scalars['String']['output'];
+  /** false = paused: no deliveries and no retries. */
+  active: Scalars['Boolean']['output'];
+  /** Delivery counts: total, success, failed, pending. */
+  stats: WebhookStats;
+};
+
+export type WebhookStats = {
+  total: Scalars['Int']['output'];
+  success: Scalars['Int']['output'];
+  failed: Scalars['Int']['output'];
+  pending: Scalars['Int']['output'];
+};
+
+export type WebhookDeliveryPage = {
+  items: Array<WebhookDelivery>;
+  meta: PageMeta;
+};
+
+export type WebhookDelivery = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  webhookId: Scalars['ID']['output'];
+  /** Sent as X-SVC-Delivery-Id on every attempt: the idempotency key. */
+  deliveryId: Scalars['ID']['output'];
+  event: Scalars['String']['output'];
+  /** The exact JSON body sent (identical on every attempt). */
+  payload: Scalars['String']['output'];
+  status: WebhookDeliveryStatus;
+  /** Attempts made so far (at most 5). */
+  attempts: Scalars['Int']['output'];
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The receiver's HTTP status on the last attempt. */
+  responseStatusCode?: Maybe<Scalars['Int']['output']>;
+  /** The receiver's answer on the last attempt, at most 1000 characters. */
+  responseBody?: Maybe<Scalars['String']['output']>;
+  /** Why the last attempt failed without an HTTP answer (timeout, network, refused address). */
+  lastError?: Maybe<Scalars['String']['output']>;
+  lastAttemptAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** When the delivery reached success or failed. */
+  completedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Every attempt: status code, response body (1000 characters at most), error. */
+  attemptHistory: Array<WebhookAttempt>;
+};
+
+/** pending (first attempt or a retry still to come), success (2xx), failed (4xx, or 5 attempts used, or paused). */
+export type WebhookDeliveryStatus =
+  | 'pending'
+  | 'success'
+  | 'failed';
+
+export type WebhookAttempt = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** 1 to 5. */
+  attempt: Scalars['Int']['output'];
+  responseStatusCode?: Maybe<Scalars['Int']['output']>;
+  /** At most 1000 characters. */
+  responseBody?: Maybe<Scalars['String']['output']>;
+  error?: Maybe<Scalars['String']['output']>;
+  /** How long the attempt took, in milliseconds. */
+  durationMs: Scalars['Int']['output'];
+};
+
+export type FilePage = {
+  items: Array<File>;
+  meta: PageMeta;
+};
+
+export type File = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  userId: Scalars['ID']['output'];
+  /** The name the client sent, kept as metadata (never used as a path). */
+  fileName: Scalars['String']['output'];
+  fileType: FileType;
+  /** Detected from the bytes, not from the name or the declared type. */
+  mimeType: Scalars['String']['output'];
+  /** Bytes. */
+  size: Scalars['Int']['output'];
+  /** `<userId>/<fileId>/original`: identifiers only. */
+  storageKey: Scalars['String']['output'];
+  /** `disk` or `s3`. */
+  storageAdapter: Scalars['String']['output'];
+  /** Images get resized variants. */
+  isImage: Scalars['Boolean']['output'];
+  /** For images: width, height (after EXIF orientation), format. */
+  metadata?: Maybe<Scalars['JSONObject']['output']>;
+  /** Short-lived URL of the original (see fileUrl for variants). */
+  url: Scalars['String']['output'];
+  /** Variants made so far (images only); see fileUrl to make one. */
+  variants: Array<ImageVariant>;
+};
+
+export type FileType =
+  | 'image'
+  | 'document';
+
+export type ImageVariant = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  fileId: Scalars['ID']['output'];
+  variant: ImageVariantName;
+  status: ImageVariantStatus;
+  width?: Maybe<Scalars['Int']['output']>;
+  height?: Maybe<Scalars['Int']['output']>;
+  /** Bytes; 0 for a failed variant. */
+  size: Scalars['Int']['output'];
+  storageKey: Scalars['String']['output'];
+  /** Why the variant could not be made. */
+  error?: Maybe<Scalars['String']['output']>;
+};
+
+export type ImageVariantName =
+  | 'thumbnail'
+  | 'small'
+  | 'medium'
+  | 'large'
+  | 'original';
+
+/** `failed` variants keep the reason in `error`; they are not retried. */
+export type ImageVariantStatus =
+  | 'ready'
+  | 'failed';
+
+export type FileUrl = {
+  fileId: Scalars['UUID']['output'];
+  variant: ImageVariantName;
+  url: Scalars['String']['output'];
+  expiresAt: Scalars['DateTimeISO']['output'];
+  mimeType: Scalars['String']['output'];
+  width?: Maybe<Scalars['Int']['output']>;
+  height?: Maybe<Scalars['Int']['output']>;
+};
+
+export type ProgressPhotoPage = {
+  items: Array<ProgressPhoto>;
+  meta: PageMeta;
+};
+
+export type ProgressPhoto = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  fileId: Scalars['ID']['output'];
+  pose: PhotoPose;
+  notes?: Maybe<Scalars['String']['output']>;
+  file: File;
+};
+
+export type PhotoPose =
+  | 'front'
+  | 'side'
+  | 'back'
+  | 'other';
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -261,6 +835,29 @@ export type Mutation = {
   changePassword: MessagePayload;
   verifyEmail: AuthPayload;
   resendVerification: MessagePayload;
+  /** Needs a plan with API keys. The full key is returned only here. */
+  createApiKey: CreatedApiKey;
+  /** The key stops working at once. */
+  revokeApiKey: ApiKeyMessage;
+  /** Revokes the key and returns a new one (shown once) named with a rotated suffix. */
+  rotateApiKey: CreatedApiKey;
+  deleteApiKey: Deleted;
+  /** POST /water: logs water intake. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogWater: PublicWaterLogged;
+  /** POST /workouts: logs a training session. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogWorkout: PublicWorkoutLogged;
+  /** POST /steps: logs a step count. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogSteps: PublicStepsLogged;
+  /** POST /meditation: logs a meditation session. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogMeditation: PublicMeditationLogged;
+  /** POST /cardio: logs a cardio session (lunch slot rule applies). Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogCardio: PublicCardioLogged;
+  /** POST /mood: writes the day's mood and energy. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogMood: PublicMoodLogged;
+  /** POST /sleep: logs sleep and sets the day's sleepHours. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogSleep: PublicSleepLogged;
+  /** POST /body-metrics: logs a body measurement. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogBodyMetrics: PublicBodyMetricsLogged;
   /** Toggles a checklist item; `value` is kept when it becomes done. */
   toggleChecklistItem: ChecklistItem;
   updateDay: Day;
@@ -282,6 +879,44 @@ export type Mutation = {
   /** Deferring needs a non-empty nextStep in the same request. */
   updateTask: Task;
   deleteTask: Deleted;
+  /** At least one of weight, bodyFat, waist, hip. */
+  createBodyMeasurement: BodyMeasurement;
+  /** Adds an exercise of your own to your catalog. */
+  createExercise: Exercise;
+  /** Only your own exercises can be changed; global ones answer NOT_FOUND. */
+  updateExercise: Exercise;
+  /** Only your own exercises can be deleted; logged sessions keep the entry by name. */
+  deleteExercise: Deleted;
+  /** Lunch slot rule: refused when the day has a cardio session. */
+  createMobilitySession: MobilitySession;
+  /** Lunch slot rule: refused when the day has a mobility session. Records cardio_logged. */
+  createCardioSession: CardioSession;
+  /** Logs a session; records training_logged. */
+  createTrainingSession: TrainingSession;
+  /** `exercises` replaces every exercise and set; records training_updated. */
+  updateTrainingSession: TrainingSession;
+  deleteTrainingSession: Deleted;
+  /** Records water_logged. */
+  logWater: WaterIntake;
+  logSteps: StepsEntry;
+  /** Records meditation_logged. */
+  logMeditation: MeditationSession;
+  /** Also sets the day's mood and energy. */
+  logMood: MoodEntry;
+  /** Also sets the day's sleepHours. */
+  logSleep: SleepEntry;
+  /** The secret is returned only here. */
+  createWebhook: CreatedWebhook;
+  /** Change url, events, or pause/resume with active. */
+  updateWebhook: Webhook;
+  /** Permanent, with the delivery history. */
+  deleteWebhook: Deleted;
+  /** Sends a test delivery when the webhook subscribes to the event (default `test`). */
+  testWebhook: WebhookTestResult;
+  /** Removes the file, its variants and every stored blob. */
+  deleteFile: Deleted;
+  /** A progress photo from an image uploaded with POST /files/upload. */
+  createProgressPhoto: ProgressPhoto;
 };
 
 
@@ -321,6 +956,100 @@ export type MutationVerifyEmailArgs = {
 
 export type MutationResendVerificationArgs = {
   email: Scalars['String']['input'];
+};
+
+
+export type MutationCreateApiKeyArgs = {
+  name: Scalars['String']['input'];
+  expiresAt?: InputMaybe<Scalars['DateTimeISO']['input']>;
+};
+
+
+export type MutationRevokeApiKeyArgs = {
+  keyId: Scalars['UUID']['input'];
+};
+
+
+export type MutationRotateApiKeyArgs = {
+  keyId: Scalars['UUID']['input'];
+};
+
+
+export type MutationDeleteApiKeyArgs = {
+  keyId: Scalars['UUID']['input'];
+};
+
+
+export type MutationPublicLogWaterArgs = {
+  volume: Scalars['Float']['input'];
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationPublicLogWorkoutArgs = {
+  splitLabel: Scalars['String']['input'];
+  startTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  endTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  sessionRPE?: InputMaybe<Scalars['Int']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  exercises?: InputMaybe<Array<PublicWorkoutExerciseInput>>;
+};
+
+
+export type MutationPublicLogStepsArgs = {
+  steps: Scalars['Int']['input'];
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationPublicLogMeditationArgs = {
+  duration: Scalars['Int']['input'];
+  type?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationPublicLogCardioArgs = {
+  type: Scalars['String']['input'];
+  duration: Scalars['Int']['input'];
+  intensity?: CardioEffort;
+  distance?: InputMaybe<Scalars['Float']['input']>;
+  pace?: InputMaybe<Scalars['Float']['input']>;
+  averageHeartRate?: InputMaybe<Scalars['Int']['input']>;
+  maxHeartRate?: InputMaybe<Scalars['Int']['input']>;
+  calories?: InputMaybe<Scalars['Int']['input']>;
+  elevationGain?: InputMaybe<Scalars['Int']['input']>;
+  startTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  endTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationPublicLogMoodArgs = {
+  mood: Scalars['Int']['input'];
+  energy: Scalars['Int']['input'];
+  notes?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+};
+
+
+export type MutationPublicLogSleepArgs = {
+  duration: Scalars['Float']['input'];
+  bedtime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  wakeTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  quality?: InputMaybe<Scalars['Int']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationPublicLogBodyMetricsArgs = {
+  weight: Scalars['Float']['input'];
+  bodyFat?: InputMaybe<Scalars['Float']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
 };
 
 
@@ -431,6 +1160,173 @@ export type MutationDeleteTaskArgs = {
   taskId: Scalars['UUID']['input'];
 };
 
+
+export type MutationCreateBodyMeasurementArgs = {
+  dayId: Scalars['UUID']['input'];
+  weight?: InputMaybe<Scalars['Float']['input']>;
+  bodyFat?: InputMaybe<Scalars['Float']['input']>;
+  waist?: InputMaybe<Scalars['Float']['input']>;
+  hip?: InputMaybe<Scalars['Float']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  measuredAt?: InputMaybe<Scalars['DateTimeISO']['input']>;
+};
+
+
+export type MutationCreateExerciseArgs = {
+  name: Scalars['String']['input'];
+  category: Scalars['String']['input'];
+  muscleGroups?: InputMaybe<Array<Scalars['String']['input']>>;
+  isGlobal?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationUpdateExerciseArgs = {
+  exerciseId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+  muscleGroups?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type MutationDeleteExerciseArgs = {
+  exerciseId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateMobilitySessionArgs = {
+  dayId: Scalars['UUID']['input'];
+  focus: Scalars['String']['input'];
+  duration: Scalars['Int']['input'];
+  intensity: Scalars['Int']['input'];
+};
+
+
+export type MutationCreateCardioSessionArgs = {
+  dayId: Scalars['UUID']['input'];
+  type: Scalars['String']['input'];
+  duration: Scalars['Int']['input'];
+  distance?: InputMaybe<Scalars['Float']['input']>;
+  intensity?: InputMaybe<Scalars['Int']['input']>;
+  effort?: InputMaybe<CardioEffort>;
+  pace?: InputMaybe<Scalars['Float']['input']>;
+  averageHeartRate?: InputMaybe<Scalars['Int']['input']>;
+  maxHeartRate?: InputMaybe<Scalars['Int']['input']>;
+  calories?: InputMaybe<Scalars['Int']['input']>;
+  elevationGain?: InputMaybe<Scalars['Int']['input']>;
+  startTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  endTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreateTrainingSessionArgs = {
+  dayId: Scalars['UUID']['input'];
+  split: Scalars['String']['input'];
+  startTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  endTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  sessionRPE?: InputMaybe<Scalars['Int']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  exercises?: InputMaybe<Array<TrainingExerciseInput>>;
+};
+
+
+export type MutationUpdateTrainingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+  split?: InputMaybe<Scalars['String']['input']>;
+  startTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  endTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  sessionRPE?: InputMaybe<Scalars['Int']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  exercises?: InputMaybe<Array<TrainingExerciseInput>>;
+};
+
+
+export type MutationDeleteTrainingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationLogWaterArgs = {
+  dayId: Scalars['UUID']['input'];
+  notes?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  volume: Scalars['Float']['input'];
+};
+
+
+export type MutationLogStepsArgs = {
+  dayId: Scalars['UUID']['input'];
+  notes?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  steps: Scalars['Int']['input'];
+};
+
+
+export type MutationLogMeditationArgs = {
+  dayId: Scalars['UUID']['input'];
+  notes?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  duration: Scalars['Int']['input'];
+  type?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationLogMoodArgs = {
+  dayId: Scalars['UUID']['input'];
+  notes?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  mood: Scalars['Int']['input'];
+  energy: Scalars['Int']['input'];
+};
+
+
+export type MutationLogSleepArgs = {
+  dayId: Scalars['UUID']['input'];
+  notes?: InputMaybe<Scalars['String']['input']>;
+  duration: Scalars['Float']['input'];
+  bedtime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  wakeTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  quality?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationCreateWebhookArgs = {
+  url: Scalars['String']['input'];
+  events: Array<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateWebhookArgs = {
+  webhookId: Scalars['UUID']['input'];
+  url?: InputMaybe<Scalars['String']['input']>;
+  events?: InputMaybe<Array<Scalars['String']['input']>>;
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationDeleteWebhookArgs = {
+  webhookId: Scalars['UUID']['input'];
+};
+
+
+export type MutationTestWebhookArgs = {
+  webhookId: Scalars['UUID']['input'];
+  event?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteFileArgs = {
+  fileId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateProgressPhotoArgs = {
+  dayId: Scalars['UUID']['input'];
+  fileId: Scalars['UUID']['input'];
+  pose: PhotoPose;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -439,9 +1335,137 @@ export type MessagePayload = {
   message: Scalars['String']['output'];
 };
 
+export type CreatedApiKey = {
+  id: Scalars['ID']['output'];
+  /** The full key. It is shown only this once; store it now. */
+  key: Scalars['String']['output'];
+  keyPrefix: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  expiresAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type ApiKeyMessage = {
+  id: Scalars['ID']['output'];
+  message: Scalars['String']['output'];
+};
+
 export type Deleted = {
   id: Scalars['ID']['output'];
   message: Scalars['String']['output'];
+};
+
+export type PublicWaterLogged = {
+  id: Scalars['ID']['output'];
+  /** Millilitres. */
+  volume: Scalars['Float']['output'];
+  time: Scalars['DateTimeISO']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PublicWorkoutLogged = {
+  id: Scalars['ID']['output'];
+  splitLabel: Scalars['String']['output'];
+  exercisesCount: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PublicWorkoutExerciseInput = {
+  /** An exercise id from GET /exercises/search. */
+  exerciseId: Scalars['UUID']['input'];
+  /** At most 50 sets. */
+  sets?: InputMaybe<Array<PublicWorkoutSetInput>>;
+};
+
+export type PublicWorkoutSetInput = {
+  /** Position of the set, a positive integer. */
+  setNumber: Scalars['Int']['input'];
+  /** Repetitions, a positive integer. */
+  reps?: InputMaybe<Scalars['Int']['input']>;
+  /** Load in kilograms, positive. */
+  weight?: InputMaybe<Scalars['Float']['input']>;
+};
+
+export type PublicStepsLogged = {
+  steps: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PublicMeditationLogged = {
+  /** Minutes. */
+  duration: Scalars['Int']['output'];
+  type?: Maybe<Scalars['String']['output']>;
+  time: Scalars['DateTimeISO']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PublicCardioLogged = {
+  id: Scalars['ID']['output'];
+  type: Scalars['String']['output'];
+  /** Minutes. */
+  duration: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PublicMoodLogged = {
+  mood: Scalars['Int']['output'];
+  energy: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PublicSleepLogged = {
+  /** The day's sleepHours. */
+  sleepHours: Scalars['Float']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PublicBodyMetricsLogged = {
+  id: Scalars['ID']['output'];
+  /** Kilograms. */
+  weight: Scalars['Float']['output'];
+  /** Percent. */
+  bodyFat?: Maybe<Scalars['Float']['output']>;
+  message: Scalars['String']['output'];
+};
+
+export type TrainingExerciseInput = {
+  /** An exercise of your catalog (global or your own). */
+  exerciseId: Scalars['UUID']['input'];
+  sets?: InputMaybe<Array<TrainingSetInput>>;
+};
+
+export type TrainingSetInput = {
+  /** From 1; defaults to the position in the list. */
+  setNumber?: InputMaybe<Scalars['Int']['input']>;
+  reps?: InputMaybe<Scalars['Int']['input']>;
+  /** Kilograms. */
+  load?: InputMaybe<Scalars['Float']['input']>;
+  /** Reps in reserve, 0-10. */
+  rir?: InputMaybe<Scalars['Int']['input']>;
+  /** Seconds. */
+  restTime?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type CreatedWebhook = {
+  id: Scalars['ID']['output'];
+  url: Scalars['String']['output'];
+  events: Array<Scalars['String']['output']>;
+  /** The signing secret (`whsec_…`). Shown only now: store it. */
+  secret: Scalars['String']['output'];
+  secretPrefix: Scalars['String']['output'];
+  active: Scalars['Boolean']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+export type WebhookTestResult = {
+  /** Whether a delivery was made. */
+  sent: Scalars['Boolean']['output'];
+  event: Scalars['String']['output'];
+  /** What happened, in a sentence. */
+  message: Scalars['String']['output'];
+  /** The delivery after its first attempt (null when nothing was sent). */
+  delivery?: Maybe<WebhookDelivery>;
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };

@@ -1,0 +1,239 @@
+/**
+ * The week-read baseline: what `GET /api/v1/weeks/:startDate` costs with nothing but `node:http`, `pg`
+ * and a handful of hand-written queries. It checks the session the way the service does (the cookie's
+ * JWT, then the live `login_sessions` row and its user) and answers the same JSON as the service.
+ * Started by bench/scenarios/week-read.ts as its own process; not part of the service.
+ *
+ * Day lists added by other modules after this file was written (training sessions, water intakes, …)
+ * are named in EXTRA_DAY_LISTS (comma-separated GraphQL field names); each is read with one query from
+ * the table of the same name in snake_case, its columns given in camelCase. That keeps the baseline's
+ * work comparable; the scenario reports any field whose shape this generic reading misses.
+ *
+ * Env: DATABASE_URL, JWT_SECRET, PORT, HOST, EXTRA_DAY_LISTS.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { jwtVerify } from 'jose';
+import pg from 'pg';
+
+pg.types.setTypeParser(1082, (value: string) => value); // date → 'YYYY-MM-DD', as LocalDate
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const key = new TextEncoder().encode(process.env.JWT_SECRET);
+
+const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+const extraDayLists = (process.env.EXTRA_DAY_LISTS ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((field) => ({ field, table: snake(field) }));
+
+const NORMAL = ['MAKE_BED', 'WATER', 'GYM', 'MOBILITY', 'CARDIO', 'COOK', 'READING', 'MEDITATION', 'JOURNAL', 'PERIMETER'];
+const MINIMUM = ['MAKE_BED', 'WATER', 'PERIMETER'];
+const ORDER = [...NORMAL, 'WEIGHT_LOG'];
+const DEFAULT_SETTINGS = {
+  wake_time: '07:00',
+  in_bed_time: '22:30',
+  lights_out_time: '23:00',
+  stress_week_wake_time: '07:00',
+  stress_week_in_bed_time: '22:00',
+  stress_week_lights_out_time: '22:30',
+};
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), 'api-version': 'v1' });
+  res.end(text);
+}
+
+function fail(res: ServerResponse, status: number, code: string, message: string): void {
+  send(res, status, { ok: false, error: { code, message } });
+}
+
+function sessionCookie(req: IncomingMessage): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === 'lp_session') return decodeURIComponent(value.join('='));
+  }
+  return undefined;
+}
+
+async function authenticate(req: IncomingMessage): Promise<string | null> {
+  const token = sessionCookie(req);
+  if (!token) return null;
+  let sub: unknown;
+  let sid: unknown;
+  try {
+    ({ payload: { sub, sid } } = await jwtVerify(token, key, { algorithms: ['HS256'] }));
+  } catch {
+    return null;
+  }
+  if (typeof sub !== 'string' || typeof sid !== 'string') return null;
+  const { rows } = await pool.query(
+    `SELECT u.id FROM login_sessions s JOIN users u ON u.id = s.user_id WHERE s.id = $1 AND s.user_id = $2 AND s.expires_at > now()`,
+    [sid, sub],
+  );
+  return rows[0]?.id ?? null;
+}
+
+function group<T extends { day_id: string }>(rows: T[]): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const row of rows) {
+    const list = map.get(row.day_id);
+    if (list) list.push(row);
+    else map.set(row.day_id, [row]);
+  }
+  return map;
+}
+
+async function readWeek(userId: string, startDate: string) {
+  const week = (
+    await pool.query(`SELECT id, created_at, updated_at, start_date, end_date, is_stress_week FROM weeks WHERE user_id = $1 AND start_date = $2`, [
+      userId,
+      startDate,
+    ])
+  ).rows[0];
+  if (!week) return null;
+  const days = (
+    await pool.query(
+      `SELECT id, created_at, updated_at, week_id, date, notes, minimum_mode, mood, energy, sleep_hours, completed_at FROM days WHERE week_id = $1 ORDER BY date`,
+      [week.id],
+    )
+  ).rows;
+  const dayIds = days.map((d) => d.id);
+  const extrasRead = Promise.all(
+    extraDayLists.map(async ({ field, table }) => {
+      const { rows } = await pool.query(`SELECT * FROM "${table}" WHERE day_id = ANY($1) ORDER BY created_at, id`, [dayIds]);
+      const byDay = group(rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'user_id').map(([k, v]) => [camel(k), v]))).map((r) => ({ ...r, day_id: r.dayId as string })));
+      return [field, byDay] as const;
+    }),
+  );
+  const [checklist, perimeter, tasks, settings] = await Promise.all([
+    pool.query(`SELECT id, created_at, updated_at, day_id, key, completed, value, completed_at FROM checklist_items WHERE day_id = ANY($1)`, [dayIds]),
+    pool.query(
+      `SELECT l.day_id, p.id, p.created_at, p.updated_at, p.title, p.person_id
+         FROM day_perimeter_tasks l JOIN perimeter_tasks p ON p.id = l.perimeter_task_id
+        WHERE l.day_id = ANY($1) ORDER BY l.position`,
+      [dayIds],
+    ),
+    pool.query(
+      `SELECT t.id, t.created_at, t.updated_at, t.title, t.description, t.timebox, t.status, t.next_step, t.category_id, t.day_id,
+              t.completed_at, t.deferred_at, c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.name AS c_name, c.color AS c_color
+         FROM tasks t LEFT JOIN task_categories c ON c.id = t.category_id
+        WHERE t.day_id = ANY($1) ORDER BY t.created_at, t.id`,
+      [dayIds],
+    ),
+    pool.query(`SELECT * FROM user_settings WHERE user_id = $1`, [userId]),
+  ]);
+  const extras = await extrasRead;
+  const checklistByDay = group(checklist.rows);
+  const perimeterByDay = group(perimeter.rows);
+  const tasksByDay = group(tasks.rows);
+  const s = settings.rows[0] ?? DEFAULT_SETTINGS;
+  const stressWeek = week.is_stress_week as boolean;
+  const bedtimeTargets = stressWeek
+    ? { wakeTime: s.stress_week_wake_time, inBedTime: s.stress_week_in_bed_time, lightsOutTime: s.stress_week_lights_out_time, stressWeek }
+    : { wakeTime: s.wake_time, inBedTime: s.in_bed_time, lightsOutTime: s.lights_out_time, stressWeek };
+
+  return {
+    id: week.id,
+    createdAt: week.created_at,
+    updatedAt: week.updated_at,
+    startDate: week.start_date,
+    endDate: week.end_date,
+    isStressWeek: stressWeek,
+    days: days.map((d) => {
+      const required = d.minimum_mode ? MINIMUM : NORMAL;
+      return {
+        id: d.id,
+        createdAt: d.created_at,
+        updatedAt: d.updated_at,
+        weekId: d.week_id,
+        date: d.date,
+        notes: d.notes,
+        minimumMode: d.minimum_mode,
+        mood: d.mood,
+        energy: d.energy,
+        sleepHours: d.sleep_hours,
+        completedAt: d.completed_at,
+        completed: !!d.completed_at,
+        requiredChecklist: required,
+        checklist: (checklistByDay.get(d.id) ?? [])
+          .sort((a, b) => ORDER.indexOf(a.key) - ORDER.indexOf(b.key))
+          .map((i) => ({
+            id: i.id,
+            createdAt: i.created_at,
+            updatedAt: i.updated_at,
+            dayId: i.day_id,
+            key: i.key,
+            completed: i.completed,
+            value: i.value,
+            completedAt: i.completed_at,
+            required: required.includes(i.key),
+          })),
+        perimeterTasks: (perimeterByDay.get(d.id) ?? []).map((p) => ({
+          id: p.id,
+          createdAt: p.created_at,
+          updatedAt: p.updated_at,
+          title: p.title,
+          personId: p.person_id,
+        })),
+        bedtimeTargets,
+        tasks: (tasksByDay.get(d.id) ?? []).map((t) => ({
+          id: t.id,
+          createdAt: t.created_at,
+          updatedAt: t.updated_at,
+          title: t.title,
+          description: t.description,
+          timebox: t.timebox,
+          status: t.status,
+          nextStep: t.next_step,
+          categoryId: t.category_id,
+          dayId: t.day_id,
+          completedAt: t.completed_at,
+          deferredAt: t.deferred_at,
+          category: t.category_id
+            ? { id: t.category_id, createdAt: t.c_created_at, updatedAt: t.c_updated_at, name: t.c_name, color: t.c_color }
+            : null,
+        })),
+        ...Object.fromEntries(extras.map(([field, byDay]) => [field, (byDay.get(d.id) ?? []).map(({ day_id: _, ...rest }) => rest)])),
+      };
+    }),
+  };
+}
+
+const WEEK_PATH = /^\/api\/v1\/weeks\/(\d{4}-\d{2}-\d{2})\/?$/;
+
+const server = createServer((req, res) => {
+  const path = (req.url ?? '/').split('?')[0]!;
+  if (path === '/healthz') return send(res, 200, { status: 'ok' });
+  const match = req.method === 'GET' ? WEEK_PATH.exec(path) : null;
+  if (!match) return fail(res, 404, 'NOT_FOUND', `No route ${req.method} ${path}`);
+  void (async () => {
+    const userId = await authenticate(req);
+    if (!userId) return fail(res, 401, 'UNAUTHORIZED', 'Authentication required');
+    const week = await readWeek(userId, match[1]!);
+    if (!week) return fail(res, 404, 'NOT_FOUND', 'Week not found');
+    send(res, 200, { ok: true, data: week });
+  })().catch((error) => {
+    console.error(error);
+    if (!res.headersSent) fail(res, 500, 'INTERNAL_ERROR', 'Internal server error');
+  });
+});
+
+// Lists whose table does not exist (yet) are answered empty without a query.
+for (const list of [...extraDayLists]) {
+  const { rows } = await pool.query(`SELECT to_regclass($1) AS t`, [list.table]);
+  if (!rows[0].t) extraDayLists.splice(extraDayLists.indexOf(list), 1);
+}
+
+server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1', () => {
+  const address = server.address();
+  console.log(`baseline listening on http://127.0.0.1:${typeof address === 'object' && address ? address.port : '?'}`);
+});
+
+const stop = () => {
+  server.close(() => void pool.end().then(() => process.exit(0)));
+  server.closeAllConnections();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

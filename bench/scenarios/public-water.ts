@@ -1,0 +1,121 @@
+import { join } from 'node:path';
+import pg from 'pg';
+import { findProfile, printProfileSummary, summariseProfile, type ProfileSummary } from '../lib/cpu-profile.js';
+import { signUp } from '../../test/support/http-client.js';
+import { measure, type LoadResult, type LoadTarget } from '../lib/load.js';
+import { MB, readMemory } from '../lib/memory.js';
+import { startProcess } from '../lib/processes.js';
+import { printTable, resultsDir, round } from '../lib/report.js';
+import type { Scenario, ScenarioContext } from '../lib/scenario.js';
+
+/** Targets of issue 3: at least this share of the baseline's requests/s, and the service under this RSS. */
+const TARGET_RATIO = 0.6;
+const TARGET_RSS_MB = 300;
+
+function mb(bytes: number | null | undefined): number | null {
+  return bytes == null ? null : round(bytes / MB, 1);
+}
+
+async function run(ctx: ScenarioContext) {
+  const database = await ctx.database();
+  // The per-key limiter stays on (its cost is part of the measure) with a limit the run cannot reach.
+  const service = await ctx.startService(database, {
+    DISABLE_RATE_LIMIT: 'false',
+    RATE_LIMIT_PUBLIC_API_MAX: '1000000000',
+    RATE_LIMIT_MAX: '1000000000',
+    RATE_LIMIT_AUTH_MAX: '1000000000',
+  });
+  ctx.log(`service pid ${service.pid} at ${service.url}`);
+  const baseline = await startProcess({ name: 'baseline', script: 'bench/baseline/public-water-server.ts', env: { DATABASE_URL: database.url } });
+  ctx.defer(() => baseline.stop());
+  ctx.log(`baseline pid ${baseline.pid} at ${baseline.url}`);
+
+  // A pro user with a key, and today's day made (the service makes it on first use; the baseline needs it).
+  const user = await signUp(service.url, `bench-public-${Date.now()}@example.com`);
+  const db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+  try {
+    await db.query(`UPDATE users SET plan = 'pro', plan_expires_at = NULL WHERE id = $1`, [user.id]);
+  } finally {
+    await db.end();
+  }
+  const created = await user.client.post('/api/v1/api-keys', { name: 'bench' });
+  if (created.status !== 201) throw new Error(`key creation answered ${created.status}: ${created.text}`);
+  const key: string = created.body.data.key;
+  const today = await user.client.get('/api/v1/days/today');
+  if (today.status !== 200) throw new Error(`today answered ${today.status}: ${today.text}`);
+
+  const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+  const body = JSON.stringify({ volume: 250, notes: 'bench' });
+  const targets = {
+    service: { name: '(a) service POST /api/public/v1/water', url: `${service.url}/api/public/v1/water`, method: 'POST', headers, body },
+    baseline: { name: '(b) baseline node:http + pg', url: `${baseline.url}/api/public/v1/water`, method: 'POST', headers, body },
+  } satisfies Record<string, LoadTarget>;
+
+  for (const t of Object.values(targets)) {
+    const res = await fetch(t.url, { method: t.method, headers: t.headers, body: t.body });
+    const answer = (await res.json()) as any;
+    if (res.status !== 200 || typeof answer?.data?.id !== 'string') throw new Error(`${t.name} answered ${res.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+  }
+
+  const idle = readMemory(service.pid);
+  const { load } = ctx;
+  ctx.log(`load: ${load.connections} connections, ${load.warmupS} s warm-up + ${load.durationS} s per target`);
+  const results: Record<keyof typeof targets, LoadResult> = {} as never;
+  for (const name of ['baseline', 'service'] as const) {
+    ctx.log(`measuring ${targets[name].name}`);
+    results[name] = await measure(targets[name], load, { [name]: name === 'baseline' ? baseline.pid : service.pid });
+    const r = results[name];
+    if (r.non2xx || r.errors) ctx.log(`WARNING: ${r.non2xx} non-2xx answers and ${r.errors} errors during ${r.name}`);
+  }
+  const final = readMemory(service.pid);
+
+  const ratio = round(results.service.rps / results.baseline.rps, 2);
+  const row = (r: LoadResult, name: 'service' | 'baseline') => [
+    r.name,
+    round(r.rps, 0),
+    round(r.latencyMs.p50, 1),
+    round(r.latencyMs.p99, 1),
+    name === 'baseline' ? '1.00' : ratio.toFixed(2),
+    r.cpuMsPerRequest[name]?.toFixed(2) ?? '-',
+    `${mb(r.rss[name]!.peak)} MB`,
+    r.non2xx + r.errors,
+  ];
+  console.log('');
+  printTable(['target', 'req/s', 'p50 ms', 'p99 ms', 'ratio', 'cpu ms/req', 'peak RSS', 'failed'], [row(results.service, 'service'), row(results.baseline, 'baseline')]);
+  const servicePeakRssMb = mb(results.service.rss.service!.peak)!;
+  const met = { ratio: ratio >= TARGET_RATIO, rss: servicePeakRssMb < TARGET_RSS_MB };
+  console.log('');
+  console.log(`ratio ${ratio} (target >= ${TARGET_RATIO}): ${met.ratio ? 'met' : 'MISSED'}`);
+  console.log(
+    `service peak RSS under load ${servicePeakRssMb} MB (idle ${mb(idle?.rss)} MB, high-water ${mb(final?.hwm ?? null) ?? '?'} MB; target < ${TARGET_RSS_MB} MB): ${met.rss ? 'met' : 'MISSED'}`,
+  );
+  let profile: ProfileSummary | undefined;
+  if (ctx.profile) {
+    await service.stop(); // --cpu-prof writes the profile on exit
+    const file = await findProfile(join(resultsDir, 'profiles'), service.pid);
+    if (!file) ctx.log('WARNING: the service wrote no CPU profile');
+    else {
+      profile = await summariseProfile(file, [results.service.windowUs]);
+      printProfileSummary('service CPU profile during (a)', profile);
+    }
+  }
+
+  return {
+    scenario: 'public-water',
+    measuredAt: new Date().toISOString(),
+    machine: { node: process.version, platform: process.platform, cpus: (await import('node:os')).cpus().length },
+    load,
+    targets: { ratio: TARGET_RATIO, rssMb: TARGET_RSS_MB, met },
+    summary: { ratio, serviceRps: round(results.service.rps, 0), baselineRps: round(results.baseline.rps, 0), serviceP99Ms: results.service.latencyMs.p99, servicePeakRssMb },
+    results,
+    ...(profile ? { profile } : {}),
+  };
+}
+
+const scenario: Scenario = {
+  name: 'public-water',
+  description: 'POST /api/public/v1/water with an API key (key lookup, limiter, event) next to a node:http + pg handler',
+  run,
+};
+export default scenario;

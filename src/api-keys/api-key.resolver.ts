@@ -1,0 +1,40 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import { Deleted } from '../core/deleted.js';
+import { ApiKey } from './api-key.entity.js';
+import { ApiKeyService } from './api-key.service.js';
+import { ApiKeyIdArgs, ApiKeyMessage, ApiKeyPage, CreateApiKeyArgs, CreatedApiKey, ListApiKeysArgs } from './api-key.types.js';
+
+function service(ctx: AppContext): ApiKeyService {
+  return new ApiKeyService(ctx.em);
+}
+
+/** Key management: session cookie only (an API key never authenticates these). */
+@Resolver(() => ApiKey)
+export class ApiKeyResolver {
+  @Query(() => ApiKeyPage, { description: 'The caller\'s API keys, newest first (never the full key).' })
+  apiKeys(@Args(() => ListApiKeysArgs) args: ListApiKeysArgs, @Ctx() ctx: AppContext): Promise<ApiKeyPage> {
+    return service(ctx).list(requireAuth(ctx).user.id, args);
+  }
+
+  @Mutation(() => CreatedApiKey, { description: 'Needs a plan with API keys. The full key is returned only here.' })
+  createApiKey(@Args(() => CreateApiKeyArgs) args: CreateApiKeyArgs, @Ctx() ctx: AppContext): Promise<CreatedApiKey> {
+    return service(ctx).create(requireAuth(ctx).user, args);
+  }
+
+  @Mutation(() => ApiKeyMessage, { description: 'The key stops working at once.' })
+  revokeApiKey(@Args(() => ApiKeyIdArgs) args: ApiKeyIdArgs, @Ctx() ctx: AppContext): Promise<ApiKeyMessage> {
+    return service(ctx).revoke(requireAuth(ctx).user.id, args.keyId);
+  }
+
+  @Mutation(() => CreatedApiKey, { description: 'Revokes the key and returns a new one (shown once) named with a rotated suffix.' })
+  rotateApiKey(@Args(() => ApiKeyIdArgs) args: ApiKeyIdArgs, @Ctx() ctx: AppContext): Promise<CreatedApiKey> {
+    return service(ctx).rotate(requireAuth(ctx).user, args.keyId);
+  }
+
+  @Mutation(() => Deleted)
+  deleteApiKey(@Args(() => ApiKeyIdArgs) args: ApiKeyIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return service(ctx).delete(requireAuth(ctx).user.id, args.keyId);
+  }
+}

@@ -1,0 +1,65 @@
+import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { UUID } from '../core/scalars.js';
+import { ApiKey } from './api-key.entity.js';
+
+export const API_KEY_NAME_MAX = 100;
+
+@ArgsType()
+export class ApiKeyIdArgs {
+  @Field(() => UUID)
+  keyId!: string;
+}
+
+@ArgsType()
+export class ListApiKeysArgs extends PageArgs {}
+
+@ArgsType()
+export class CreateApiKeyArgs {
+  @Field(() => String, { description: 'A label for the key, 1-100 characters.' })
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(API_KEY_NAME_MAX, { message: `name must be at most ${API_KEY_NAME_MAX} characters` })
+  @Matches(/\S/, { message: 'name must not be blank' })
+  name!: string;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Optional expiry (ISO 8601, in the future).' })
+  @IsOptional()
+  expiresAt?: Date | null;
+}
+
+/** A key as created or rotated: the only time the full `key` is shown. */
+@ObjectType()
+export class CreatedApiKey {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { description: 'The full key. It is shown only this once; store it now.' })
+  key!: string;
+
+  @Field(() => String)
+  keyPrefix!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => DateTimeISOResolver)
+  createdAt!: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  expiresAt!: Date | null;
+}
+
+@ObjectType()
+export class ApiKeyMessage {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  message!: string;
+}
+
+export const ApiKeyPage = Paginated(ApiKey, 'ApiKeyPage');
+export type ApiKeyPage = InstanceType<typeof ApiKeyPage>;

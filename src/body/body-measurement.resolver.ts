@@ -1,0 +1,28 @@
+import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import { Day } from '../planning/day.entity.js';
+import { BodyMeasurement } from './body-measurement.entity.js';
+import { BodyMeasurementService } from './body-measurement.service.js';
+import { BodyMeasurementPage, CreateBodyMeasurementArgs, ListBodyMeasurementsArgs } from './body.types.js';
+
+@Resolver(() => BodyMeasurement)
+export class BodyMeasurementResolver {
+  @Query(() => BodyMeasurementPage, { description: 'Your measurements by time; filter by a date range of their days.' })
+  bodyMeasurements(@Args(() => ListBodyMeasurementsArgs) args: ListBodyMeasurementsArgs, @Ctx() ctx: AppContext): Promise<BodyMeasurementPage> {
+    return new BodyMeasurementService(ctx.em).list(requireAuth(ctx).user.id, args);
+  }
+
+  @Mutation(() => BodyMeasurement, { description: 'At least one of weight, bodyFat, waist, hip.' })
+  createBodyMeasurement(@Args(() => CreateBodyMeasurementArgs) args: CreateBodyMeasurementArgs, @Ctx() ctx: AppContext): Promise<BodyMeasurement> {
+    return new BodyMeasurementService(ctx.em).create(requireAuth(ctx).user.id, args);
+  }
+}
+
+@Resolver(() => Day)
+export class DayBodyResolver {
+  @FieldResolver(() => [BodyMeasurement])
+  bodyMeasurements(@Root() day: Day, @Ctx() ctx: AppContext): Promise<BodyMeasurement[]> {
+    return ctx.loaders.body.measurementsByDayId.load(day.id);
+  }
+}

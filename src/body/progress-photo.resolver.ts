@@ -1,0 +1,33 @@
+import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import { filesRuntime } from '../files/files-runtime.js';
+import { StoredFile } from '../files/stored-file.entity.js';
+import { ProgressPhoto } from './progress-photo.entity.js';
+import { ProgressPhotoService } from './progress-photo.service.js';
+import { CreateProgressPhotoArgs, ListProgressPhotosArgs, ProgressPhotoPage } from './progress-photo.types.js';
+
+async function service(ctx: AppContext): Promise<ProgressPhotoService> {
+  return new ProgressPhotoService(ctx.em, await filesRuntime(ctx.deps));
+}
+
+/** REST upload form: POST /body-composition/photos (multipart), see progress-photo.routes.ts. */
+@Resolver(() => ProgressPhoto)
+export class ProgressPhotoResolver {
+  @Query(() => ProgressPhotoPage, { description: "The caller's progress photos, oldest first; filter by day or date range." })
+  async progressPhotos(@Args(() => ListProgressPhotosArgs) args: ListProgressPhotosArgs, @Ctx() ctx: AppContext): Promise<ProgressPhotoPage> {
+    const { user } = requireAuth(ctx);
+    return (await service(ctx)).list(user.id, args);
+  }
+
+  @Mutation(() => ProgressPhoto, { description: 'A progress photo from an image uploaded with POST /files/upload.' })
+  async createProgressPhoto(@Args(() => CreateProgressPhotoArgs) args: CreateProgressPhotoArgs, @Ctx() ctx: AppContext): Promise<ProgressPhoto> {
+    const { user } = requireAuth(ctx);
+    return (await service(ctx)).create(user.id, args);
+  }
+
+  @FieldResolver(() => StoredFile)
+  async file(@Root() photo: ProgressPhoto, @Ctx() ctx: AppContext): Promise<StoredFile> {
+    return (await ctx.loaders.files.fileById.load(photo.fileId))!;
+  }
+}

@@ -1,0 +1,101 @@
+import { Router, type Request, type Response } from 'express';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { AppDeps } from '../core/context.js';
+import { NotFoundError, UnauthorizedError, ValidationError } from '../core/errors.js';
+import { VariantName, VariantStatus } from './file-kinds.js';
+import { filesRuntime } from './files-runtime.js';
+import { ImageVariant } from './image-variant.entity.js';
+import { receiveMultipart } from './multipart.js';
+import { contentDisposition } from './safe-file-name.js';
+import { StoredFile } from './stored-file.entity.js';
+import { errorEnvelope } from '../../rest/envelope.js';
+import { answerAfterBody, fileView, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
+
+
+async function streamBlob(res: Response, open: () => Promise<Readable>, headers: Record<string, string>): Promise<void> {
+  let body: Readable;
+  try {
+    body = await open();
+  } catch {
+    throw new NotFoundError('File content');
+  }
+  res.status(200).set({ 'X-Content-Type-Options': 'nosniff', ...headers });
+  await pipeline(body, res);
+}
+
+/**
+ * POST /files/upload (multipart `file`, `fileType`), GET /files/:fileId/download (owner, session
+ * cookie) and GET /files/:fileId/content (the signed URL handed out for the disk adapter).
+ */
+export function fileRoutes(deps: AppDeps): Router {
+  const router = Router();
+
+  router.post(
+    '/files/upload',
+    sessionHandler(deps, async ({ userId, rt, files }, req, res) => {
+      const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['fileType'] });
+      const checked = await files.check(upload, upload.fields.fileType);
+      const file = await files.store(userId, checked);
+      sendData(req, res, 201, await fileView(files, file));
+    }),
+  );
+
+  router.get(
+    '/files/:fileId/download',
+    sessionHandler(deps, async ({ userId, rt, files }, req, res) => {
+      const file = await files.get(userId, requireUuid(req.params.fileId as string, 'fileId'));
+      await streamBlob(res, () => rt.adapter(file.storageAdapter).read(file.storageKey), {
+        'Content-Type': file.mimeType,
+        'Content-Length': String(file.size),
+        'Content-Disposition': contentDisposition('attachment', file.fileName),
+        'Cache-Control': 'private, no-store',
+      });
+    }),
+  );
+
+  // The signature is the credential (no cookie): a client can put this URL in an <img src>.
+  router.get('/files/:fileId/content', async (req: Request, res: Response) => {
+    try {
+      const fileId = requireUuid(req.params.fileId as string, 'fileId');
+      const variant = String(req.query.variant ?? VariantName.original);
+      if (!(Object.values(VariantName) as string[]).includes(variant)) {
+        throw new ValidationError('Unknown variant', [{ path: ['variant'], message: 'variant must be one of thumbnail, small, medium, large, original' }]);
+      }
+      const expires = Number(req.query.expires);
+      const rt = await filesRuntime(deps);
+      if (!rt.signer.verify(fileId, variant, expires, String(req.query.signature ?? ''))) {
+        throw new UnauthorizedError('This file link is invalid or has expired');
+      }
+      const em = deps.orm.em.fork();
+      const file = await em.findOne(StoredFile, { id: fileId });
+      if (!file) throw new NotFoundError('File');
+      let key = file.storageKey;
+      let size = file.size;
+      if (variant !== VariantName.original) {
+        const row = await em.findOne(ImageVariant, { fileId, variant: variant as VariantName, status: VariantStatus.ready });
+        if (!row) throw new NotFoundError('Image variant');
+        ({ storageKey: key, size } = row);
+      }
+      await streamBlob(res, () => rt.adapter(file.storageAdapter).read(key), {
+        'Content-Type': file.mimeType,
+        'Content-Length': String(size),
+        'Content-Disposition': contentDisposition('inline', file.fileName),
+        'Cache-Control': `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}`,
+      });
+    } catch (error) {
+      sendError(req, res, error, deps.logger);
+    }
+  });
+
+  const methodNotAllowed = (allow: string) => (req: Request, res: Response) => {
+    res.setHeader('Allow', allow);
+    const body = { status: 405, code: 'METHOD_NOT_ALLOWED' as const, message: `${req.method} is not allowed on ${req.path}; use ${allow}` };
+    answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(body)));
+  };
+  router.all('/files/upload', methodNotAllowed('POST'));
+  router.all('/files/:fileId/download', methodNotAllowed('GET'));
+  router.all('/files/:fileId/content', methodNotAllowed('GET'));
+
+  return router;
+}

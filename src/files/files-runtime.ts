@@ -1,0 +1,79 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import type { AppDeps } from '../core/context.js';
+import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
+import { loadJwtSecret } from '../core/secrets.js';
+import { DiskStorage } from './storage/disk.js';
+import { S3Storage } from './storage/s3.js';
+import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
+
+export const GENERATE_VARIANTS_JOB = 'files:generate-variants';
+
+/** How long a file URL stays valid (disk signature or S3 presigned GET). */
+export const FILE_URL_TTL_SECONDS = 15 * 60;
+
+/** Signs the service's own file URLs (disk adapter) with a key derived from the session secret. */
+export class UrlSigner {
+  constructor(private readonly key: Buffer) {}
+
+  sign(fileId: string, variant: string, expires: number): string {
+    return createHmac('sha256', this.key).update(`${fileId}\n${variant}\n${expires}`).digest('base64url');
+  }
+
+  verify(fileId: string, variant: string, expires: number, signature: string): boolean {
+    if (!Number.isSafeInteger(expires) || expires * 1000 < Date.now()) return false;
+    const expected = Buffer.from(this.sign(fileId, variant, expires));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+/** Long-lived parts of the files module: storage adapters, the URL signer, the job queue. */
+export interface FilesRuntime {
+  settings: Config['files'];
+  baseUrl: string;
+  logger: Logger;
+  stagingDir: string;
+  /** The adapter new uploads go to (FILE_STORAGE_ADAPTER). */
+  storage: BlobStorage;
+  /** The adapter a stored file was written with. */
+  adapter(name: StorageAdapterName): BlobStorage;
+  signer: UrlSigner;
+  enqueueVariants(fileId: string): Promise<void>;
+}
+
+const runtimes = new WeakMap<AppDeps, Promise<FilesRuntime>>();
+
+async function createRuntime(deps: AppDeps): Promise<FilesRuntime> {
+  const settings = deps.config.files;
+  const disk = new DiskStorage(settings.uploadDir);
+  const s3 = settings.s3 ? new S3Storage(settings.s3) : null;
+  const secret = await loadJwtSecret(deps.config.jwtSecret, deps.config.dataDir);
+  const adapter = (name: StorageAdapterName): BlobStorage => {
+    if (name === 'disk') return disk;
+    if (!s3) throw new Error('a file is stored on s3 but S3_BUCKET is not set');
+    return s3;
+  };
+  return {
+    settings,
+    baseUrl: deps.config.baseUrl,
+    logger: deps.logger,
+    stagingDir: join(settings.uploadDir, '.staging'),
+    storage: adapter(settings.storageAdapter),
+    adapter,
+    signer: new UrlSigner(createHmac('sha256', secret).update('file-url-signing-v1').digest()),
+    async enqueueVariants(fileId) {
+      await deps.jobs.agenda.now(GENERATE_VARIANTS_JOB, { fileId });
+    },
+  };
+}
+
+export function filesRuntime(deps: AppDeps): Promise<FilesRuntime> {
+  let runtime = runtimes.get(deps);
+  if (!runtime) {
+    runtime = createRuntime(deps);
+    runtimes.set(deps, runtime);
+  }
+  return runtime;
+}

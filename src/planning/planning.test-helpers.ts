@@ -1,0 +1,69 @@
+import { expect } from 'vitest';
+import { OutboxEvent } from '../core/events/outbox-event.entity.js';
+import type { HttpClient, HttpResult } from '../../test/support/http-client.js';
+import type { TestApp } from '../../test/support/test-app.js';
+
+/** A well-formed UUID that names nothing. */
+export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+
+/** A Monday far from today, so "today" never falls into the weeks the tests generate by hand. */
+export const MONDAY = '2030-01-07';
+
+export const NORMAL_KEYS = ['MAKE_BED', 'WATER', 'GYM', 'MOBILITY', 'CARDIO', 'COOK', 'READING', 'MEDITATION', 'JOURNAL', 'PERIMETER'];
+export const CORE_KEYS = ['MAKE_BED', 'WATER', 'PERIMETER'];
+
+/** Generates the week starting `startDate` and returns the REST payload (week with days). */
+export async function generateWeek(client: HttpClient, startDate = MONDAY): Promise<any> {
+  const res = await client.post('/api/v1/weeks/generate', { startDate });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`week generation failed: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** The first day (Monday) of a freshly generated week. */
+export async function firstDay(client: HttpClient, startDate = MONDAY): Promise<any> {
+  return (await generateWeek(client, startDate)).days[0];
+}
+
+export async function createPerimeterTasks(client: HttpClient, count: number, prefix = 'Task'): Promise<any[]> {
+  const tasks = [];
+  for (let i = 1; i <= count; i++) {
+    const res = await client.post('/api/v1/perimeter/tasks', { title: `${prefix} ${i}` });
+    if (res.status !== 201) throw new Error(`perimeter task creation failed: ${res.status} ${res.text}`);
+    tasks.push(res.body.data);
+  }
+  return tasks;
+}
+
+export function expectStatus(res: HttpResult, status: number, code?: string): void {
+  expect(res.status, res.text).toBe(status);
+  if (code) expect(res.body.error.code).toBe(code);
+}
+
+export function expectNotFound(res: HttpResult): void {
+  expectStatus(res, 404, 'NOT_FOUND');
+}
+
+/** A 400 whose details name `field` (first path element of one of its errors). */
+export function expectValidation(res: HttpResult, field?: string): void {
+  expectStatus(res, 400, 'VALIDATION_ERROR');
+  if (field) expect(res.body.error.details.errors.map((e: any) => e.path[0])).toContain(field);
+}
+
+/** A GraphQL answer with one error of `code`. */
+export function expectGraphQLError(res: HttpResult<{ data?: any; errors?: any[] }>, code: string): any {
+  expect(res.body.errors, res.text).toHaveLength(1);
+  expect(res.body.errors![0].extensions.code).toBe(code);
+  return res.body.errors![0];
+}
+
+/** Outbox rows of one user, oldest first (optionally of one event name). */
+export async function outboxEvents(app: TestApp, userId: string, event?: string): Promise<OutboxEvent[]> {
+  const rows = await app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc', id: 'asc' } });
+  return event ? rows.filter((r) => r.event === event) : rows;
+}
+
+/** Rows in `table` belonging to `userId`, counted straight from the database. */
+export async function countRows(app: TestApp, table: string, userId: string): Promise<number> {
+  const rows = await app.server.orm.em.fork().getConnection().execute(`select count(*)::int as n from ${table} where user_id = ?`, [userId]);
+  return rows[0].n;
+}

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { signUp, type HttpClient } from '../../test/support/http-client.js';
+import { createPerimeterTasks, generateWeek } from './planning.test-helpers.js';
+
+/**
+ * Reading a week costs a fixed number of SQL statements however much it holds: every relation is
+ * loaded by one batched query (dataloaders), never one query per day, task or category.
+ */
+let app: TestApp;
+let client: HttpClient;
+let statements: string[] | null = null;
+
+const SMALL = '2033-01-03';
+const LARGE = '2033-01-10';
+const TASKS_IN_LARGE = 200;
+
+const WEEK_QUERY = `query($s: LocalDate!) {
+  week(startDate: $s) {
+    id startDate isStressWeek
+    days {
+      id date notes minimumMode completed requiredChecklist
+      checklist { key completed value required }
+      perimeterTasks { id title }
+      tasks { id title status category { id name color } }
+      bedtimeTargets { wakeTime inBedTime lightsOutTime stressWeek }
+    }
+  }
+}`;
+
+beforeAll(async () => {
+  app = await startTestApp({ DISABLE_RATE_LIMIT: 'true' });
+  ({ client } = await signUp(app.url));
+  // Every statement the ORM sends (transactions included) passes through this one knex instance.
+  app.server.orm.em.getConnection().getKnex().on('query', (q: { sql: string }) => statements?.push(q.sql));
+
+  await client.patch('/api/v1/settings', { wakeTime: '06:30' });
+  const perimeter = (await createPerimeterTasks(client, 5)).map((t) => t.id);
+  const categories: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    const res = await client.post('/api/v1/task-categories', { name: `Category ${i}`, color: '#00AA0' + i });
+    expect(res.status, res.text).toBe(201);
+    categories.push(res.body.data.id);
+  }
+
+  for (const [start, taskCount] of [[SMALL, 1], [LARGE, TASKS_IN_LARGE]] as const) {
+    const week = await generateWeek(client, start);
+    for (const day of week.days) {
+      const set = await client.post(`/api/v1/perimeter/${day.id}`, { taskIds: perimeter.slice(0, 3) });
+      expect(set.status, set.text).toBe(200);
+      await client.post(`/api/v1/checklist/${day.id}/toggle/WATER`, { value: 500 });
+    }
+    for (let batch = 0; batch < taskCount; batch += 20) {
+      const created = await Promise.all(
+        Array.from({ length: Math.min(20, taskCount - batch) }, (_, j) => {
+          const i = batch + j;
+          return client.post('/api/v1/tasks', {
+            title: `Task ${i}`,
+            timebox: 30,
+            dayId: week.days[i % 7].id,
+            categoryId: categories[i % categories.length],
+          });
+        }),
+      );
+      for (const res of created) expect(res.status, res.text).toBe(201);
+    }
+  }
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+/** The statements the server runs for one request (the fewest of 3 runs, so a stray background query cannot count). */
+async function measure(send: () => Promise<{ status: number; text: string; body: any }>): Promise<{ count: number; sql: string[]; body: any }> {
+  let best: { count: number; sql: string[]; body: any } | undefined;
+  for (let run = 0; run < 3; run++) {
+    statements = [];
+    const res = await send();
+    const sql = statements;
+    statements = null;
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    if (!best || sql.length < best.count) best = { count: sql.length, sql, body: res.body };
+  }
+  return best!;
+}
+
+function taskCount(days: any[]): number {
+  return days.reduce((n, d) => n + d.tasks.length, 0);
+}
+
+describe('SQL statements per week read', () => {
+  it('GET /api/v1/weeks/:startDate runs the same small number of statements for 1 task and for 200', async () => {
+    const small = await measure(() => client.get(`/api/v1/weeks/${SMALL}`));
+    const large = await measure(() => client.get(`/api/v1/weeks/${LARGE}`));
+    expect(small.body.data.days).toHaveLength(7);
+    expect(small.body.data.days[0].perimeterTasks).toHaveLength(3);
+    if (small.body.data.days[0].tasks) {
+      expect(taskCount(small.body.data.days)).toBe(1);
+      expect(taskCount(large.body.data.days)).toBe(TASKS_IN_LARGE);
+    }
+    console.info(`REST GET /weeks/:startDate: ${small.count} statements (1 task), ${large.count} statements (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
+    expect(large.count, large.sql.join('\n')).toBe(small.count);
+    // REST selects every field of a day, so each domain that hangs a relation on Day adds one statement.
+    expect(small.count).toBeLessThanOrEqual(30);
+    expect(new Set(large.sql).size).toBe(large.sql.length);
+  });
+
+  it('the GraphQL week query with days { checklist perimeterTasks tasks { category } bedtimeTargets } does too', async () => {
+    const small = await measure(() => client.graphql(WEEK_QUERY, { s: SMALL }));
+    const large = await measure(() => client.graphql(WEEK_QUERY, { s: LARGE }));
+    expect(small.body.errors).toBeUndefined();
+    expect(taskCount(small.body.data.week.days)).toBe(1);
+    expect(taskCount(large.body.data.week.days)).toBe(TASKS_IN_LARGE);
+    const categories = new Set(large.body.data.week.days.flatMap((d: any) => d.tasks.map((t: any) => t.category.name)));
+    expect(categories.size).toBe(5);
+    expect(large.body.data.week.days[0].bedtimeTargets.wakeTime).toBe('06:30');
+    console.info(`GraphQL week query: ${small.count} statements (1 task), ${large.count} statements (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
+    expect(large.count, large.sql.join('\n')).toBe(small.count);
+    // session lookup, week, days, settings, checklist, perimeter links, perimeter tasks, tasks, categories
+    expect(small.count).toBeLessThanOrEqual(9);
+  });
+
+  it('GET /api/v1/days/:dayId stays bounded too', async () => {
+    const week = await client.get(`/api/v1/weeks/${LARGE}`);
+    const small = await measure(() => client.get(`/api/v1/days/${week.body.data.days[6].id}`));
+    const large = await measure(() => client.get(`/api/v1/days/${week.body.data.days[0].id}`));
+    console.info(`REST GET /days/:dayId: ${small.count} / ${large.count} statements`);
+    expect(large.count).toBe(small.count);
+  });
+});

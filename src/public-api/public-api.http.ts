@@ -1,0 +1,71 @@
+import { Router, type Request, type Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import type { RedisClientType } from 'redis';
+import type { AppContext, AppDeps } from '../core/context.js';
+import { createLoaders } from '../loaders.js';
+import { limiterStores } from '../http/rate-limits.js';
+import { STATUS_OVERRIDE } from '../http/request-context.js';
+import { createSofaSurface } from '../../rest/sofa-surface.js';
+import { publicRoutes } from '../../rest/public-routes.js';
+import { ApiKeyAuthenticator, type ApiKeyAuth } from '../api-keys/api-key-auth.js';
+import { API_KEY_LOCAL, apiKeyAuthentication } from './public-auth.js';
+import { publicApiRateLimiter } from './public-rate-limit.js';
+import { buildPublicOpenApi } from './openapi.js';
+import { docsRoutes } from './docs.js';
+
+export const PUBLIC_API_BASE = '/api/public/v1';
+
+/** The Public API's request context: the key's owner in `apiKey`; no session (no cookie is read). */
+function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
+  const em = deps.orm.em.fork();
+  let loaders: ReturnType<typeof createLoaders> | undefined;
+  return {
+    deps,
+    em,
+    auth: null,
+    apiKey: res.locals[API_KEY_LOCAL] as ApiKeyAuth,
+    http: {
+      // The Public API sets no cookies.
+      setCookie() {},
+      clearCookie() {},
+      setStatus(status) {
+        res.locals[STATUS_OVERRIDE] = status;
+      },
+      ip: req.ip,
+    },
+    get loaders() {
+      return (loaders ??= createLoaders(em));
+    },
+    log: (req as Request & { log?: AppContext['log'] }).log ?? deps.logger,
+  };
+}
+
+/**
+ * `/api/public/v1`: the OpenAPI document and the docs page (no key needed), then API-key
+ * authentication, the per-key limiter and the Public API's own Sofa surface.
+ */
+export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyBytes: number, redis?: RedisClientType): Router {
+  const router = Router();
+  const surface = createSofaSurface({
+    basePath: PUBLIC_API_BASE,
+    schema,
+    routes: publicRoutes,
+    logger: deps.logger,
+    maxBodyBytes,
+    context: async ({ req, res }) => publicContext(deps, req, res),
+    describe: { title: 'Public API', version: 'v1' },
+  });
+
+  let yaml: string | undefined;
+  router.get('/openapi.yaml', (_req, res) => {
+    yaml ??= buildPublicOpenApi(surface.openAPIDocument(), schema, publicRoutes, PUBLIC_API_BASE).yaml;
+    res.type('application/yaml').send(yaml);
+  });
+  router.use(docsRoutes(PUBLIC_API_BASE));
+
+  router.use(apiKeyAuthentication(new ApiKeyAuthenticator(deps.orm, deps.logger)));
+  const limiter = publicApiRateLimiter(deps.config, limiterStores(redis));
+  if (limiter) router.use(limiter);
+  router.use((req, res) => surface.adapter(req, res));
+  return router;
+}

@@ -1,0 +1,158 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { todayIn } from '../core/dates.js';
+import { DayService } from '../planning/day.service.js';
+import { ExerciseService } from '../training/exercise.service.js';
+import { CardioEffort } from '../training/cardio-effort.js';
+import { CardioSessionService } from '../training/cardio-session.service.js';
+import { TrainingSessionService } from '../training/training-session.service.js';
+import { MeditationService, MoodService, SleepService, StepsService, WaterService } from '../wellness/wellness.service.js';
+import { BodyMeasurementService } from '../body/body-measurement.service.js';
+import type {
+  PublicBodyMetricsArgs,
+  PublicBodyMetricsLogged,
+  PublicCardioArgs,
+  PublicCardioLogged,
+  PublicExercise,
+  PublicMeditationArgs,
+  PublicMeditationLogged,
+  PublicMoodArgs,
+  PublicMoodLogged,
+  PublicSleepArgs,
+  PublicSleepLogged,
+  PublicStepsArgs,
+  PublicStepsLogged,
+  PublicWaterArgs,
+  PublicWaterLogged,
+  PublicWorkoutArgs,
+  PublicWorkoutLogged,
+} from './public.types.js';
+
+/** Who writes: the key's owner (with their time zone, read with the key) or the signed-in user. */
+export interface PublicCaller {
+  userId: string;
+  timezone?: string;
+}
+
+/**
+ * The Public API's writes: each one finds the caller's today (in their time zone, created with its
+ * week when missing) and goes through the same domain service as the app, so the rules hold and the
+ * same events are recorded. Answers are sanitized to identifiers and what was logged.
+ */
+export class PublicApiService {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * Today's day id. With the time zone known (read with the API key), one indexed lookup; when the day
+   * does not exist yet, or the zone is unknown, DayService makes it (with its week).
+   */
+  private async todayId(caller: PublicCaller): Promise<string> {
+    if (caller.timezone) {
+      const rows: { id: string }[] = await this.em
+        .getConnection()
+        .execute('select id from days where user_id = ? and date = ? limit 1', [caller.userId, todayIn(caller.timezone)]);
+      if (rows[0]) return rows[0].id;
+    }
+    return (await new DayService(this.em).today(caller.userId)).id;
+  }
+
+  async searchExercises(caller: PublicCaller, q?: string | null): Promise<PublicExercise[]> {
+    const found = await new ExerciseService(this.em).search(caller.userId, q ?? undefined);
+    return found.map((e) => ({ id: e.id, name: e.name, muscleGroup: e.muscleGroups?.[0] ?? null }));
+  }
+
+  async logWater(caller: PublicCaller, args: PublicWaterArgs): Promise<PublicWaterLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const intake = await new WaterService(this.em).log(userId, { dayId, volume: args.volume, time: args.time, notes: args.notes });
+    return { id: intake.id, volume: intake.volume, time: intake.time, message: `Logged ${intake.volume} ml of water` };
+  }
+
+  async logWorkout(caller: PublicCaller, args: PublicWorkoutArgs): Promise<PublicWorkoutLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const exercises = (args.exercises ?? []).map((e) => ({
+      exerciseId: e.exerciseId,
+      sets: (e.sets ?? []).map((s) => ({ setNumber: s.setNumber, reps: s.reps ?? null, load: s.weight ?? null })),
+    }));
+    const session = await new TrainingSessionService(this.em).create(userId, {
+      dayId,
+      split: args.splitLabel,
+      startTime: args.startTime,
+      endTime: args.endTime,
+      sessionRPE: args.sessionRPE,
+      notes: args.notes,
+      exercises,
+    });
+    const count = exercises.length;
+    return { id: session.id, splitLabel: session.split, exercisesCount: count, message: `Logged ${session.split} workout with ${count} exercise${count === 1 ? '' : 's'}` };
+  }
+
+  async logSteps(caller: PublicCaller, args: PublicStepsArgs): Promise<PublicStepsLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const entry = await new StepsService(this.em).log(userId, { dayId, steps: args.steps, time: args.time, notes: args.notes });
+    return { steps: entry.steps, message: `Logged ${entry.steps} steps` };
+  }
+
+  async logMeditation(caller: PublicCaller, args: PublicMeditationArgs): Promise<PublicMeditationLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const session = await new MeditationService(this.em).log(userId, { dayId, duration: args.duration, type: args.type, time: args.time, notes: args.notes });
+    return { duration: session.duration, type: session.type ?? null, time: session.time, message: `Logged ${session.duration} minutes of meditation` };
+  }
+
+  async logCardio(caller: PublicCaller, args: PublicCardioArgs): Promise<PublicCardioLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const session = await new CardioSessionService(this.em).create(userId, {
+      dayId,
+      type: args.type,
+      duration: args.duration,
+      effort: args.intensity ?? CardioEffort.easy,
+      distance: args.distance,
+      pace: args.pace,
+      averageHeartRate: args.averageHeartRate,
+      maxHeartRate: args.maxHeartRate,
+      calories: args.calories,
+      elevationGain: args.elevationGain,
+      startTime: args.startTime,
+      endTime: args.endTime,
+      notes: args.notes,
+    });
+    return { id: session.id, type: session.type, duration: session.duration, message: `Logged ${session.duration} minutes of ${session.type}` };
+  }
+
+  async logMood(caller: PublicCaller, args: PublicMoodArgs): Promise<PublicMoodLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const entry = await new MoodService(this.em).log(userId, { dayId, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
+    return { mood: entry.mood, energy: entry.energy, message: `Logged mood ${entry.mood}/10 and energy ${entry.energy}/10` };
+  }
+
+  async logSleep(caller: PublicCaller, args: PublicSleepArgs): Promise<PublicSleepLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const entry = await new SleepService(this.em).log(userId, {
+      dayId,
+      duration: args.duration,
+      bedtime: args.bedtime,
+      wakeTime: args.wakeTime,
+      quality: args.quality,
+      notes: args.notes,
+    });
+    return { sleepHours: entry.duration, message: `Logged ${entry.duration} hours of sleep` };
+  }
+
+  async logBodyMetrics(caller: PublicCaller, args: PublicBodyMetricsArgs): Promise<PublicBodyMetricsLogged> {
+    const dayId = await this.todayId(caller);
+    const { userId } = caller;
+    const row = await new BodyMeasurementService(this.em).create(userId, {
+      dayId,
+      weight: args.weight,
+      bodyFat: args.bodyFat,
+      notes: args.notes,
+      measuredAt: args.time,
+    });
+    return { id: row.id, weight: row.weight!, bodyFat: row.bodyFat ?? null, message: `Logged a weight of ${row.weight} kg` };
+  }
+}

@@ -1,0 +1,89 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { UnauthorizedError } from '../core/errors.js';
+import { PublicApiService, type PublicCaller } from './public-api.service.js';
+import {
+  PublicBodyMetricsArgs,
+  PublicBodyMetricsLogged,
+  PublicCardioArgs,
+  PublicCardioLogged,
+  PublicExercise,
+  PublicExerciseSearchArgs,
+  PublicMeditationArgs,
+  PublicMeditationLogged,
+  PublicMoodArgs,
+  PublicMoodLogged,
+  PublicSleepArgs,
+  PublicSleepLogged,
+  PublicStepsArgs,
+  PublicStepsLogged,
+  PublicWaterArgs,
+  PublicWaterLogged,
+  PublicWorkoutArgs,
+  PublicWorkoutLogged,
+} from './public.types.js';
+
+/**
+ * The caller of a Public API operation: the API key's owner on `/api/public/v1`, or the signed-in user
+ * when the same operation is sent to /graphql with the session cookie (an API key never reaches
+ * /graphql). Either way the write lands on that user's today.
+ */
+export function requirePublicCaller(ctx: AppContext): PublicCaller {
+  if (ctx.apiKey) return { userId: ctx.apiKey.userId, timezone: ctx.apiKey.timezone };
+  if (ctx.auth) return { userId: ctx.auth.user.id };
+  throw new UnauthorizedError();
+}
+
+function service(ctx: AppContext): PublicApiService {
+  return new PublicApiService(ctx.em);
+}
+
+const TODAY = 'Logged on the caller\'s today (their time zone); `dayId` is never taken.';
+
+@Resolver()
+export class PublicApiResolver {
+  @Query(() => [PublicExercise], { description: 'GET /exercises/search: exercises of the caller\'s catalog whose name contains q.' })
+  publicSearchExercises(@Args(() => PublicExerciseSearchArgs) args: PublicExerciseSearchArgs, @Ctx() ctx: AppContext): Promise<PublicExercise[]> {
+    return service(ctx).searchExercises(requirePublicCaller(ctx), args.q);
+  }
+
+  @Mutation(() => PublicWaterLogged, { description: `POST /water: logs water intake. ${TODAY}` })
+  publicLogWater(@Args(() => PublicWaterArgs) args: PublicWaterArgs, @Ctx() ctx: AppContext): Promise<PublicWaterLogged> {
+    return service(ctx).logWater(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => PublicWorkoutLogged, { description: `POST /workouts: logs a training session. ${TODAY}` })
+  publicLogWorkout(@Args(() => PublicWorkoutArgs) args: PublicWorkoutArgs, @Ctx() ctx: AppContext): Promise<PublicWorkoutLogged> {
+    return service(ctx).logWorkout(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => PublicStepsLogged, { description: `POST /steps: logs a step count. ${TODAY}` })
+  publicLogSteps(@Args(() => PublicStepsArgs) args: PublicStepsArgs, @Ctx() ctx: AppContext): Promise<PublicStepsLogged> {
+    return service(ctx).logSteps(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => PublicMeditationLogged, { description: `POST /meditation: logs a meditation session. ${TODAY}` })
+  publicLogMeditation(@Args(() => PublicMeditationArgs) args: PublicMeditationArgs, @Ctx() ctx: AppContext): Promise<PublicMeditationLogged> {
+    return service(ctx).logMeditation(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => PublicCardioLogged, { description: `POST /cardio: logs a cardio session (lunch slot rule applies). ${TODAY}` })
+  publicLogCardio(@Args(() => PublicCardioArgs) args: PublicCardioArgs, @Ctx() ctx: AppContext): Promise<PublicCardioLogged> {
+    return service(ctx).logCardio(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => PublicMoodLogged, { description: `POST /mood: writes the day's mood and energy. ${TODAY}` })
+  publicLogMood(@Args(() => PublicMoodArgs) args: PublicMoodArgs, @Ctx() ctx: AppContext): Promise<PublicMoodLogged> {
+    return service(ctx).logMood(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => PublicSleepLogged, { description: `POST /sleep: logs sleep and sets the day's sleepHours. ${TODAY}` })
+  publicLogSleep(@Args(() => PublicSleepArgs) args: PublicSleepArgs, @Ctx() ctx: AppContext): Promise<PublicSleepLogged> {
+    return service(ctx).logSleep(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => PublicBodyMetricsLogged, { description: `POST /body-metrics: logs a body measurement. ${TODAY}` })
+  publicLogBodyMetrics(@Args(() => PublicBodyMetricsArgs) args: PublicBodyMetricsArgs, @Ctx() ctx: AppContext): Promise<PublicBodyMetricsLogged> {
+    return service(ctx).logBodyMetrics(requirePublicCaller(ctx), args);
+  }
+}

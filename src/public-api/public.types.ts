@@ -1,0 +1,423 @@
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import {
+  ArrayMaxSize,
+  IsEnum,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { UUID } from '../core/scalars.js';
+import { CardioEffort } from '../training/cardio-effort.js';
+
+/**
+ * Arguments and answers of the Public API (`/api/public/v1`). Each args class is one route's flat JSON
+ * body, with the spec table's fields, types, ranges and defaults; `dayId` is never accepted (writes go
+ * to the key owner's today). Answers carry only identifiers and what was logged.
+ */
+
+const NOT_BLANK = /\S/;
+export const PUBLIC_NOTES_MAX = 2_000;
+export const PUBLIC_TEXT_MAX = 100;
+/** Durations in minutes: at most one day. */
+export const PUBLIC_MINUTES_MAX = 1_440;
+export const PUBLIC_EXERCISES_MAX = 50;
+export const PUBLIC_SETS_MAX = 50;
+
+function Notes(): PropertyDecorator {
+  const decorators = [
+    Field(() => String, { nullable: true, description: `Free text, at most ${PUBLIC_NOTES_MAX} characters.` }),
+    IsOptional(),
+    IsString({ message: 'notes must be a string' }),
+    MaxLength(PUBLIC_NOTES_MAX, { message: `notes must be at most ${PUBLIC_NOTES_MAX} characters` }),
+  ];
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+function OptionalTime(description: string): PropertyDecorator {
+  const decorators = [Field(() => DateTimeISOResolver, { nullable: true, description: `${description} ISO 8601 datetime.` }), IsOptional()];
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+// ---------------------------------------------------------------- requests
+
+@ArgsType()
+export class PublicExerciseSearchArgs {
+  @Field(() => String, { nullable: true, description: 'Name contains this text (any case); absent: the whole catalog.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200, { message: 'q must be at most 200 characters' })
+  q?: string;
+}
+
+@ArgsType()
+export class PublicWaterArgs {
+  @Field(() => Float, { description: 'Millilitres, positive.' })
+  @IsNumber({}, { message: 'volume must be a number' })
+  @IsPositive({ message: 'volume must be a positive number of millilitres' })
+  volume!: number;
+
+  @OptionalTime('When the water was drunk (default: now).')
+  time?: Date | null;
+
+  @Notes()
+  notes?: string | null;
+}
+
+@InputType('PublicWorkoutSetInput')
+export class PublicWorkoutSetInput {
+  @Field(() => Int, { description: 'Position of the set, a positive integer.' })
+  @IsInt({ message: 'setNumber must be an integer' })
+  @IsPositive({ message: 'setNumber must be a positive integer' })
+  setNumber!: number;
+
+  @Field(() => Int, { nullable: true, description: 'Repetitions, a positive integer.' })
+  @IsOptional()
+  @IsInt({ message: 'reps must be an integer' })
+  @IsPositive({ message: 'reps must be a positive integer' })
+  reps?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Load in kilograms, positive.' })
+  @IsOptional()
+  @IsNumber({}, { message: 'weight must be a number' })
+  @IsPositive({ message: 'weight must be a positive number' })
+  weight?: number | null;
+}
+
+@InputType('PublicWorkoutExerciseInput')
+export class PublicWorkoutExerciseInput {
+  @Field(() => UUID, { description: 'An exercise id from GET /exercises/search.' })
+  exerciseId!: string;
+
+  @Field(() => [PublicWorkoutSetInput], { nullable: true, description: `At most ${PUBLIC_SETS_MAX} sets.` })
+  @IsOptional()
+  @ArrayMaxSize(PUBLIC_SETS_MAX, { message: `sets must have at most ${PUBLIC_SETS_MAX} items` })
+  @ValidateNested({ each: true })
+  sets?: PublicWorkoutSetInput[] | null;
+}
+
+@ArgsType()
+export class PublicWorkoutArgs {
+  @Field(() => String, { description: 'The split label of the session (e.g. Push).' })
+  @IsString()
+  @MinLength(1, { message: 'splitLabel must not be empty' })
+  @MaxLength(PUBLIC_TEXT_MAX, { message: `splitLabel must be at most ${PUBLIC_TEXT_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'splitLabel must not be blank' })
+  splitLabel!: string;
+
+  @OptionalTime('When the session started.')
+  startTime?: Date | null;
+
+  @OptionalTime('When the session ended (not before startTime).')
+  endTime?: Date | null;
+
+  @Field(() => Int, { nullable: true, description: 'Session RPE, an integer 1-10.' })
+  @IsOptional()
+  @IsInt({ message: 'sessionRPE must be an integer' })
+  @Min(1, { message: 'sessionRPE must be between 1 and 10' })
+  @Max(10, { message: 'sessionRPE must be between 1 and 10' })
+  sessionRPE?: number | null;
+
+  @Notes()
+  notes?: string | null;
+
+  @Field(() => [PublicWorkoutExerciseInput], { nullable: true, description: `At most ${PUBLIC_EXERCISES_MAX} exercises.` })
+  @IsOptional()
+  @ArrayMaxSize(PUBLIC_EXERCISES_MAX, { message: `exercises must have at most ${PUBLIC_EXERCISES_MAX} items` })
+  @ValidateNested({ each: true })
+  exercises?: PublicWorkoutExerciseInput[] | null;
+}
+
+@ArgsType()
+export class PublicStepsArgs {
+  @Field(() => Int, { description: 'Step count, a non-negative integer.' })
+  @IsInt({ message: 'steps must be an integer' })
+  @Min(0, { message: 'steps must not be negative' })
+  steps!: number;
+
+  @OptionalTime('When the steps were counted (default: now).')
+  time?: Date | null;
+
+  @Notes()
+  notes?: string | null;
+}
+
+@ArgsType()
+export class PublicMeditationArgs {
+  @Field(() => Int, { description: 'Minutes, a positive integer.' })
+  @IsInt({ message: 'duration must be an integer' })
+  @IsPositive({ message: 'duration must be a positive number of minutes' })
+  @Max(PUBLIC_MINUTES_MAX, { message: `duration must be at most ${PUBLIC_MINUTES_MAX} minutes` })
+  duration!: number;
+
+  @Field(() => String, { nullable: true, description: 'Free text, e.g. breathing.' })
+  @IsOptional()
+  @IsString({ message: 'type must be a string' })
+  @MaxLength(PUBLIC_TEXT_MAX, { message: `type must be at most ${PUBLIC_TEXT_MAX} characters` })
+  type?: string | null;
+
+  @OptionalTime('When the session took place (default: now).')
+  time?: Date | null;
+
+  @Notes()
+  notes?: string | null;
+}
+
+@ArgsType()
+export class PublicCardioArgs {
+  @Field(() => String, { description: 'Kind of cardio, e.g. run.' })
+  @IsString()
+  @MinLength(1, { message: 'type must not be empty' })
+  @MaxLength(PUBLIC_TEXT_MAX, { message: `type must be at most ${PUBLIC_TEXT_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  type!: string;
+
+  @Field(() => Int, { description: 'Minutes, a positive integer.' })
+  @IsInt({ message: 'duration must be an integer' })
+  @IsPositive({ message: 'duration must be a positive number of minutes' })
+  @Max(PUBLIC_MINUTES_MAX, { message: `duration must be at most ${PUBLIC_MINUTES_MAX} minutes` })
+  duration!: number;
+
+  @Field(() => CardioEffort, { defaultValue: CardioEffort.easy, description: 'easy, zone2 or hard (default easy).' })
+  @IsEnum(CardioEffort, { message: 'intensity must be one of easy, zone2, hard' })
+  intensity!: CardioEffort;
+
+  @Field(() => Float, { nullable: true, description: 'Distance, a positive number.' })
+  @IsOptional()
+  @IsNumber({}, { message: 'distance must be a number' })
+  @IsPositive({ message: 'distance must be a positive number' })
+  distance?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Pace, a positive number.' })
+  @IsOptional()
+  @IsNumber({}, { message: 'pace must be a number' })
+  @IsPositive({ message: 'pace must be a positive number' })
+  pace?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Average heart rate, positive integer bpm.' })
+  @IsOptional()
+  @IsInt({ message: 'averageHeartRate must be an integer' })
+  @IsPositive({ message: 'averageHeartRate must be a positive integer' })
+  averageHeartRate?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Maximum heart rate, positive integer bpm.' })
+  @IsOptional()
+  @IsInt({ message: 'maxHeartRate must be an integer' })
+  @IsPositive({ message: 'maxHeartRate must be a positive integer' })
+  maxHeartRate?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Calories, a positive integer.' })
+  @IsOptional()
+  @IsInt({ message: 'calories must be an integer' })
+  @IsPositive({ message: 'calories must be a positive integer' })
+  calories?: number | null;
+
+  @Field(() => Int, { nullable: true, description: 'Elevation gain, a non-negative integer.' })
+  @IsOptional()
+  @IsInt({ message: 'elevationGain must be an integer' })
+  @Min(0, { message: 'elevationGain must not be negative' })
+  elevationGain?: number | null;
+
+  @OptionalTime('When the session started.')
+  startTime?: Date | null;
+
+  @OptionalTime('When the session ended (not before startTime).')
+  endTime?: Date | null;
+
+  @Notes()
+  notes?: string | null;
+}
+
+@ArgsType()
+export class PublicMoodArgs {
+  @Field(() => Int, { description: 'Mood, an integer 1-10.' })
+  @IsInt({ message: 'mood must be an integer' })
+  @Min(1, { message: 'mood must be between 1 and 10' })
+  @Max(10, { message: 'mood must be between 1 and 10' })
+  mood!: number;
+
+  @Field(() => Int, { description: 'Energy, an integer 1-10.' })
+  @IsInt({ message: 'energy must be an integer' })
+  @Min(1, { message: 'energy must be between 1 and 10' })
+  @Max(10, { message: 'energy must be between 1 and 10' })
+  energy!: number;
+
+  @Notes()
+  notes?: string | null;
+
+  @OptionalTime('When it was felt (default: now).')
+  time?: Date | null;
+}
+
+@ArgsType()
+export class PublicSleepArgs {
+  @Field(() => Float, { description: 'Hours slept, a positive number.' })
+  @IsNumber({}, { message: 'duration must be a number' })
+  @IsPositive({ message: 'duration must be a positive number of hours' })
+  @Max(24, { message: 'duration must be at most 24 hours' })
+  duration!: number;
+
+  @OptionalTime('When the user went to bed.')
+  bedtime?: Date | null;
+
+  @OptionalTime('When the user woke up (not before bedtime).')
+  wakeTime?: Date | null;
+
+  @Field(() => Int, { nullable: true, description: 'Sleep quality, an integer 1-10.' })
+  @IsOptional()
+  @IsInt({ message: 'quality must be an integer' })
+  @Min(1, { message: 'quality must be between 1 and 10' })
+  @Max(10, { message: 'quality must be between 1 and 10' })
+  quality?: number | null;
+
+  @Notes()
+  notes?: string | null;
+}
+
+@ArgsType()
+export class PublicBodyMetricsArgs {
+  @Field(() => Float, { description: 'Body weight in kilograms, positive.' })
+  @IsNumber({}, { message: 'weight must be a number' })
+  @IsPositive({ message: 'weight must be a positive number of kilograms' })
+  weight!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Body fat percentage, 0-100.' })
+  @IsOptional()
+  @IsNumber({}, { message: 'bodyFat must be a number' })
+  @Min(0, { message: 'bodyFat must be between 0 and 100' })
+  @Max(100, { message: 'bodyFat must be between 0 and 100' })
+  bodyFat?: number | null;
+
+  @Notes()
+  notes?: string | null;
+
+  @OptionalTime('When it was measured; used as the measurement date (default: now).')
+  time?: Date | null;
+}
+
+// ---------------------------------------------------------------- answers
+
+@ObjectType('PublicExercise', { description: 'An exercise of the caller\'s catalog.' })
+export class PublicExercise {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'The primary muscle group (the first one listed).' })
+  muscleGroup!: string | null;
+}
+
+@ObjectType('PublicWaterLogged')
+export class PublicWaterLogged {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => Float, { description: 'Millilitres.' })
+  volume!: number;
+
+  @Field(() => DateTimeISOResolver)
+  time!: Date;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType('PublicWorkoutLogged')
+export class PublicWorkoutLogged {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  splitLabel!: string;
+
+  @Field(() => Int)
+  exercisesCount!: number;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType('PublicStepsLogged')
+export class PublicStepsLogged {
+  @Field(() => Int)
+  steps!: number;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType('PublicMeditationLogged')
+export class PublicMeditationLogged {
+  @Field(() => Int, { description: 'Minutes.' })
+  duration!: number;
+
+  @Field(() => String, { nullable: true })
+  type!: string | null;
+
+  @Field(() => DateTimeISOResolver)
+  time!: Date;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType('PublicCardioLogged')
+export class PublicCardioLogged {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  type!: string;
+
+  @Field(() => Int, { description: 'Minutes.' })
+  duration!: number;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType('PublicMoodLogged')
+export class PublicMoodLogged {
+  @Field(() => Int)
+  mood!: number;
+
+  @Field(() => Int)
+  energy!: number;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType('PublicSleepLogged')
+export class PublicSleepLogged {
+  @Field(() => Float, { description: 'The day\'s sleepHours.' })
+  sleepHours!: number;
+
+  @Field(() => String)
+  message!: string;
+}
+
+@ObjectType('PublicBodyMetricsLogged')
+export class PublicBodyMetricsLogged {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => Float, { description: 'Kilograms.' })
+  weight!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Percent.' })
+  bodyFat!: number | null;
+
+  @Field(() => String)
+  message!: string;
+}

@@ -1,0 +1,59 @@
+import { OutboxEvent } from '../core/events/outbox-event.entity.js';
+import type { HttpClient } from '../../test/support/http-client.js';
+import type { TestApp } from '../../test/support/test-app.js';
+
+export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+let weekCounter = 0;
+
+/** Generates a fresh week (a distinct Monday per call unless told) and returns its 7 day ids. */
+export async function weekDays(client: HttpClient, startDate?: string): Promise<string[]> {
+  const monday = startDate ?? mondayAfter('2027-01-04', weekCounter++);
+  const res = await client.post('/api/v1/weeks/generate', { startDate: monday });
+  if (res.status !== 201 && res.status !== 200) throw new Error(`week generation failed: ${res.status} ${res.text}`);
+  return res.body.data.days.map((d: { id: string }) => d.id);
+}
+
+function mondayAfter(first: string, weeks: number): string {
+  const d = new Date(`${first}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 7 * weeks);
+  return d.toISOString().slice(0, 10);
+}
+
+/** A global exercise of the seeded catalog by name. */
+export async function globalExercise(client: HttpClient, name: string): Promise<any> {
+  const res = await client.get(`/api/v1/exercises?global=true&q=${encodeURIComponent(name)}&limit=100`);
+  const found = res.body.data.find((e: any) => e.name === name);
+  if (!found) throw new Error(`no global exercise ${name}`);
+  return found;
+}
+
+export async function createExercise(client: HttpClient, body: Record<string, unknown> = {}): Promise<any> {
+  const res = await client.post('/api/v1/exercises', { name: 'Sled Push', category: 'conditioning', muscleGroups: ['Quadriceps'], ...body });
+  if (res.status !== 201) throw new Error(`exercise creation failed: ${res.status} ${res.text}`);
+  return res.body.data;
+}
+
+/** Outbox rows of one user, oldest first. */
+export async function outboxEvents(app: TestApp, userId: string): Promise<OutboxEvent[]> {
+  return app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc' } });
+}
+
+export function expectValidation(res: { status: number; body: any }, path?: string): void {
+  if (res.status !== 400) throw new Error(`expected 400, got ${res.status}: ${JSON.stringify(res.body)}`);
+  if (res.body.ok !== false || res.body.error?.code !== 'VALIDATION_ERROR') throw new Error(`expected VALIDATION_ERROR: ${JSON.stringify(res.body)}`);
+  if (path) {
+    const paths = (res.body.error.details?.errors ?? []).map((e: any) => e.path[0]);
+    if (!paths.includes(path)) throw new Error(`expected an error on ${path}, got ${JSON.stringify(paths)}`);
+  }
+}
+
+export function expectNotFound(res: { status: number; body: any }, field?: string): void {
+  if (res.status !== 404 || res.body.error?.code !== 'NOT_FOUND') throw new Error(`expected 404 NOT_FOUND, got ${res.status}: ${JSON.stringify(res.body)}`);
+  if (field && res.body.error.details?.field !== field) throw new Error(`expected field ${field}: ${JSON.stringify(res.body.error)}`);
+}
+
+export function gqlCode(res: { body: { errors?: any[] } }): string | undefined {
+  return res.body.errors?.[0]?.extensions?.code;
+}

@@ -1,0 +1,46 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import { Day } from '../planning/day.entity.js';
+
+/** The day filters of the activity lists: `dayId`, or a `startDate`..`endDate` range (either end open). */
+export interface DayRange {
+  dayId?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+}
+
+/**
+ * The caller's day, or NotFoundError naming `field` (a missing day and another user's day look the
+ * same). With `lock`, the day row is locked for the rest of the transaction (serialises writes per day).
+ */
+export async function requireDay(em: EntityManager, userId: string, dayId: string, options: { lock?: boolean; field?: string } = {}): Promise<Day> {
+  const day = await em.findOne(Day, { id: dayId, userId }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+  if (!day) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
+  return day;
+}
+
+/**
+ * The `where` fragment selecting rows of the caller's days matched by the range. Rows are also filtered
+ * by `userId` by the caller; a `dayId` that is not the caller's answers 404 like a missing one.
+ */
+export async function dayRangeWhere(em: EntityManager, userId: string, range: DayRange): Promise<{ dayId?: unknown }> {
+  if (range.startDate && range.endDate && range.startDate > range.endDate) {
+    const message = 'startDate must not be after endDate';
+    throw new ValidationError(message, [{ path: ['startDate'], message }]);
+  }
+  const where: { dayId?: unknown } = {};
+  if (range.dayId) {
+    await requireDay(em, userId, range.dayId);
+    where.dayId = range.dayId;
+  }
+  if (range.startDate || range.endDate) {
+    const date: Record<string, string> = {};
+    if (range.startDate) date.$gte = range.startDate;
+    if (range.endDate) date.$lte = range.endDate;
+    const days = await em.find(Day, { userId, date }, { fields: ['id'] });
+    const ids = days.map((d) => d.id).filter((id) => !range.dayId || id === range.dayId);
+    where.dayId = { $in: ids };
+  }
+  return where;
+}

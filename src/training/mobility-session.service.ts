@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
+import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import { dayRangeWhere, requireDay, type DayRange } from './day-scope.js';
+import { checkLunchSlot } from './lunch-slot.js';
+import { MobilitySession } from './mobility-session.entity.js';
+
+export interface NewMobilitySession {
+  dayId: string;
+  focus: string;
+  /** Minutes. */
+  duration: number;
+  /** 1-10. */
+  intensity: number;
+}
+
+export interface MobilitySessionFilter extends DayRange, PageArgs {}
+
+export class MobilitySessionService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Refused by the lunch slot rule when the day already has a cardio session. */
+  async create(userId: string, input: NewMobilitySession): Promise<MobilitySession> {
+    return this.em.transactional(async (em) => {
+      await requireDay(em, userId, input.dayId, { lock: true });
+      await checkLunchSlot(em, input.dayId, 'mobility');
+      return em.create(MobilitySession, {
+        userId,
+        dayId: input.dayId,
+        focus: input.focus.trim(),
+        duration: input.duration,
+        intensity: input.intensity,
+      });
+    });
+  }
+
+  async list(userId: string, filter: MobilitySessionFilter): Promise<Page<MobilitySession>> {
+    const window = pageWindow(filter);
+    const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<MobilitySession>;
+    const [items, total] = await this.em.findAndCount(MobilitySession, where, {
+      orderBy: { createdAt: 'asc', id: 'asc' },
+      limit: window.limit,
+      offset: window.offset,
+    });
+    return toPage(items, total, window);
+  }
+}

@@ -1,0 +1,391 @@
+import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import {
+  ArrayMaxSize,
+  IsBoolean,
+  IsEnum,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { LocalDate, UUID } from '../core/scalars.js';
+import { CardioEffort } from './cardio-effort.js';
+import { CardioSession } from './cardio-session.entity.js';
+import { Exercise } from './exercise.entity.js';
+import { IfPresent } from './if-present.js';
+import { MobilitySession } from './mobility-session.entity.js';
+import { TrainingSession } from './training-session.entity.js';
+
+const NOT_BLANK = /\S/;
+export const NOTES_MAX = 10_000;
+/** A session lasts at most a day. */
+export const DURATION_MAX = 1_440;
+export const MAX_EXERCISES = 50;
+export const MAX_SETS = 50;
+
+// ---------------------------------------------------------------- lists by day
+
+@ArgsType()
+export class DayRangeArgs extends PageArgs {
+  @Field(() => UUID, { nullable: true })
+  dayId?: string;
+
+  @Field(() => LocalDate, { nullable: true, description: 'First day included, YYYY-MM-DD.' })
+  startDate?: string;
+
+  @Field(() => LocalDate, { nullable: true, description: 'Last day included, YYYY-MM-DD.' })
+  endDate?: string;
+}
+
+// ---------------------------------------------------------------- exercises
+
+@ArgsType()
+export class ListExercisesArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Exact category, any case.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  category?: string;
+
+  @Field(() => String, { nullable: true, description: 'Exercises working this muscle group (any case).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  muscleGroup?: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: only the shared catalog; false: only your own.' })
+  @IsOptional()
+  @IsBoolean()
+  global?: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Name contains this text (any case).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  q?: string;
+}
+
+@ArgsType()
+export class ExerciseIdArgs {
+  @Field(() => UUID)
+  exerciseId!: string;
+}
+
+@ArgsType()
+export class CreateExerciseArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(200, { message: 'name must be at most 200 characters' })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  name!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'category must not be empty' })
+  @MaxLength(100, { message: 'category must be at most 100 characters' })
+  @Matches(NOT_BLANK, { message: 'category must not be blank' })
+  category!: string;
+
+  @Field(() => [String], { nullable: true, description: 'Stored lower-case; defaults to none.' })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MinLength(1, { each: true, message: 'muscleGroups must not hold empty names' })
+  @MaxLength(100, { each: true, message: 'a muscle group name is at most 100 characters' })
+  muscleGroups?: string[];
+
+  @Field(() => Boolean, { nullable: true, description: 'Only false is accepted: users add private exercises; the global catalog is the service\'s.' })
+  @IsOptional()
+  @IsBoolean()
+  isGlobal?: boolean;
+}
+
+@ArgsType()
+export class UpdateExerciseArgs extends ExerciseIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('name')
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(200, { message: 'name must be at most 200 characters' })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  name?: string;
+
+  @Field(() => String, { nullable: true })
+  @IfPresent('category')
+  @IsString()
+  @MinLength(1, { message: 'category must not be empty' })
+  @MaxLength(100, { message: 'category must be at most 100 characters' })
+  @Matches(NOT_BLANK, { message: 'category must not be blank' })
+  category?: string;
+
+  @Field(() => [String], { nullable: true })
+  @IfPresent('muscleGroups')
+  @ArrayMaxSize(20)
+  @IsString({ each: true })
+  @MinLength(1, { each: true, message: 'muscleGroups must not hold empty names' })
+  @MaxLength(100, { each: true, message: 'a muscle group name is at most 100 characters' })
+  muscleGroups?: string[];
+}
+
+// ---------------------------------------------------------------- training sessions
+
+@InputType('TrainingSetInput')
+export class TrainingSetInput {
+  @Field(() => Int, { nullable: true, description: 'From 1; defaults to the position in the list.' })
+  @IsOptional()
+  @IsInt({ message: 'setNumber must be a whole number' })
+  @Min(1, { message: 'setNumber must be at least 1' })
+  @Max(1000)
+  setNumber?: number;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @IsInt({ message: 'reps must be a whole number' })
+  @Min(0, { message: 'reps must not be negative' })
+  @Max(10_000)
+  reps?: number;
+
+  @Field(() => Float, { nullable: true, description: 'Kilograms.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0, { message: 'load must not be negative' })
+  @Max(10_000)
+  load?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Reps in reserve, 0-10.' })
+  @IsOptional()
+  @IsInt({ message: 'rir must be a whole number' })
+  @Min(0, { message: 'rir must be 0 to 10' })
+  @Max(10, { message: 'rir must be 0 to 10' })
+  rir?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Seconds.' })
+  @IsOptional()
+  @IsInt({ message: 'restTime must be whole seconds' })
+  @Min(0, { message: 'restTime must not be negative' })
+  @Max(86_400)
+  restTime?: number;
+}
+
+@InputType('TrainingExerciseInput')
+export class TrainingExerciseInput {
+  @Field(() => UUID, { description: 'An exercise of your catalog (global or your own).' })
+  exerciseId!: string;
+
+  @Field(() => [TrainingSetInput], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(MAX_SETS, { message: `at most ${MAX_SETS} sets per exercise` })
+  @ValidateNested({ each: true })
+  sets?: TrainingSetInput[];
+}
+
+@ArgsType()
+export class TrainingSessionIdArgs {
+  @Field(() => UUID)
+  sessionId!: string;
+}
+
+@ArgsType()
+export class CreateTrainingSessionArgs {
+  @Field(() => UUID)
+  dayId!: string;
+
+  @Field(() => String, { description: 'A weekly split label, e.g. Push.' })
+  @IsString()
+  @MinLength(1, { message: 'split must not be empty' })
+  @MaxLength(100, { message: 'split must be at most 100 characters' })
+  @Matches(NOT_BLANK, { message: 'split must not be blank' })
+  split!: string;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Defaults to now.' })
+  startTime?: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  endTime?: Date;
+
+  @Field(() => Int, { nullable: true, description: '1-10.' })
+  @IsOptional()
+  @IsInt({ message: 'sessionRPE must be a whole number' })
+  @Min(1, { message: 'sessionRPE must be 1 to 10' })
+  @Max(10, { message: 'sessionRPE must be 1 to 10' })
+  sessionRPE?: number;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NOTES_MAX)
+  notes?: string;
+
+  @Field(() => [TrainingExerciseInput], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(MAX_EXERCISES, { message: `at most ${MAX_EXERCISES} exercises per session` })
+  @ValidateNested({ each: true })
+  exercises?: TrainingExerciseInput[];
+}
+
+@ArgsType()
+export class UpdateTrainingSessionArgs extends TrainingSessionIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('split')
+  @IsString()
+  @MinLength(1, { message: 'split must not be empty' })
+  @MaxLength(100, { message: 'split must be at most 100 characters' })
+  @Matches(NOT_BLANK, { message: 'split must not be blank' })
+  split?: string;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  @IfPresent('startTime')
+  startTime?: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'null clears it.' })
+  endTime?: Date | null;
+
+  @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
+  @IsOptional()
+  @IsInt({ message: 'sessionRPE must be a whole number' })
+  @Min(1, { message: 'sessionRPE must be 1 to 10' })
+  @Max(10, { message: 'sessionRPE must be 1 to 10' })
+  sessionRPE?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'null clears it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NOTES_MAX)
+  notes?: string | null;
+
+  @Field(() => [TrainingExerciseInput], { nullable: true, description: 'Replaces every exercise and set of the session.' })
+  @IfPresent('exercises')
+  @ArrayMaxSize(MAX_EXERCISES, { message: `at most ${MAX_EXERCISES} exercises per session` })
+  @ValidateNested({ each: true })
+  exercises?: TrainingExerciseInput[];
+}
+
+// ---------------------------------------------------------------- mobility and cardio
+
+@ArgsType()
+export class CreateMobilitySessionArgs {
+  @Field(() => UUID)
+  dayId!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'focus must not be empty' })
+  @MaxLength(200, { message: 'focus must be at most 200 characters' })
+  @Matches(NOT_BLANK, { message: 'focus must not be blank' })
+  focus!: string;
+
+  @Field(() => Int, { description: 'Minutes, 1-1440.' })
+  @IsInt({ message: 'duration must be whole minutes' })
+  @Min(1, { message: 'duration must be a positive number of minutes' })
+  @Max(DURATION_MAX, { message: `duration must be at most ${DURATION_MAX} minutes` })
+  duration!: number;
+
+  @Field(() => Int, { description: '1-10.' })
+  @IsInt({ message: 'intensity must be a whole number' })
+  @Min(1, { message: 'intensity must be 1 to 10' })
+  @Max(10, { message: 'intensity must be 1 to 10' })
+  intensity!: number;
+}
+
+@ArgsType()
+export class CreateCardioSessionArgs {
+  @Field(() => UUID)
+  dayId!: string;
+
+  @Field(() => String, { description: 'e.g. run, bike, rowing.' })
+  @IsString()
+  @MinLength(1, { message: 'type must not be empty' })
+  @MaxLength(100, { message: 'type must be at most 100 characters' })
+  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  type!: string;
+
+  @Field(() => Int, { description: 'Minutes, 1-1440.' })
+  @IsInt({ message: 'duration must be whole minutes' })
+  @Min(1, { message: 'duration must be a positive number of minutes' })
+  @Max(DURATION_MAX, { message: `duration must be at most ${DURATION_MAX} minutes` })
+  duration!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Kilometres, above 0.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.001, { message: 'distance must be positive' })
+  @Max(10_000)
+  distance?: number;
+
+  @Field(() => Int, { nullable: true, description: '1-10.' })
+  @IsOptional()
+  @IsInt({ message: 'intensity must be a whole number' })
+  @Min(1, { message: 'intensity must be 1 to 10' })
+  @Max(10, { message: 'intensity must be 1 to 10' })
+  intensity?: number;
+
+  @Field(() => CardioEffort, { nullable: true })
+  @IsOptional()
+  @IsEnum(CardioEffort)
+  effort?: CardioEffort;
+
+  @Field(() => Float, { nullable: true, description: 'Minutes per kilometre, above 0.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.001, { message: 'pace must be positive' })
+  @Max(10_000)
+  pace?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1, { message: 'averageHeartRate must be positive' })
+  @Max(300)
+  averageHeartRate?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1, { message: 'maxHeartRate must be positive' })
+  @Max(300)
+  maxHeartRate?: number;
+
+  @Field(() => Int, { nullable: true, description: 'kcal.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1, { message: 'calories must be positive' })
+  @Max(100_000)
+  calories?: number;
+
+  @Field(() => Int, { nullable: true, description: 'Metres.' })
+  @IsOptional()
+  @IsInt()
+  @Min(0, { message: 'elevationGain must not be negative' })
+  @Max(100_000)
+  elevationGain?: number;
+
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Defaults to now.' })
+  startTime?: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  endTime?: Date;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NOTES_MAX)
+  notes?: string;
+}
+
+export const ExercisePage = Paginated(Exercise, 'ExercisePage');
+export type ExercisePage = InstanceType<typeof ExercisePage>;
+export const TrainingSessionPage = Paginated(TrainingSession, 'TrainingSessionPage');
+export type TrainingSessionPage = InstanceType<typeof TrainingSessionPage>;
+export const MobilitySessionPage = Paginated(MobilitySession, 'MobilitySessionPage');
+export type MobilitySessionPage = InstanceType<typeof MobilitySessionPage>;
+export const CardioSessionPage = Paginated(CardioSession, 'CardioSessionPage');
+export type CardioSessionPage = InstanceType<typeof CardioSessionPage>;

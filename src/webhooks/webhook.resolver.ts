@@ -1,0 +1,73 @@
+import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import { Deleted } from '../core/deleted.js';
+import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
+import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { webhookEngine } from './webhook-engine.js';
+import { WebhookService } from './webhook.service.js';
+import {
+  CreatedWebhook,
+  CreateWebhookArgs,
+  ListDeliveriesArgs,
+  ListWebhooksArgs,
+  TestWebhookArgs,
+  UpdateWebhookArgs,
+  WebhookDeliveryPage,
+  WebhookIdArgs,
+  WebhookPage,
+  WebhookStats,
+  WebhookTestResult,
+} from './webhook.types.js';
+
+function service(ctx: AppContext): WebhookService {
+  return new WebhookService(ctx.em, ctx.deps.config, webhookEngine(ctx.deps));
+}
+
+@Resolver(() => WebhookEndpoint)
+export class WebhookResolver {
+  @Query(() => WebhookPage, { description: "The caller's webhooks with their delivery statistics (needs a plan with webhooks)." })
+  webhooks(@Args(() => ListWebhooksArgs) args: ListWebhooksArgs, @Ctx() ctx: AppContext): Promise<WebhookPage> {
+    return service(ctx).list(requireAuth(ctx).user, args);
+  }
+
+  @Mutation(() => CreatedWebhook, { description: 'The secret is returned only here.' })
+  createWebhook(@Args(() => CreateWebhookArgs) args: CreateWebhookArgs, @Ctx() ctx: AppContext): Promise<CreatedWebhook> {
+    return service(ctx).create(requireAuth(ctx).user, args);
+  }
+
+  @Mutation(() => WebhookEndpoint, { description: 'Change url, events, or pause/resume with active.' })
+  updateWebhook(@Args(() => UpdateWebhookArgs) args: UpdateWebhookArgs, @Ctx() ctx: AppContext): Promise<WebhookEndpoint> {
+    const { webhookId, ...changes } = args;
+    return service(ctx).update(requireAuth(ctx).user, webhookId, changes);
+  }
+
+  @Mutation(() => Deleted, { description: 'Permanent, with the delivery history.' })
+  deleteWebhook(@Args(() => WebhookIdArgs) args: WebhookIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return service(ctx).delete(requireAuth(ctx).user, args.webhookId);
+  }
+
+  @Query(() => WebhookDeliveryPage, { description: 'Delivery history of one webhook, newest first.' })
+  webhookDeliveries(@Args(() => ListDeliveriesArgs) args: ListDeliveriesArgs, @Ctx() ctx: AppContext): Promise<WebhookDeliveryPage> {
+    const { webhookId, ...filter } = args;
+    return service(ctx).deliveries(requireAuth(ctx).user, webhookId, filter);
+  }
+
+  @Mutation(() => WebhookTestResult, { description: 'Sends a test delivery when the webhook subscribes to the event (default `test`).' })
+  testWebhook(@Args(() => TestWebhookArgs) args: TestWebhookArgs, @Ctx() ctx: AppContext): Promise<WebhookTestResult> {
+    return service(ctx).test(requireAuth(ctx).user, args.webhookId, args.event);
+  }
+
+  @FieldResolver(() => WebhookStats, { description: 'Delivery counts: total, success, failed, pending.' })
+  stats(@Root() endpoint: WebhookEndpoint, @Ctx() ctx: AppContext): Promise<WebhookStats> {
+    return ctx.loaders.webhooks.statsByWebhookId.load(endpoint.id);
+  }
+}
+
+@Resolver(() => WebhookDelivery)
+export class WebhookDeliveryResolver {
+  @FieldResolver(() => [WebhookAttempt], { description: 'Every attempt: status code, response body (1000 characters at most), error.' })
+  attemptHistory(@Root() delivery: WebhookDelivery, @Ctx() ctx: AppContext): Promise<WebhookAttempt[]> {
+    return ctx.loaders.webhooks.attemptsByDeliveryId.load(delivery.id);
+  }
+}

@@ -1,0 +1,35 @@
+import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { User } from '../accounts/user.entity.js';
+import { BaseEntity } from '../core/database/base.entity.js';
+import { Day } from '../planning/day.entity.js';
+
+/** A mood and energy check-in; the latest one also sets the day's mood and energy. */
+@ObjectType()
+@Entity({ tableName: 'mood_entries' })
+export class MoodEntry extends BaseEntity {
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
+  userId!: string;
+
+  @Field(() => ID)
+  @Index()
+  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
+  dayId!: string;
+
+  @Field(() => Int, { description: '1-10.' })
+  @Property({ type: 'smallint' })
+  mood!: number;
+
+  @Field(() => Int, { description: '1-10.' })
+  @Property({ type: 'smallint' })
+  energy!: number;
+
+  @Field(() => DateTimeISOResolver)
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  time!: Date;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'text', nullable: true })
+  notes?: string | null = null;
+}

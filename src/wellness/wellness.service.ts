@@ -1,0 +1,151 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { recordEvent } from '../core/events/record-event.js';
+import { requireDay } from '../training/day-scope.js';
+import { checkOrder, toDate, type DateInput } from '../training/times.js';
+import { MeditationSession } from './meditation-session.entity.js';
+import { MoodEntry } from './mood-entry.entity.js';
+import { SleepEntry } from './sleep-entry.entity.js';
+import { StepsEntry } from './steps-entry.entity.js';
+import { WaterIntake } from './water-intake.entity.js';
+
+/*
+ * Recovery and daily-habit logs of one day. Each `log` checks that the day is the caller's (NOT_FOUND
+ * naming dayId otherwise), writes the record and its event in one transaction, and returns the record.
+ * `time` defaults to now. Inputs are validated by the caller (GraphQL args or the Public API).
+ */
+
+export interface WaterLog {
+  dayId: string;
+  /** Millilitres, positive. */
+  volume: number;
+  time?: DateInput | null;
+  notes?: string | null;
+}
+
+export class WaterService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Records water_logged { intakeId, amount, loggedAt }. */
+  async log(userId: string, input: WaterLog): Promise<WaterIntake> {
+    const now = new Date();
+    const time = toDate(input.time, 'time') ?? now;
+    return this.em.transactional(async (em) => {
+      await requireDay(em, userId, input.dayId);
+      const intake = em.create(WaterIntake, { userId, dayId: input.dayId, volume: input.volume, time, notes: input.notes ?? null });
+      recordEvent(em, userId, 'water_logged', { intakeId: intake.id, amount: intake.volume, loggedAt: now.toISOString() }, now);
+      return intake;
+    });
+  }
+}
+
+export interface StepsLog {
+  dayId: string;
+  /** Non-negative. */
+  steps: number;
+  time?: DateInput | null;
+  notes?: string | null;
+}
+
+export class StepsService {
+  constructor(private readonly em: EntityManager) {}
+
+  async log(userId: string, input: StepsLog): Promise<StepsEntry> {
+    const time = toDate(input.time, 'time') ?? new Date();
+    return this.em.transactional(async (em) => {
+      await requireDay(em, userId, input.dayId);
+      return em.create(StepsEntry, { userId, dayId: input.dayId, steps: input.steps, time, notes: input.notes ?? null });
+    });
+  }
+}
+
+export interface MeditationLog {
+  dayId: string;
+  /** Minutes, positive. */
+  duration: number;
+  type?: string | null;
+  time?: DateInput | null;
+  notes?: string | null;
+}
+
+export class MeditationService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Records meditation_logged { sessionId, duration, loggedAt }. */
+  async log(userId: string, input: MeditationLog): Promise<MeditationSession> {
+    const now = new Date();
+    const time = toDate(input.time, 'time') ?? now;
+    return this.em.transactional(async (em) => {
+      await requireDay(em, userId, input.dayId);
+      const session = em.create(MeditationSession, {
+        userId,
+        dayId: input.dayId,
+        duration: input.duration,
+        type: input.type?.trim() || null,
+        time,
+        notes: input.notes ?? null,
+      });
+      recordEvent(em, userId, 'meditation_logged', { sessionId: session.id, duration: session.duration, loggedAt: now.toISOString() }, now);
+      return session;
+    });
+  }
+}
+
+export interface MoodLog {
+  dayId: string;
+  /** 1-10. */
+  mood: number;
+  /** 1-10. */
+  energy: number;
+  time?: DateInput | null;
+  notes?: string | null;
+}
+
+export class MoodService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Stores the check-in and sets the day's mood and energy to it. */
+  async log(userId: string, input: MoodLog): Promise<MoodEntry> {
+    const time = toDate(input.time, 'time') ?? new Date();
+    return this.em.transactional(async (em) => {
+      const day = await requireDay(em, userId, input.dayId, { lock: true });
+      day.mood = input.mood;
+      day.energy = input.energy;
+      return em.create(MoodEntry, { userId, dayId: input.dayId, mood: input.mood, energy: input.energy, time, notes: input.notes ?? null });
+    });
+  }
+}
+
+export interface SleepLog {
+  dayId: string;
+  /** Hours, positive. */
+  duration: number;
+  bedtime?: DateInput | null;
+  wakeTime?: DateInput | null;
+  /** 1-10. */
+  quality?: number | null;
+  notes?: string | null;
+}
+
+export class SleepService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Stores the night and sets the day's sleepHours to its duration. */
+  async log(userId: string, input: SleepLog): Promise<SleepEntry> {
+    const bedtime = toDate(input.bedtime, 'bedtime') ?? null;
+    const wakeTime = toDate(input.wakeTime, 'wakeTime') ?? null;
+    checkOrder(bedtime, wakeTime, 'bedtime', 'wakeTime');
+    return this.em.transactional(async (em) => {
+      const day = await requireDay(em, userId, input.dayId, { lock: true });
+      day.sleepHours = input.duration;
+      return em.create(SleepEntry, {
+        userId,
+        dayId: input.dayId,
+        duration: input.duration,
+        bedtime,
+        wakeTime,
+        quality: input.quality ?? null,
+        notes: input.notes ?? null,
+      });
+    });
+  }
+}

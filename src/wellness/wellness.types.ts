@@ -1,0 +1,94 @@
+import { ArgsType, Field, Float, Int } from 'type-graphql';
+import { DateTimeISOResolver } from 'graphql-scalars';
+import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { UUID } from '../core/scalars.js';
+
+const NOTES_MAX = 10_000;
+
+@ArgsType()
+class DayLogArgs {
+  @Field(() => UUID)
+  dayId!: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NOTES_MAX)
+  notes?: string;
+}
+
+@ArgsType()
+class TimedDayLogArgs extends DayLogArgs {
+  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Defaults to now.' })
+  time?: Date;
+}
+
+@ArgsType()
+export class LogWaterArgs extends TimedDayLogArgs {
+  @Field(() => Float, { description: 'Millilitres, above 0 and at most 20000.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.001, { message: 'volume must be positive' })
+  @Max(20_000, { message: 'volume must be at most 20000 millilitres' })
+  volume!: number;
+}
+
+@ArgsType()
+export class LogStepsArgs extends TimedDayLogArgs {
+  @Field(() => Int, { description: 'Non-negative.' })
+  @IsInt({ message: 'steps must be a whole number' })
+  @Min(0, { message: 'steps must not be negative' })
+  @Max(1_000_000, { message: 'steps must be at most 1000000' })
+  steps!: number;
+}
+
+@ArgsType()
+export class LogMeditationArgs extends TimedDayLogArgs {
+  @Field(() => Int, { description: 'Minutes, 1-1440.' })
+  @IsInt({ message: 'duration must be whole minutes' })
+  @Min(1, { message: 'duration must be a positive number of minutes' })
+  @Max(1_440, { message: 'duration must be at most 1440 minutes' })
+  duration!: number;
+
+  @Field(() => String, { nullable: true, description: 'Free text.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(100)
+  type?: string;
+}
+
+@ArgsType()
+export class LogMoodArgs extends TimedDayLogArgs {
+  @Field(() => Int, { description: '1-10.' })
+  @IsInt({ message: 'mood must be a whole number' })
+  @Min(1, { message: 'mood must be 1 to 10' })
+  @Max(10, { message: 'mood must be 1 to 10' })
+  mood!: number;
+
+  @Field(() => Int, { description: '1-10.' })
+  @IsInt({ message: 'energy must be a whole number' })
+  @Min(1, { message: 'energy must be 1 to 10' })
+  @Max(10, { message: 'energy must be 1 to 10' })
+  energy!: number;
+}
+
+@ArgsType()
+export class LogSleepArgs extends DayLogArgs {
+  @Field(() => Float, { description: 'Hours, above 0 and at most 24.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0.001, { message: 'duration must be positive' })
+  @Max(24, { message: 'duration must be at most 24 hours' })
+  duration!: number;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  bedtime?: Date;
+
+  @Field(() => DateTimeISOResolver, { nullable: true })
+  wakeTime?: Date;
+
+  @Field(() => Int, { nullable: true, description: '1-10.' })
+  @IsOptional()
+  @IsInt({ message: 'quality must be a whole number' })
+  @Min(1, { message: 'quality must be 1 to 10' })
+  @Max(10, { message: 'quality must be 1 to 10' })
+  quality?: number;
+}
