@@ -20,12 +20,43 @@ export function toSofaRoutes(table: RouteTable): Record<string, { method: HttpMe
   );
 }
 
+const patterns = new Map<string, RegExp>();
+
+/** The compiled pattern of a route (made once: every request matches against every route). */
 function routePattern(basePath: string, path: string): RegExp {
+  const cached = patterns.get(basePath + path);
+  if (cached) return cached;
+  const pattern = compilePattern(basePath, path);
+  patterns.set(basePath + path, pattern);
+  return pattern;
+}
+
+function compilePattern(basePath: string, path: string): RegExp {
   const escaped = (basePath + path)
     .split(/(:[A-Za-z_][A-Za-z0-9_]*)/)
     .map((part) => (part.startsWith(':') ? `(?<${part.slice(1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${escaped}/?$`);
+}
+
+interface CompiledRoute {
+  operation: string;
+  route: RestRoute;
+  pattern: RegExp;
+}
+
+/** Compiled patterns per route table and base path: built once, not on every request. */
+const compiledTables = new WeakMap<RouteTable, Map<string, CompiledRoute[]>>();
+
+function compiledRoutes(table: RouteTable, basePath: string): CompiledRoute[] {
+  let byBase = compiledTables.get(table);
+  if (!byBase) compiledTables.set(table, (byBase = new Map()));
+  let compiled = byBase.get(basePath);
+  if (!compiled) {
+    compiled = Object.entries(table).map(([operation, route]) => ({ operation, route, pattern: routePattern(basePath, route.path) }));
+    byBase.set(basePath, compiled);
+  }
+  return compiled;
 }
 
 export type RouteMatch =
@@ -40,8 +71,8 @@ export type RouteMatch =
 export function matchRoute(table: RouteTable, basePath: string, method: string, pathname: string): RouteMatch {
   const allowed = new Set<HttpMethod>();
   let best: Extract<RouteMatch, { kind: 'route' }> | undefined;
-  for (const [operation, route] of Object.entries(table)) {
-    const match = routePattern(basePath, route.path).exec(pathname);
+  for (const { operation, route, pattern } of compiledRoutes(table, basePath)) {
+    const match = pattern.exec(pathname);
     if (!match) continue;
     allowed.add(route.method);
     if (route.method !== method.toUpperCase()) continue;

@@ -1,5 +1,5 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import type { GraphQLField, GraphQLSchema } from 'graphql';
+import { getNamedType, isObjectType, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { createServerAdapter } from '@whatwg-node/server';
 import { useSofa } from 'sofa-api';
 import type { AppContext } from '../src/core/context.js';
@@ -116,6 +116,23 @@ export function createSofaSurface(options: SurfaceOptions) {
     return type?.getFields()[fieldName];
   }
 
+  /**
+   * Whether an operation's answer may be a page `{ items, meta }` (envelope.ts turns those into `data` +
+   * `meta`). Only object types without both fields are known not to be; scalars (JSON) and abstract
+   * types are treated as may-be and parsed.
+   */
+  const mayBePage = new Map<string, boolean>();
+  function answersMaybePage(operation: string): boolean {
+    let maybe = mayBePage.get(operation);
+    if (maybe === undefined) {
+      const field = fieldOf(operation);
+      const type = field && getNamedType(field.type);
+      maybe = !type || !isObjectType(type) || ('items' in type.getFields() && 'meta' in type.getFields());
+      mayBePage.set(operation, maybe);
+    }
+    return maybe;
+  }
+
   async function handle(request: Request, server: ServerContext): Promise<Response> {
     const url = new URL(request.url);
     const match = matchRoute(routes, basePath, request.method, url.pathname);
@@ -156,8 +173,12 @@ export function createSofaSurface(options: SurfaceOptions) {
     }
     if (response.ok) {
       const text = await response.text();
-      const payload = text ? JSON.parse(text) : null;
       const status = (server.res.locals[STATUS_OVERRIDE] as number | undefined) ?? response.status;
+      if (!answersMaybePage(match.operation)) {
+        // Not a page: wrap Sofa's JSON text as is instead of parsing and re-serialising it (hot reads).
+        return new Response(`{"ok":true,"data":${text || 'null'}}`, { status, headers: { 'content-type': 'application/json' } });
+      }
+      const payload = text ? JSON.parse(text) : null;
       return Response.json(successEnvelope(payload), { status });
     }
     return response;

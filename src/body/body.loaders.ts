@@ -1,12 +1,13 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readRows } from '../core/database/read-rows.js';
 import { groupUnder } from '../training/training.loaders.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
 
 export function createBodyLoaders(em: EntityManager) {
   return {
     measurementsByDayId: new DataLoader<string, BodyMeasurement[]>(async (dayIds) => {
-      const rows = await em.find(BodyMeasurement, { dayId: { $in: [...dayIds] } }, { orderBy: { measuredAt: 'asc', id: 'asc' } });
+      const rows = await readRows(em, BodyMeasurement, { where: 'dayId', values: dayIds, orderBy: ['measuredAt', 'id'] });
       return groupUnder(dayIds, rows, (r) => r.dayId);
     }),
   };

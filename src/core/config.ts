@@ -13,6 +13,8 @@ export interface Config {
   port: number;
   host: string;
   baseUrl: string;
+  /** False when BASE_URL is unset: the base URL then follows the port actually taken (PORT=0). */
+  baseUrlConfigured: boolean;
   databaseUrl: string | undefined;
   dataDir: string;
   jwtSecret: string | undefined;
@@ -133,6 +135,7 @@ export function loadConfig(env: Env = process.env): Config {
     port,
     host: env.HOST || '127.0.0.1',
     baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrlConfigured: Boolean(env.BASE_URL),
     databaseUrl: readUrl(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     dataDir,
     jwtSecret: env.JWT_SECRET || undefined,

@@ -3,6 +3,7 @@ import type { AppContext, AppDeps } from '../core/context.js';
 import { AppError, appErrorBody, internalErrorBody, UnauthorizedError, ValidationError, type ErrorBody } from '../core/errors.js';
 import { createRequestContext } from '../http/request-context.js';
 import { errorEnvelope, successEnvelope } from '../../rest/envelope.js';
+import { VariantName } from './file-kinds.js';
 import { FileService } from './file.service.js';
 import { filesRuntime, type FilesRuntime } from './files-runtime.js';
 import { UploadRefused } from './multipart.js';
@@ -92,7 +93,7 @@ export function requireUuid(value: string | undefined, name: string): string {
 
 /** The REST shape of a file: the same fields as the GraphQL File type. */
 export async function fileView(files: FileService, file: StoredFile): Promise<Record<string, unknown>> {
-  const { url } = await files.signedUrl(file, file.storageKey, 'original' as never);
+  const { url } = await files.signedUrl(file, file.storageKey, VariantName.original);
   return {
     id: file.id,
     userId: file.userId,

@@ -25,7 +25,6 @@ export class VariantService {
     const existing = await this.em.findOne(ImageVariant, { fileId, variant, userId });
     if (existing) return existing;
 
-    const START = performance.now();
     let written: { key: string; adapter: StoredFile['storageAdapter'] } | null = null;
     try {
       return await this.em.transactional(async (tx) => {
@@ -38,14 +37,10 @@ export class VariantService {
 
         const storage = this.rt.adapter(file.storageAdapter);
         const key = blobKey(userId, fileId, variant);
-        const T0 = performance.now();
         const data = source ? await source() : await storage.readBuffer(file.storageKey);
-        const T1 = performance.now();
         let row: ImageVariant;
         try {
           const out = await renderVariant(data, file.mimeType, variant);
-          const T2 = performance.now();
-          process.stderr.write(`P9 ${variant} read ${Math.round(T1 - T0)} render ${Math.round(T2 - T1)} since-start ${Math.round(T0 - START)}\n`);
           written = { key, adapter: file.storageAdapter };
           await storage.putBuffer(key, out.data, file.mimeType);
           row = tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.ready, width: out.width, height: out.height, size: out.size, storageKey: key });

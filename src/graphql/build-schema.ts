@@ -1,12 +1,14 @@
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
 import { resolvers } from '../resolvers.js';
+import { rejectNulText } from './reject-nul-text.js';
 
 /** The one schema: Apollo serves it at /graphql and Sofa derives the REST routes from it. */
-export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildSchema({
+export async function buildAppSchema(): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
     resolvers,
     validate: { forbidUnknownValues: false },
     emitSchemaFile: false,
   });
+  return rejectNulText(schema);
 }

@@ -63,6 +63,20 @@ function unwrap(error: unknown): { chain: GraphQLError[]; cause: unknown } {
 }
 
 /**
+ * PostgreSQL refusals that only bad input can cause, as a last line behind argument validation
+ * (a number out of its column's range).
+ */
+const INPUT_SQLSTATES: Record<string, string> = {
+  '22003': 'A number is out of the allowed range',
+};
+
+function databaseInputError(cause: unknown): ErrorBody | null {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const message = typeof code === 'string' ? INPUT_SQLSTATES[code] : undefined;
+  return message ? validationErrorBody([{ path: [], message }]) : null;
+}
+
+/**
  * The one mapping from a GraphQL execution error to the documented error body, used by the REST
  * envelope and by Apollo's formatError alike. Unknown failures become INTERNAL_ERROR (and are logged
  * by the caller); their message never leaks.
@@ -73,6 +87,8 @@ export function errorBodyFromGraphQLError(error: unknown): { body: ErrorBody; in
   if (cause instanceof ArgumentValidationError) {
     return { body: validationErrorBody(flattenValidationErrors(cause.extensions.validationErrors)), internal: false };
   }
+  const database = databaseInputError(cause);
+  if (database) return { body: database, internal: false };
   // Variable coercion (before any resolver runs): the caller's input is at fault; name the field.
   for (const gql of chain) {
     const field = variableFieldError(gql.message);

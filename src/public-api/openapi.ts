@@ -26,6 +26,9 @@ const SCALARS: Record<string, Json> = {
   LocalDate: { type: 'string', format: 'date' },
 };
 
+/** Examples for fields whose generated example would be meaningless (Swagger UI makes "_" from a pattern). */
+const EXAMPLES: Record<string, unknown> = { splitLabel: 'Push', type: 'run' };
+
 const ROUTE_SUMMARIES: Record<string, string> = {
   publicSearchExercises: 'Search the exercise catalog',
   publicLogWater: 'Log water',
@@ -125,6 +128,7 @@ function fixObject(schema: Json, target: Function | undefined, defaults: Record<
   for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
     properties[name] = fixSchema(property, rules.get(name));
     if (defaults[name] !== undefined) properties[name].default = defaults[name];
+    if (EXAMPLES[name] !== undefined && properties[name].pattern) properties[name].example = EXAMPLES[name];
   }
   // A non-null argument with a default may be left out.
   const required = (schema.required ?? []).filter((name: string) => defaults[name] === undefined);

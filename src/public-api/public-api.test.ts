@@ -445,4 +445,19 @@ describe('the same operations on /graphql', () => {
     const anon = await client.withoutCookie().graphql('mutation { publicLogWater(volume: 125) { id } }');
     expect(anon.body.errors?.[0]?.extensions?.code).toBe('UNAUTHORIZED');
   });
+
+  it('refuse another user\'s exercise id with NOT_FOUND, like a missing one', async () => {
+    const theirs = await createExercise(user.client, { name: 'Only Mine Curl' });
+    const { client } = await signUp(app.url);
+    for (const id of [theirs.id, MISSING_ID]) {
+      const res = await client.graphql(
+        'mutation ($id: UUID!) { publicLogWorkout(splitLabel: "Arms", exercises: [{ exerciseId: $id, sets: [{ setNumber: 1 }] }]) { id } }',
+        { id },
+      );
+      expect(res.body.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    }
+    const found = await client.graphql('{ publicSearchExercises(q: "Only Mine Curl") { id } }');
+    expect(found.body.data.publicSearchExercises).toEqual([]);
+    expect((await today(client)).trainingSessions).toEqual([]);
+  });
 });

@@ -165,10 +165,12 @@ describe('Day.tasks', () => {
     await gqlCreate(own, { title: 'One', dayId: days[0] });
     await gqlCreate(own, { title: 'Two', dayId: days[6] });
     const em = app.server.orm.em.fork();
-    const find = vi.spyOn(em, 'find');
+    const execute = vi.spyOn(em.getConnection(), 'execute');
     const loaders = createTasksLoaders(em);
     const results = await Promise.all(days.map((d) => loaders.tasksByDayId.load(d)));
-    expect(find).toHaveBeenCalledTimes(1);
+    const statements = execute.mock.calls.map(([sql]) => String(sql));
+    execute.mockRestore();
+    expect(statements.filter((sql) => sql.includes('from "tasks"'))).toHaveLength(1);
     expect(results.map((r) => r.map((t) => t.title))).toEqual([['One'], [], [], [], [], [], ['Two']]);
   });
 
@@ -177,10 +179,12 @@ describe('Day.tasks', () => {
     const x = (await own.graphql(CREATE_CATEGORY, { name: 'X' })).body.data.createTaskCategory;
     const y = (await own.graphql(CREATE_CATEGORY, { name: 'Y' })).body.data.createTaskCategory;
     const em = app.server.orm.em.fork();
-    const find = vi.spyOn(em, 'find');
+    const execute = vi.spyOn(em.getConnection(), 'execute');
     const loaders = createTasksLoaders(em);
     const found = await Promise.all([x.id, y.id, x.id, MISSING_ID].map((id) => loaders.categoryById.load(id)));
-    expect(find).toHaveBeenCalledTimes(1);
+    const statements = execute.mock.calls.map(([sql]) => String(sql));
+    execute.mockRestore();
+    expect(statements.filter((sql) => sql.includes('from "task_categories"'))).toHaveLength(1);
     expect(found.map((c) => c?.name ?? null)).toEqual(['X', 'Y', 'X', null]);
   });
 });

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readRows } from '../core/database/read-rows.js';
 import { CardioSession } from './cardio-session.entity.js';
 import { MobilitySession } from './mobility-session.entity.js';
 import { TrainingExercise } from './training-exercise.entity.js';
@@ -16,31 +17,32 @@ export function groupUnder<T>(keys: readonly string[], rows: T[], keyOf: (row: T
 /**
  * Per-request loaders of the training module: one query per relation, whatever the number of parents.
  * They key on ids the caller reached through an owner-checked read, so need no user scope of their own.
+ * They return plain read-only rows (src/core/database/read-rows.ts), not managed entities.
  */
 export function createTrainingLoaders(em: EntityManager) {
   return {
     trainingSessionsByDayId: new DataLoader<string, TrainingSession[]>(async (dayIds) => {
-      const rows = await em.find(TrainingSession, { dayId: { $in: [...dayIds] } }, { orderBy: { startTime: 'asc', id: 'asc' } });
+      const rows = await readRows(em, TrainingSession, { where: 'dayId', values: dayIds, orderBy: ['startTime', 'id'] });
       return groupUnder(dayIds, rows, (r) => r.dayId);
     }),
 
     mobilitySessionsByDayId: new DataLoader<string, MobilitySession[]>(async (dayIds) => {
-      const rows = await em.find(MobilitySession, { dayId: { $in: [...dayIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const rows = await readRows(em, MobilitySession, { where: 'dayId', values: dayIds, orderBy: ['createdAt', 'id'] });
       return groupUnder(dayIds, rows, (r) => r.dayId);
     }),
 
     cardioSessionsByDayId: new DataLoader<string, CardioSession[]>(async (dayIds) => {
-      const rows = await em.find(CardioSession, { dayId: { $in: [...dayIds] } }, { orderBy: { startTime: 'asc', id: 'asc' } });
+      const rows = await readRows(em, CardioSession, { where: 'dayId', values: dayIds, orderBy: ['startTime', 'id'] });
       return groupUnder(dayIds, rows, (r) => r.dayId);
     }),
 
     exercisesBySessionId: new DataLoader<string, TrainingExercise[]>(async (sessionIds) => {
-      const rows = await em.find(TrainingExercise, { sessionId: { $in: [...sessionIds] } }, { orderBy: { order: 'asc', id: 'asc' } });
+      const rows = await readRows(em, TrainingExercise, { where: 'sessionId', values: sessionIds, orderBy: ['order', 'id'] });
       return groupUnder(sessionIds, rows, (r) => r.sessionId);
     }),
 
     setsByTrainingExerciseId: new DataLoader<string, TrainingSet[]>(async (ids) => {
-      const rows = await em.find(TrainingSet, { trainingExerciseId: { $in: [...ids] } }, { orderBy: { setNumber: 'asc', createdAt: 'asc', id: 'asc' } });
+      const rows = await readRows(em, TrainingSet, { where: 'trainingExerciseId', values: ids, orderBy: ['setNumber', 'createdAt', 'id'] });
       return groupUnder(ids, rows, (r) => r.trainingExerciseId);
     }),
   };

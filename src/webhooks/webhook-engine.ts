@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Knex } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../core/context.js';
 import type { Logger } from '../core/logger.js';
 import { loadJwtSecret } from '../core/secrets.js';
@@ -19,12 +18,24 @@ const SWEEP_MS = 15_000;
 const SWEEP_GRACE_MS = 30_000;
 export const PAUSED_ERROR = 'Webhook paused: the delivery was stopped';
 
-export interface DeliveryJobData {
+export interface DeliveryAttempt {
   /** webhook_deliveries.id */
   id: string;
-  /** The attempt this job makes (1-based). */
+  /** The attempt to make (1-based). */
   attempt: number;
 }
+
+/**
+ * One Agenda job carries the attempts that are due together: the first attempts of one dispatch
+ * batch (fewer jobs under load, so throughput grows with it), or a single retry.
+ */
+export interface DeliveryJobData {
+  deliveries: DeliveryAttempt[];
+}
+
+/** Deliveries per job, and sends in flight per process. */
+const JOB_BATCH = 200;
+const MAX_IN_FLIGHT = 64;
 
 /** Wait before attempt `next` (2…5): 1, 2, 4, 8 units. */
 export function backoffBefore(next: number, unitMs: number): number {
@@ -64,6 +75,8 @@ export class WebhookEngine {
   private readonly sender: WebhookSender;
   private box: Promise<SecretBox>;
   private listener: pg.Client | undefined;
+  /** The engine's own connections: dispatch and attempts never queue behind HTTP requests for the ORM's pool. */
+  private readonly pool: pg.Pool;
   private timers: NodeJS.Timeout[] = [];
   private dispatching: Promise<void> | undefined;
   private dispatchAgain = false;
@@ -76,6 +89,8 @@ export class WebhookEngine {
     this.sender = new WebhookSender(deps.config.webhooks);
     this.box = loadJwtSecret(deps.config.jwtSecret, deps.config.dataDir).then((secret) => new SecretBox(secret));
     this.box.catch(() => undefined);
+    this.pool = new pg.Pool({ connectionString: deps.orm.config.get('clientUrl')!, max: 8, idleTimeoutMillis: 30_000 });
+    this.pool.on('error', (error) => this.log.warn({ err: error }, 'webhook database connection error'));
   }
 
   static register(deps: AppDeps): WebhookEngine {
@@ -84,11 +99,20 @@ export class WebhookEngine {
     const { agenda } = deps.jobs;
     // Deliveries wait on remote servers: give them room beside the other jobs (Agenda's default is 20).
     if (agenda.attrs.maxConcurrency < 100) agenda.maxConcurrency(100);
-    agenda.define<DeliveryJobData>(DELIVERY_JOB, (job) => engine.track(engine.attempt(job.attrs.data.id, job.attrs.data.attempt)), {
-      concurrency: 64,
-      lockLifetime: deps.config.webhooks.timeoutMs + 30_000,
-      removeOnComplete: true,
-    });
+    const lockLifetime = deps.config.webhooks.timeoutMs + 30_000;
+    agenda.define<DeliveryJobData>(
+      DELIVERY_JOB,
+      async (job) => {
+        // A batch may outlast one lock lifetime behind a slow receiver: keep the lock fresh meanwhile.
+        const keepAlive = setInterval(() => void job.touch().catch(() => undefined), lockLifetime / 3);
+        try {
+          await engine.track(engine.attemptAll(job.attrs.data.deliveries ?? []));
+        } finally {
+          clearInterval(keepAlive);
+        }
+      },
+      { concurrency: 16, lockLifetime, removeOnComplete: true },
+    );
     // The runner starts after registration; the engine starts with it and stops before it.
     const runner = deps.jobs;
     const start = runner.start.bind(runner);
@@ -108,8 +132,10 @@ export class WebhookEngine {
     return this.box;
   }
 
-  private get knex(): Knex {
-    return this.deps.orm.em.getKnex();
+  /** One statement on the engine's pool; `?` placeholders become $1, $2, … */
+  private async query<R extends Record<string, any> = Record<string, any>>(text: string, params: unknown[] = [], client: pg.Pool | pg.PoolClient = this.pool): Promise<R[]> {
+    let n = 0;
+    return (await client.query<R>(text.replace(/\?/g, () => `$${++n}`), params)).rows;
   }
 
   private track<T>(promise: Promise<T>): Promise<T> {
@@ -140,17 +166,26 @@ export class WebhookEngine {
     // Attempts in flight finish and record their outcome (each is bounded by the timeout).
     await Promise.allSettled([...this.inFlight]);
     this.sender.close();
+    await this.pool.end().catch(() => undefined);
   }
 
   /** A statement-level trigger NOTIFYs listeners when events are written (created idempotently at start). */
   private async installNotifyTrigger(): Promise<void> {
-    await this.knex.transaction(async (trx) => {
-      await trx.raw(`select pg_advisory_xact_lock(hashtext('lp_event_outbox_notify'))`);
-      await trx.raw(`create or replace function lp_event_outbox_notify() returns trigger language plpgsql as $fn$
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      await client.query(`select pg_advisory_xact_lock(hashtext('lp_event_outbox_notify'))`);
+      await client.query(`create or replace function lp_event_outbox_notify() returns trigger language plpgsql as $fn$
         begin perform pg_notify('${NOTIFY_CHANNEL}', ''); return null; end $fn$`);
-      await trx.raw(`create or replace trigger lp_event_outbox_notify after insert on event_outbox
+      await client.query(`create or replace trigger lp_event_outbox_notify after insert on event_outbox
         for each statement execute function lp_event_outbox_notify()`);
-    });
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   private async listen(): Promise<void> {
@@ -194,54 +229,120 @@ export class WebhookEngine {
     })();
   }
 
-  /** One transaction: lock a batch of outbox rows, create their deliveries, mark them dispatched. */
+  /**
+   * One transaction on one connection, three statements: lock a batch of undispatched outbox rows (with
+   * each row's subscribed active endpoints), insert their deliveries and mark the rows dispatched.
+   */
   private async dispatchBatch(): Promise<number> {
-    const created: DeliveryJobData[] = [];
+    const created: DeliveryAttempt[] = [];
+    const client = await this.pool.connect();
     let count = 0;
-    await this.knex.transaction(async (trx) => {
-      const events: OutboxRow[] = (
-        await trx.raw(
-          `select id, user_id, event, data, occurred_at from event_outbox
-           where dispatched_at is null order by occurred_at, id limit ? for update skip locked`,
-          [DISPATCH_BATCH],
-        )
-      ).rows;
+    try {
+      await client.query('begin');
+      const events = await this.query<OutboxRow & { endpoints: string[] }>(
+        `with ev as (
+           select id, user_id, event, data, occurred_at from event_outbox
+            where dispatched_at is null order by occurred_at, id limit ? for update skip locked
+         )
+         select ev.*, array(select e.id from webhook_endpoints e
+                             where e.user_id = ev.user_id and e.active and ev.event = any(e.events)
+                             order by e.created_at, e.id) as endpoints
+           from ev`,
+        [DISPATCH_BATCH],
+        client,
+      );
       count = events.length;
-      if (!events.length) return;
-      const userIds = [...new Set(events.map((e) => e.user_id))];
-      const endpoints: { id: string; user_id: string; events: string[] }[] = await trx('webhook_endpoints')
-        .select('id', 'user_id', 'events')
-        .where('active', true)
-        .whereIn('user_id', userIds);
-      const now = new Date();
-      const rows: Record<string, unknown>[] = [];
-      for (const event of events) {
-        const body = JSON.stringify({ event: event.event, timestamp: new Date(event.occurred_at).toISOString(), data: event.data });
-        for (const endpoint of endpoints) {
-          if (endpoint.user_id !== event.user_id || !endpoint.events.includes(event.event)) continue;
-          const id = randomUUID();
-          rows.push(deliveryRow(id, endpoint.user_id, endpoint.id, event.event, body, now));
-          created.push({ id, attempt: 1 });
+      if (count) {
+        const now = new Date();
+        const cols = { id: [] as string[], user: [] as string[], webhook: [] as string[], deliveryId: [] as string[], event: [] as string[], payload: [] as string[] };
+        for (const event of events) {
+          if (!event.endpoints.length) continue;
+          const body = JSON.stringify({ event: event.event, timestamp: new Date(event.occurred_at).toISOString(), data: event.data });
+          for (const webhookId of event.endpoints) {
+            const id = randomUUID();
+            cols.id.push(id);
+            cols.user.push(event.user_id);
+            cols.webhook.push(webhookId);
+            cols.deliveryId.push(randomUUID());
+            cols.event.push(event.event);
+            cols.payload.push(body);
+            created.push({ id, attempt: 1 });
+          }
         }
-      }
-      for (let i = 0; i < rows.length; i += 1000) await trx('webhook_deliveries').insert(rows.slice(i, i + 1000));
-      await trx('event_outbox')
-        .update({ dispatched_at: now })
-        .whereIn(
-          'id',
-          events.map((e) => e.id),
+        await this.query(
+          `with inserted as (
+             insert into webhook_deliveries (id, created_at, updated_at, user_id, webhook_id, delivery_id, event, payload, status, attempts, next_attempt_at)
+             select t.id, ?, ?, t.user_id, t.webhook_id, t.delivery_id, t.event, t.payload, 'pending', 0, ?
+               from unnest(?::uuid[], ?::uuid[], ?::uuid[], ?::uuid[], ?::text[], ?::text[]) as t(id, user_id, webhook_id, delivery_id, event, payload)
+             returning 1
+           )
+           update event_outbox set dispatched_at = ? where id = any(?::uuid[])`,
+          [now, now, now, cols.id, cols.user, cols.webhook, cols.deliveryId, cols.event, cols.payload, now, events.map((e) => e.id)],
+          client,
         );
-    });
-    if (created.length) await this.queue(created, new Date());
+      }
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+    if (created.length) this.runNow(created);
     return count;
   }
 
+  /**
+   * First attempts start at once in this process, without a queue round trip (the write-to-first-attempt
+   * delay). Each batch still gets its Agenda job, saved alongside and due only after the attempts'
+   * lease: if this process dies before they are done, that job (on any instance) makes them; once
+   * they are done, the job is cancelled. Claims keep the two from ever sending an attempt twice.
+   */
+  private runNow(deliveries: DeliveryAttempt[]): void {
+    const backupAt = new Date(Date.now() + this.deps.config.webhooks.timeoutMs + 30_000);
+    const saved = this.queue(deliveries, backupAt);
+    const work = this.attemptAll(deliveries);
+    void this.track(
+      Promise.all([saved, work]).then(async ([jobIds]) => {
+        // Stopping: attempts not made stay pending and their job stays queued.
+        if (jobIds.length && !this.stopping) await this.deps.jobs.agenda.cancel({ ids: jobIds });
+      }),
+    ).catch((error) => this.log.warn({ err: error }, 'could not cancel a finished webhook job'));
+  }
+
   /** Queues delivery jobs. A job lost here is found again by the sweep (the delivery stays pending). */
-  private async queue(jobs: DeliveryJobData[], at: Date): Promise<void> {
+  private async queue(deliveries: DeliveryAttempt[], at: Date): Promise<string[]> {
     const { agenda } = this.deps.jobs;
-    const results = await Promise.allSettled(jobs.map((data) => agenda.create<DeliveryJobData>(DELIVERY_JOB, data).schedule(at).save()));
+    const batches: DeliveryAttempt[][] = [];
+    for (let i = 0; i < deliveries.length; i += JOB_BATCH) batches.push(deliveries.slice(i, i + JOB_BATCH));
+    const results = await Promise.allSettled(
+      batches.map((batch) => agenda.create<DeliveryJobData>(DELIVERY_JOB, { deliveries: batch }).schedule(at).save()),
+    );
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) this.log.warn({ err: (failed[0] as PromiseRejectedResult).reason, count: failed.length }, 'could not queue webhook deliveries; the sweep will');
+    return results.flatMap((r) => (r.status === 'fulfilled' && r.value.attrs._id ? [String(r.value.attrs._id)] : []));
+  }
+
+  /** Runs a job's attempts side by side, at most MAX_IN_FLIGHT sends at a time in this process. */
+  async attemptAll(deliveries: DeliveryAttempt[]): Promise<void> {
+    const results = await Promise.allSettled(deliveries.map((d) => this.withSlot(() => this.attempt(d.id, d.attempt))));
+    const failed = results.filter((r) => r.status === 'rejected');
+    if (failed.length) this.log.error({ err: (failed[0] as PromiseRejectedResult).reason, count: failed.length }, 'webhook attempts failed');
+  }
+
+  private slots = MAX_IN_FLIGHT;
+  private readonly waiting: (() => void)[] = [];
+
+  private async withSlot<T>(run: () => Promise<T>): Promise<T> {
+    if (this.slots > 0) this.slots--;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await run();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.slots++;
+    }
   }
 
   /**
@@ -254,7 +355,7 @@ export class WebhookEngine {
     const now = new Date();
     const lease = new Date(now.getTime() + this.deps.config.webhooks.timeoutMs + 5000);
     const claimed: { user_id: string; delivery_id: string; event: string; payload: string; url: string; secret_encrypted: string }[] = (
-      await this.knex.raw(
+      await this.query(
         `update webhook_deliveries d
            set attempts = d.attempts + 1, next_attempt_at = ?, last_attempt_at = ?, updated_at = ?
          from webhook_endpoints e
@@ -263,7 +364,7 @@ export class WebhookEngine {
          returning d.user_id, d.delivery_id, d.event, d.payload, e.url, e.secret_encrypted`,
         [lease, now, now, id, attempt - 1, MAX_ATTEMPTS, now],
       )
-    ).rows;
+    );
     const row = claimed[0];
     if (!row) {
       await this.failPaused(id);
@@ -296,7 +397,7 @@ export class WebhookEngine {
     else next = 'failed';
     const nextAt = next === 'pending' ? new Date(now.getTime() + backoffBefore(attempt + 1, this.deps.config.webhooks.backoffUnitMs)) : null;
     const result: { status: string; next_attempt_at: Date | null }[] = (
-      await this.knex.raw(
+      await this.query(
         `with attempt_row as (
            insert into webhook_attempts (id, created_at, updated_at, user_id, webhook_delivery_id, attempt, response_status_code, response_body, error, duration_ms)
            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing
@@ -317,7 +418,7 @@ export class WebhookEngine {
           id, attempt,
         ],
       )
-    ).rows;
+    );
     const after = result[0];
     if (after?.status === 'pending' && after.next_attempt_at) {
       await this.queue([{ id, attempt: attempt + 1 }], new Date(after.next_attempt_at));
@@ -327,7 +428,7 @@ export class WebhookEngine {
   /** A pending delivery of a paused webhook will not be sent: it fails with a note saying why. */
   private async failPaused(deliveryRecordId?: string): Promise<void> {
     const now = new Date();
-    await this.knex.raw(
+    await this.query(
       `update webhook_deliveries d set status = 'failed', next_attempt_at = null, completed_at = ?, updated_at = ?,
          last_error = coalesce(d.last_error || ' — ', '') || ?
        from webhook_endpoints e
@@ -346,29 +447,26 @@ export class WebhookEngine {
     const now = new Date();
     const cutoff = new Date(now.getTime() - graceMs);
     // An attempt that crashed after the last allowed claim: nothing is left to try.
-    await this.knex.raw(
+    await this.query(
       `update webhook_deliveries set status = 'failed', next_attempt_at = null, completed_at = ?, updated_at = ?,
          last_error = coalesce(last_error, 'The last attempt was interrupted')
        where status = 'pending' and attempts >= ? and next_attempt_at <= ?`,
       [now, now, MAX_ATTEMPTS, cutoff],
     );
     const stuck: { id: string; attempts: number }[] = (
-      await this.knex.raw(
+      await this.query(
         `select d.id, d.attempts from webhook_deliveries d join webhook_endpoints e on e.id = d.webhook_id
          where d.status = 'pending' and e.active and d.attempts < ? and d.next_attempt_at <= ?
          order by d.next_attempt_at limit 1000`,
         [MAX_ATTEMPTS, cutoff],
       )
-    ).rows;
+    );
     if (!stuck.length) return;
     // A crashed attempt left its lease in next_attempt_at: make the row due now so the new claim passes.
-    await this.knex('webhook_deliveries')
-      .update({ next_attempt_at: now })
-      .whereIn(
-        'id',
-        stuck.map((s) => s.id),
-      )
-      .andWhere('status', 'pending');
+    await this.query(`update webhook_deliveries set next_attempt_at = ? where id = any(?::uuid[]) and status = 'pending'`, [
+      now,
+      stuck.map((s) => s.id),
+    ]);
     this.log.info({ count: stuck.length }, 're-queuing webhook deliveries without a job');
     await this.queue(
       stuck.map((s) => ({ id: s.id, attempt: s.attempts + 1 })),
@@ -380,20 +478,4 @@ export class WebhookEngine {
   async attemptNow(id: string): Promise<void> {
     await this.track(this.attempt(id, 1));
   }
-}
-
-export function deliveryRow(id: string, userId: string, webhookId: string, event: string, payload: string, now: Date): Record<string, unknown> {
-  return {
-    id,
-    created_at: now,
-    updated_at: now,
-    user_id: userId,
-    webhook_id: webhookId,
-    delivery_id: randomUUID(),
-    event,
-    payload,
-    status: 'pending',
-    attempts: 0,
-    next_attempt_at: now,
-  };
 }

@@ -146,4 +146,41 @@ describe('two instances on one database', () => {
     const [byInstance] = await sql(db.url, `select count(*)::int as n from event_outbox where dispatched_at is not null`);
     expect(byInstance!.n).toBe(50);
   }, 120_000);
+
+  it('both re-queue the same stranded deliveries at start, and each attempt still goes out once', async () => {
+    const { db, start } = await setup();
+    const first = await start();
+    const user = await signUp(first.url);
+    await setPlan(db.url, user.id, 'pro');
+    const seen = new Map<string, number>();
+    const path = receiver.endpoint((req) => {
+      const id = String(req.headers['x-svc-delivery-id']);
+      seen.set(id, (seen.get(id) ?? 0) + 1);
+      return { status: 200 };
+    });
+    const hook = await createWebhook(user.client, receiver.url + path, ['day_completed']);
+    await first.kill();
+    // Deliveries left pending and overdue by a process that died (their jobs lost with it).
+    const count = 40;
+    for (let i = 0; i < count; i++) {
+      const body = JSON.stringify({ event: 'day_completed', timestamp: new Date().toISOString(), data: { dayId: randomUUID(), completedAt: new Date().toISOString() } });
+      await sql(
+        db.url,
+        `insert into webhook_deliveries (id, created_at, updated_at, user_id, webhook_id, delivery_id, event, payload, status, attempts, next_attempt_at)
+         values ($1, now(), now(), $2, $3, $4, 'day_completed', $5, 'pending', 0, now() - interval '1 minute')`,
+        [randomUUID(), user.id, hook.id, randomUUID(), body],
+      );
+    }
+    const [one, two] = await Promise.all([start(), start()]);
+    await receiver.waitFor(path, count, 40_000);
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(seen.size).toBe(count);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    const requeued = (s: ServiceProcess) => s.output.some((line) => line.includes('re-queuing webhook deliveries without a job'));
+    // The stranded deliveries were found by a start-up sweep (usually both instances queue jobs for
+    // them; the claim lets one attempt through).
+    expect(requeued(one) || requeued(two)).toBe(true);
+    const [row] = await sql(db.url, `select count(*) filter (where status = 'success')::int as ok, sum(attempts)::int as attempts from webhook_deliveries`);
+    expect(row).toEqual({ ok: count, attempts: count });
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readRows } from '../core/database/read-rows.js';
 import { groupUnder } from '../training/training.loaders.js';
 import { MeditationSession } from './meditation-session.entity.js';
 import { MoodEntry } from './mood-entry.entity.js';
@@ -9,12 +10,10 @@ import { WaterIntake } from './water-intake.entity.js';
 
 type Timed = { dayId: string; time: Date; id: string };
 
-/** One loader per wellness record kind: the records of many days in one query, by time. */
+/** One loader per wellness record kind: the records of many days in one query, by time (plain read-only rows). */
 function byDay<T extends Timed>(em: EntityManager, entity: new () => T) {
   return new DataLoader<string, T[]>(async (dayIds) => {
-    const rows = (await em.find(entity as never, { dayId: { $in: [...dayIds] } } as never, {
-      orderBy: { time: 'asc', id: 'asc' } as never,
-    })) as T[];
+    const rows = await readRows<T>(em, entity, { where: 'dayId', values: dayIds, orderBy: ['time', 'id'] });
     return groupUnder(dayIds, rows, (r) => r.dayId);
   });
 }
@@ -26,7 +25,7 @@ export function createWellnessLoaders(em: EntityManager) {
     meditationSessionsByDayId: byDay(em, MeditationSession),
     moodEntriesByDayId: byDay(em, MoodEntry),
     sleepEntriesByDayId: new DataLoader<string, SleepEntry[]>(async (dayIds) => {
-      const rows = await em.find(SleepEntry, { dayId: { $in: [...dayIds] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const rows = await readRows(em, SleepEntry, { where: 'dayId', values: dayIds, orderBy: ['createdAt', 'id'] });
       return groupUnder(dayIds, rows, (r) => r.dayId);
     }),
   };
