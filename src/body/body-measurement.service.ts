@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { ValidationError } from '../core/errors.js';
 import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
-import { dayRangeWhere, requireDay } from '../training/day-scope.js';
-import { toDate, type DateInput } from '../training/times.js';
+import { dayRangeWhere, requireDay } from '../planning/day-scope.js';
+import { toDate, type DateInput } from '../core/datetimes.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
 
 export interface NewBodyMeasurement {

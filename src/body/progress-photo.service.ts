@@ -6,7 +6,7 @@ import { FileType } from '../files/file-kinds.js';
 import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import type { MultipartUpload } from '../files/multipart.js';
-import { dayRangeWhere, requireDay } from '../training/day-scope.js';
+import { dayRangeWhere, requireDay } from '../planning/day-scope.js';
 import { PhotoPose, ProgressPhoto } from './progress-photo.entity.js';
 import { PHOTO_NOTES_MAX, type ListProgressPhotosArgs } from './progress-photo.types.js';
 

@@ -1,5 +1,6 @@
 import { ArgsType, Field, Int } from 'type-graphql';
-import { IsDefined, IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IfPresent } from '../core/validation/if-present.js';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { UUID } from '../core/scalars.js';
 import { TaskCategory } from './task-category.entity.js';
@@ -15,19 +16,6 @@ export const CATEGORY_NAME_MAX = 100;
 
 const NOT_BLANK = /\S/;
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
-
-/**
- * Absent → untouched; present → must be valid, and an explicit null is refused. type-graphql validates
- * with skipMissingProperties (null and undefined skip every rule but @IsDefined), hence the pair.
- */
-function IfPresent(field: string): PropertyDecorator {
-  const present = ValidateIf((_object, value) => value !== undefined);
-  const notNull = IsDefined({ message: `${field} cannot be null` });
-  return (target, key) => {
-    present(target, key);
-    notNull(target, key);
-  };
-}
 
 @ArgsType()
 export class TaskIdArgs {

@@ -4,9 +4,9 @@ import { recordEvent } from '../core/events/record-event.js';
 import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
 import type { CardioEffort } from './cardio-effort.js';
 import { CardioSession } from './cardio-session.entity.js';
-import { dayRangeWhere, requireDay, type DayRange } from './day-scope.js';
+import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
 import { checkLunchSlot } from './lunch-slot.js';
-import { checkOrder, toDate, type DateInput } from './times.js';
+import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 
 export interface NewCardioSession {
   dayId: string;

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
-import { NotFoundError } from '../core/errors.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
 import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
 import { Exercise } from './exercise.entity.js';
-import { invalid } from './times.js';
 
 export interface ExerciseFilter extends PageArgs {
   category?: string | null;
@@ -68,7 +67,10 @@ export class ExerciseService {
   }
 
   async create(userId: string, input: NewExercise): Promise<Exercise> {
-    if (input.isGlobal) throw invalid('isGlobal', 'Only the service adds global exercises; create your own with isGlobal false');
+    if (input.isGlobal) {
+      const message = 'Only the service adds global exercises; create your own with isGlobal false';
+      throw new ValidationError(message, [{ path: ['isGlobal'], message }]);
+    }
     const exercise = this.em.create(Exercise, {
       userId,
       name: input.name.trim(),

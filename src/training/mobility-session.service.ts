@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
-import { dayRangeWhere, requireDay, type DayRange } from './day-scope.js';
+import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
 import { checkLunchSlot } from './lunch-slot.js';
 import { MobilitySession } from './mobility-session.entity.js';
 

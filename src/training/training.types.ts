@@ -20,7 +20,7 @@ import { LocalDate, UUID } from '../core/scalars.js';
 import { CardioEffort } from './cardio-effort.js';
 import { CardioSession } from './cardio-session.entity.js';
 import { Exercise } from './exercise.entity.js';
-import { IfPresent } from './if-present.js';
+import { IfPresent } from '../core/validation/if-present.js';
 import { MobilitySession } from './mobility-session.entity.js';
 import { TrainingSession } from './training-session.entity.js';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../core/events/record-event.js';
-import { requireDay } from '../training/day-scope.js';
-import { checkOrder, toDate, type DateInput } from '../training/times.js';
+import { requireDay } from '../planning/day-scope.js';
+import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 import { MeditationSession } from './meditation-session.entity.js';
 import { MoodEntry } from './mood-entry.entity.js';
 import { SleepEntry } from './sleep-entry.entity.js';

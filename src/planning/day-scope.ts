@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError } from '../core/errors.js';
-import { Day } from '../planning/day.entity.js';
+import { Day } from './day.entity.js';
 
 /** The day filters of the activity lists: `dayId`, or a `startDate`..`endDate` range (either end open). */
 export interface DayRange {

@@ -1,4 +1,4 @@
-import { ValidationError } from '../core/errors.js';
+import { ValidationError } from './errors.js';
 
 /** A datetime given as a Date or an ISO 8601 string (callers outside GraphQL pass strings). */
 export type DateInput = Date | string;
@@ -20,9 +20,4 @@ export function checkOrder(start: Date | null | undefined, end: Date | null | un
     const message = `${endField} must not be before ${startField}`;
     throw new ValidationError(message, [{ path: [endField], message }]);
   }
-}
-
-/** A ValidationError for one field. */
-export function invalid(field: string, message: string): ValidationError {
-  return new ValidationError(message, [{ path: [field], message }]);
 }
