@@ -4,10 +4,18 @@ import type { Logger } from '../core/logger.js';
 
 export type { Agenda };
 
+/** Work that runs beside the job runner: started after it, stopped before it. */
+export interface JobCompanion {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export interface JobRunner {
   agenda: Agenda;
   start(): Promise<void>;
   stop(): Promise<void>;
+  /** Registers a companion (e.g. the webhook dispatcher); call before start. */
+  attach(companion: JobCompanion): void;
   /** Throws when the job backend cannot be reached (readiness). */
   ping(): Promise<void>;
 }
@@ -24,13 +32,19 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
   const agenda = new Agenda({ backend, processEvery: 1000 });
   agenda.on('error', (error: unknown) => logger.error({ err: error }, 'job runner error'));
   let started = false;
+  const companions: JobCompanion[] = [];
   return {
     agenda,
+    attach(companion) {
+      companions.push(companion);
+    },
     async start() {
       await agenda.start();
       started = true;
+      for (const companion of companions) await companion.start();
     },
     async stop() {
+      for (const companion of [...companions].reverse()) await companion.stop().catch((error) => logger.error({ err: error }, 'job companion stop failed'));
       if (started) await agenda.stop();
       else await agenda.stop().catch(() => undefined);
     },

@@ -30,7 +30,7 @@ export class PerimeterService {
     return task;
   }
 
-  async update(userId: string, taskId: string, changes: { title?: string; personId?: string }): Promise<PerimeterTask> {
+  async update(userId: string, taskId: string, changes: { title?: string; personId?: string | null }): Promise<PerimeterTask> {
     const task = await this.find(userId, taskId);
     if (changes.title !== undefined) task.title = changes.title;
     if (changes.personId !== undefined) task.personId = changes.personId;

@@ -61,7 +61,7 @@ describe('perimeter tasks CRUD', () => {
     const renamed = await client.patch(`/api/v1/perimeter/tasks/${id}`, { title: 'Call dad' });
     expect(renamed.status, renamed.text).toBe(200);
     expect(renamed.body.data).toMatchObject({ id, title: 'Call dad', personId: PERSON_ID });
-    // null clears personId (through GraphQL: the REST layer drops null body values, see the report).
+    // null clears personId (GraphQL here; REST PATCH with null: test/rest/null-semantics.test.ts).
     const cleared = await client.graphql('mutation($id: UUID!) { updatePerimeterTask(taskId: $id, personId: null) { title personId } }', { id });
     expect(cleared.body.data.updatePerimeterTask).toEqual({ title: 'Call dad', personId: null });
 

@@ -3,6 +3,7 @@ import { JSONResolver } from 'graphql-scalars';
 import { ArrayMaxSize, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { LocalDate, UUID } from '../core/scalars.js';
 import { StorableText } from '../core/storable-text.js';
+import { IfPresent } from '../core/validation/if-present.js';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { ChecklistKey } from './checklist-key.js';
 import { PerimeterTask } from './perimeter-task.entity.js';
@@ -19,7 +20,7 @@ export class UpdateWeekArgs {
   weekId!: string;
 
   @Field(() => Boolean, { nullable: true })
-  @IsOptional()
+  @IfPresent('isStressWeek')
   @IsBoolean()
   isStressWeek?: boolean;
 }
@@ -32,38 +33,38 @@ export class DayIdArgs {
 
 @ArgsType()
 export class UpdateDayArgs extends DayIdArgs {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'null clears the notes.' })
   @IsOptional()
   @IsString()
   @MaxLength(10_000)
   @StorableText('notes')
-  notes?: string;
+  notes?: string | null;
 
   @Field(() => Boolean, { nullable: true })
-  @IsOptional()
+  @IfPresent('minimumMode')
   @IsBoolean()
   minimumMode?: boolean;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(10)
-  mood?: number;
+  mood?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
   @IsOptional()
   @IsInt()
   @Min(1)
   @Max(10)
-  energy?: number;
+  energy?: number | null;
 
-  @Field(() => Float, { nullable: true })
+  @Field(() => Float, { nullable: true, description: 'Hours, 0-24; null clears it.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0)
   @Max(24)
-  sleepHours?: number;
+  sleepHours?: number | null;
 }
 
 @ArgsType()
@@ -97,15 +98,15 @@ export class UpdatePerimeterTaskArgs {
   taskId!: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
+  @IfPresent('title')
   @IsString()
   @MinLength(1)
   @MaxLength(500)
   @StorableText('title')
   title?: string;
 
-  @Field(() => UUID, { nullable: true })
-  personId?: string;
+  @Field(() => UUID, { nullable: true, description: 'null detaches the person.' })
+  personId?: string | null;
 }
 
 @ArgsType()

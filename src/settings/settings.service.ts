@@ -1,6 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UserSettings } from './user-settings.entity.js';
+import { DEFAULT_TIMEZONE, UserSettings } from './user-settings.entity.js';
 import type { UpdateSettingsArgs } from './settings.types.js';
 
 /** The settings a user can change; nothing else of the row is ever written from input. */
@@ -15,12 +15,15 @@ const UPDATABLE = [
   'timezone',
 ] as const satisfies readonly (keyof UpdateSettingsArgs & keyof UserSettings)[];
 
-/** A user's settings; the row is made on first write, defaults are answered before that. */
+/** A user's settings; the row (with the defaults) is made on first read or write, so its id is stable. */
 export class SettingsService {
   constructor(private readonly em: EntityManager) {}
 
   async get(userId: string): Promise<UserSettings> {
-    return (await this.em.findOne(UserSettings, { userId })) ?? this.defaults(userId);
+    const existing = await this.em.findOne(UserSettings, { userId });
+    if (existing) return existing;
+    await this.ensureRow(userId);
+    return this.em.findOneOrFail(UserSettings, { userId });
   }
 
   async update(userId: string, changes: UpdateSettingsArgs): Promise<UserSettings> {
@@ -37,7 +40,7 @@ export class SettingsService {
   }
 
   async timezoneOf(userId: string): Promise<string> {
-    return (await this.get(userId)).timezone;
+    return (await this.em.findOne(UserSettings, { userId }, { fields: ['timezone'] }))?.timezone ?? DEFAULT_TIMEZONE;
   }
 
   /** Makes the user's row with the defaults; two first writes racing each other make one row. */
@@ -50,11 +53,5 @@ export class SettingsService {
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
     }
-  }
-
-  private defaults(userId: string): UserSettings {
-    const settings = new UserSettings();
-    settings.userId = userId;
-    return settings;
   }
 }

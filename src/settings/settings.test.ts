@@ -30,7 +30,7 @@ async function settingsRows(userId: string): Promise<number> {
 }
 
 describe('GET /settings', () => {
-  it('answers the defaults before anything is saved, without writing a row', async () => {
+  it('answers the defaults before anything is saved, keeping one row with a stable id', async () => {
     const { client, id } = await signUp(app.url);
     const res = await client.get('/api/v1/settings');
     expect(res.status, res.text).toBe(200);
@@ -38,9 +38,12 @@ describe('GET /settings', () => {
     for (const key of ['wakeTime', 'inBedTime', 'lightsOutTime', 'stressWeekWakeTime', 'stressWeekInBedTime', 'stressWeekLightsOutTime']) {
       expect(res.body.data[key]).toMatch(HH_MM);
     }
-    expect(await settingsRows(id)).toBe(0);
-    const gql = await client.graphql('{ settings { weeklySplitLabels wakeTime timezone } }');
-    expect(gql.body.data.settings).toEqual({ weeklySplitLabels: DEFAULTS.weeklySplitLabels, wakeTime: '07:00', timezone: 'UTC' });
+    expect(await settingsRows(id)).toBe(1);
+    const again = await client.get('/api/v1/settings');
+    expect(again.body.data.id).toBe(res.body.data.id);
+    const gql = await client.graphql('{ settings { id weeklySplitLabels wakeTime timezone } }');
+    expect(gql.body.data.settings).toEqual({ id: res.body.data.id, weeklySplitLabels: DEFAULTS.weeklySplitLabels, wakeTime: '07:00', timezone: 'UTC' });
+    expect(await settingsRows(id)).toBe(1);
   });
 
   it('needs a session', async () => {

@@ -1,7 +1,8 @@
 import { ArgsType, Field } from 'type-graphql';
-import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { isValidTimeZone } from '../core/dates.js';
 import { StorableText } from '../core/storable-text.js';
+import { IfPresent } from '../core/validation/if-present.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const hhmm = (field: string) => Matches(HH_MM, { message: `${field} must be a time HH:MM (00:00-23:59)` });
@@ -18,8 +19,9 @@ class IsTimeZone implements ValidatorConstraintInterface {
 
 @ArgsType()
 export class UpdateSettingsArgs {
+  // Every setting has a value: an explicit null is refused (400 naming it), absent leaves it as it is.
   @Field(() => [String], { nullable: true })
-  @IsOptional()
+  @IfPresent('weeklySplitLabels')
   @ArrayMinSize(1)
   @ArrayMaxSize(14)
   @IsString({ each: true })
@@ -28,15 +30,15 @@ export class UpdateSettingsArgs {
   @StorableText('weeklySplitLabels', { each: true })
   weeklySplitLabels?: string[];
 
-  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('wakeTime') wakeTime?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('inBedTime') inBedTime?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('lightsOutTime') lightsOutTime?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('stressWeekWakeTime') stressWeekWakeTime?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('stressWeekInBedTime') stressWeekInBedTime?: string;
-  @Field(() => String, { nullable: true }) @IsOptional() @hhmm('stressWeekLightsOutTime') stressWeekLightsOutTime?: string;
+  @Field(() => String, { nullable: true }) @IfPresent('wakeTime') @hhmm('wakeTime') wakeTime?: string;
+  @Field(() => String, { nullable: true }) @IfPresent('inBedTime') @hhmm('inBedTime') inBedTime?: string;
+  @Field(() => String, { nullable: true }) @IfPresent('lightsOutTime') @hhmm('lightsOutTime') lightsOutTime?: string;
+  @Field(() => String, { nullable: true }) @IfPresent('stressWeekWakeTime') @hhmm('stressWeekWakeTime') stressWeekWakeTime?: string;
+  @Field(() => String, { nullable: true }) @IfPresent('stressWeekInBedTime') @hhmm('stressWeekInBedTime') stressWeekInBedTime?: string;
+  @Field(() => String, { nullable: true }) @IfPresent('stressWeekLightsOutTime') @hhmm('stressWeekLightsOutTime') stressWeekLightsOutTime?: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
+  @IfPresent('timezone')
   @Validate(IsTimeZone)
   timezone?: string;
 }

@@ -4,6 +4,7 @@ import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 
 export const DEFAULT_SPLIT_LABELS = ['Push', 'Pull', 'Legs', 'Arms'];
+export const DEFAULT_TIMEZONE = 'UTC';
 
 /** Defaults chosen for a 7-8 h night; a stress week goes to bed half an hour earlier. */
 export const DEFAULT_BEDTIMES = {
@@ -52,5 +53,5 @@ export class UserSettings extends BaseEntity {
 
   @Field(() => String, { description: 'IANA time zone that decides which day is "today".' })
   @Property({ type: 'string', length: 64 })
-  timezone: Opt<string> = 'UTC';
+  timezone: Opt<string> = DEFAULT_TIMEZONE;
 }

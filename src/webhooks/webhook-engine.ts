@@ -113,18 +113,8 @@ export class WebhookEngine {
       },
       { concurrency: 16, lockLifetime, removeOnComplete: true },
     );
-    // The runner starts after registration; the engine starts with it and stops before it.
-    const runner = deps.jobs;
-    const start = runner.start.bind(runner);
-    const stop = runner.stop.bind(runner);
-    runner.start = async () => {
-      await start();
-      await engine.start();
-    };
-    runner.stop = async () => {
-      await engine.stop();
-      await stop();
-    };
+    // The engine starts after the job runner and stops before it.
+    deps.jobs.attach(engine);
     return engine;
   }
 

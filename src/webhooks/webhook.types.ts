@@ -1,24 +1,15 @@
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DateTimeISOResolver } from 'graphql-scalars';
-import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsDefined, IsEnum, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { UUID } from '../core/scalars.js';
+import { IfPresent } from '../core/validation/if-present.js';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 
 export const URL_MAX = 2048;
 export const EVENTS_MAX = 32;
 export const EVENT_NAME_MAX = 64;
-
-/** Absent → untouched; present → must be valid, and an explicit null is refused. */
-function IfPresent(field: string): PropertyDecorator {
-  const present = ValidateIf((_object, value) => value !== undefined);
-  const notNull = IsDefined({ message: `${field} cannot be null` });
-  return (target, key) => {
-    present(target, key);
-    notNull(target, key);
-  };
-}
 
 @ArgsType()
 export class WebhookIdArgs {
