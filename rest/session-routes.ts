@@ -31,14 +31,6 @@ export const sessionRoutes: RouteTable = {
   'Mutation.deletePerimeterTask': { method: 'DELETE', path: '/perimeter/tasks/:taskId' },
   'Mutation.setDayPerimeter': { method: 'POST', path: '/perimeter/:dayId' },
 
-  // Subscription and API keys (session cookie only; an API key is never accepted here)
-  'Query.subscription': { method: 'GET', path: '/subscription' },
-  'Query.apiKeys': { method: 'GET', path: '/api-keys' },
-  'Mutation.createApiKey': { method: 'POST', path: '/api-keys', responseStatus: 201 },
-  'Mutation.revokeApiKey': { method: 'POST', path: '/api-keys/:keyId/revoke' },
-  'Mutation.rotateApiKey': { method: 'POST', path: '/api-keys/:keyId/rotate' },
-  'Mutation.deleteApiKey': { method: 'DELETE', path: '/api-keys/:keyId' },
-
   // Settings
   'Query.settings': { method: 'GET', path: '/settings' },
   'Mutation.updateSettings': { method: 'PATCH', path: '/settings' },
@@ -80,6 +72,14 @@ export const sessionRoutes: RouteTable = {
   'Query.fileUrl': { method: 'GET', path: '/files/:fileId/url' },
   'Mutation.deleteFile': { method: 'DELETE', path: '/files/:fileId' },
   'Query.progressPhotos': { method: 'GET', path: '/body-composition/photos' },
+
+  // Subscription and API keys (session cookie only; an API key is never accepted here)
+  'Query.subscription': { method: 'GET', path: '/subscription' },
+  'Query.apiKeys': { method: 'GET', path: '/api-keys' },
+  'Mutation.createApiKey': { method: 'POST', path: '/api-keys', responseStatus: 201 },
+  'Mutation.revokeApiKey': { method: 'POST', path: '/api-keys/:keyId/revoke' },
+  'Mutation.rotateApiKey': { method: 'POST', path: '/api-keys/:keyId/rotate' },
+  'Mutation.deleteApiKey': { method: 'DELETE', path: '/api-keys/:keyId' },
 
   // Webhook management (session cookie and a plan with webhooks)
   'Query.webhooks': { method: 'GET', path: '/webhooks' },

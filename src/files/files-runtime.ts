@@ -10,6 +10,13 @@ import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
 
 export const GENERATE_VARIANTS_JOB = 'files:generate-variants';
 
+/**
+ * Images the eager job works on at once. Each decode already uses every core (libvips threads); a
+ * second file overlaps one file's database and storage waits with the other's pixels. More only
+ * queues work on a small machine and holds more decoded pixels in memory.
+ */
+export const VARIANT_JOB_CONCURRENCY = 2;
+
 /** How long a file URL stays valid (disk signature or S3 presigned GET). */
 export const FILE_URL_TTL_SECONDS = 15 * 60;
 

@@ -51,7 +51,7 @@ describe('upload', () => {
       const data = res.body.data;
       expect(data).toMatchObject({ fileName: 'any-name.jpg', fileType: c.fileType, mimeType: c.mime, size: c.data.length, isImage: c.fileType === 'image' });
       expect(data.id).toMatch(/^[0-9a-f-]{36}$/);
-      expect(data.url).toMatch(/^http:\/\/localhost:0\/api\/v1\/files\/[0-9a-f-]{36}\/content\?/);
+      expect(data.url).toMatch(/^http:\/\/localhost:\d+\/api\/v1\/files\/[0-9a-f-]{36}\/content\?/);
       expect(data.storageKey).toBe(`${aliceId}/${data.id}/original`);
       const fetched = await fetchHandedOut(app, data.url);
       expect(fetched.status).toBe(200);

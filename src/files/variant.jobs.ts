@@ -1,6 +1,6 @@
 import { backoffStrategies } from 'agenda';
 import type { AppDeps } from '../core/context.js';
-import { filesRuntime, GENERATE_VARIANTS_JOB } from './files-runtime.js';
+import { filesRuntime, GENERATE_VARIANTS_JOB, VARIANT_JOB_CONCURRENCY } from './files-runtime.js';
 import { VariantService } from './variant.service.js';
 
 /**
@@ -16,6 +16,6 @@ export function registerFileJobs(deps: AppDeps): void {
       const rt = await filesRuntime(deps);
       await new VariantService(deps.orm.em.fork(), rt).ensureAll(fileId);
     },
-    { concurrency: 2, backoff: backoffStrategies.exponential({ delay: 2000, maxRetries: 3 }) },
+    { concurrency: VARIANT_JOB_CONCURRENCY, backoff: backoffStrategies.exponential({ delay: 2000, maxRetries: 3 }) },
   );
 }

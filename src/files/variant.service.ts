@@ -1,11 +1,16 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../core/errors.js';
 import { VariantStatus, RESIZED_VARIANTS, type ResizedVariant } from './file-kinds.js';
 import type { FilesRuntime } from './files-runtime.js';
 import { ImageVariant } from './image-variant.entity.js';
-import { describeImageError, renderVariant } from './image-processing.js';
-import { blobKey } from './storage/storage.js';
+import { describeImageError, renderVariant, renderVariants, type ImageSource } from './image-processing.js';
+import { blobKey, type BlobStorage } from './storage/storage.js';
 import { StoredFile } from './stored-file.entity.js';
 
 /**
@@ -21,7 +26,7 @@ export class VariantService {
   ) {}
 
   /** The variant row, made now if it does not exist yet (ready, or failed with its reason). */
-  async ensure(userId: string, fileId: string, variant: ResizedVariant, source?: () => Promise<Buffer>): Promise<ImageVariant> {
+  async ensure(userId: string, fileId: string, variant: ResizedVariant): Promise<ImageVariant> {
     const existing = await this.em.findOne(ImageVariant, { fileId, variant, userId });
     if (existing) return existing;
 
@@ -37,20 +42,21 @@ export class VariantService {
 
         const storage = this.rt.adapter(file.storageAdapter);
         const key = blobKey(userId, fileId, variant);
-        const data = source ? await source() : await storage.readBuffer(file.storageKey);
         let row: ImageVariant;
-        try {
-          const out = await renderVariant(data, file.mimeType, variant);
-          written = { key, adapter: file.storageAdapter };
-          await storage.putBuffer(key, out.data, file.mimeType);
-          row = tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.ready, width: out.width, height: out.height, size: out.size, storageKey: key });
-        } catch (error) {
-          if (written) throw error; // storage failed, not the image: let the caller retry
-          this.rt.logger.warn({ err: error, fileId, variant }, 'image variant failed');
-          row = tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.failed, size: 0, storageKey: key, error: describeImageError(error) });
-        }
+        await this.withSource(storage, file.storageKey, async (source) => {
+          try {
+            const out = await renderVariant(source, file.mimeType, variant);
+            written = { key, adapter: file.storageAdapter };
+            await storage.putBuffer(key, out.data, file.mimeType);
+            row = tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.ready, width: out.width, height: out.height, size: out.size, storageKey: key });
+          } catch (error) {
+            if (written) throw error; // storage failed, not the image: let the caller retry
+            this.rt.logger.warn({ err: error, fileId, variant }, 'image variant failed');
+            row = tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.failed, size: 0, storageKey: key, error: describeImageError(error) });
+          }
+        });
         await tx.flush();
-        return row;
+        return row!;
       });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) {
@@ -66,22 +72,89 @@ export class VariantService {
     }
   }
 
-  /** Every resized variant of an image (the eager job); the original is read once. */
+  /**
+   * Every resized variant of an image (the eager job), in one transaction: the file row share-locked,
+   * the advisory lock of each variant taken in a fixed order (so a lazy request of one variant waits
+   * and then finds it), the original decoded once (renderVariants), the blobs written in parallel and
+   * every row inserted in one flush. A bad image gives failed rows; a storage or database failure
+   * removes the blobs written so far and throws (Agenda retries). A file deleted meanwhile: nothing.
+   */
   async ensureAll(fileId: string): Promise<ImageVariant[]> {
-    const file = await this.em.findOne(StoredFile, { id: fileId });
-    if (!file || !file.isImage) return [];
-    let source: Promise<Buffer> | undefined;
-    const read = () => (source ??= this.rt.adapter(file.storageAdapter).readBuffer(file.storageKey));
-    const rows: ImageVariant[] = [];
-    for (const variant of RESIZED_VARIANTS) {
-      try {
-        rows.push(await this.ensure(file.userId, fileId, variant, read));
-      } catch (error) {
-        if (error instanceof NotFoundError) return rows; // deleted meanwhile: nothing left to make
+    // Blobs written in this attempt, and where: removed again when the rows do not commit.
+    const written: string[] = [];
+    let owner = '';
+    let storage: BlobStorage | undefined;
+    try {
+      return await this.em.transactional(async (tx) => {
+        const file = await tx.findOne(StoredFile, { id: fileId }, { lockMode: LockMode.PESSIMISTIC_READ });
+        if (!file || !file.isImage) return [];
+        const userId = (owner = file.userId);
+        const store = (storage = this.rt.adapter(file.storageAdapter));
+        // One statement; the select list is evaluated left to right, so the locks come in this order.
+        await tx.execute(
+          `select ${RESIZED_VARIANTS.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`,
+          RESIZED_VARIANTS.map((variant) => `image-variant:${fileId}:${variant}`),
+        );
+        const made = await tx.find(ImageVariant, { fileId, variant: { $in: [...RESIZED_VARIANTS] } }, { disableIdentityMap: true });
+        const missing = RESIZED_VARIANTS.filter((variant) => !made.some((row) => row.variant === variant));
+        if (!missing.length) return made;
+
+        const rows: ImageVariant[] = [];
+        await this.withSource(store, file.storageKey, async (source) => {
+          const outcomes = await renderVariants(source, file.mimeType, missing);
+          const puts = await Promise.allSettled(
+            missing.map(async (variant) => {
+              const key = blobKey(userId, fileId, variant);
+              const outcome = outcomes.get(variant)!;
+              if (!outcome.ok) {
+                this.rt.logger.warn({ err: outcome.error, fileId, variant }, 'image variant failed');
+                rows.push(tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.failed, size: 0, storageKey: key, error: describeImageError(outcome.error) }));
+                return;
+              }
+              const { out } = outcome;
+              written.push(key);
+              await store.putBuffer(key, out.data, file.mimeType);
+              rows.push(tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.ready, width: out.width, height: out.height, size: out.size, storageKey: key }));
+            }),
+          );
+          const failed = puts.find((p): p is PromiseRejectedResult => p.status === 'rejected');
+          if (failed) throw failed.reason; // storage failed, not the image: let Agenda retry
+        });
+        await tx.flush();
+        return [...made, ...rows];
+      });
+    } catch (error) {
+      const remove = (keys: string[]) => Promise.all(keys.map((key) => storage!.delete(key).catch(() => undefined)));
+      if (error instanceof UniqueConstraintViolationException) {
+        // Another maker committed a variant first (the advisory locks make this a backstop only): a
+        // blob of a variant that has a row is that row's blob under the same key, so it stays.
+        const rows = await this.em.fork().find(ImageVariant, { fileId, userId: owner, variant: { $in: [...RESIZED_VARIANTS] } });
+        const kept = new Set(rows.map((row) => row.storageKey));
+        await remove(written.filter((key) => !kept.has(key)));
+        if (rows.length === RESIZED_VARIANTS.length) return rows;
         throw error;
       }
+      // The rows did not commit: no blob may stay behind under their keys.
+      await remove(written);
+      throw error;
     }
-    return rows;
+  }
+
+  /**
+   * Hands the original to libvips as a local file: the disk adapter's own file, or (S3) a temporary
+   * copy streamed into the staging folder and removed afterwards. The original is never read whole
+   * into the heap. A missing blob is a storage failure (it throws before any rendering).
+   */
+  private async withSource<T>(storage: BlobStorage, key: string, use: (source: ImageSource) => Promise<T>): Promise<T> {
+    if (storage.localPath) return use(await storage.localPath(key));
+    await mkdir(this.rt.stagingDir, { recursive: true });
+    const temp = join(this.rt.stagingDir, `${randomUUID()}.source`);
+    try {
+      await pipeline(await storage.read(key), createWriteStream(temp));
+      return await use(temp);
+    } finally {
+      await rm(temp, { force: true });
+    }
   }
 }
 

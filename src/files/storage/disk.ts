@@ -38,13 +38,18 @@ export class DiskStorage implements BlobStorage {
 
   async putBuffer(key: string, data: Buffer): Promise<void> {
     const target = this.pathOf(key);
-    await mkdir(dirname(target), { recursive: true });
     const temp = `${target}.${randomUUID()}.part`;
     try {
-      await writeFile(temp, data);
+      // The folder usually exists (a variant is written beside its original): make it only when missing.
+      await writeFile(temp, data).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(temp, data);
+      });
       await rename(temp, target);
-    } finally {
+    } catch (error) {
       await rm(temp, { force: true });
+      throw error;
     }
   }
 
@@ -52,6 +57,12 @@ export class DiskStorage implements BlobStorage {
     const path = this.pathOf(key);
     await stat(path);
     return createReadStream(path);
+  }
+
+  async localPath(key: string): Promise<string> {
+    const path = this.pathOf(key);
+    await stat(path);
+    return path;
   }
 
   readBuffer(key: string): Promise<Buffer> {

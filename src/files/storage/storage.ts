@@ -20,6 +20,8 @@ export interface BlobStorage {
   putBuffer(key: string, data: Buffer, contentType: string): Promise<void>;
   read(key: string): Promise<Readable>;
   readBuffer(key: string): Promise<Buffer>;
+  /** The local file holding `key`, when the adapter keeps blobs on this machine (rejects when missing). */
+  localPath?(key: string): Promise<string>;
   exists(key: string): Promise<boolean>;
   /** Removes every blob under `prefix/` (a file and all its variants). */
   deletePrefix(prefix: string): Promise<void>;
