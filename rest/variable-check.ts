@@ -10,6 +10,7 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import type { FieldError } from '../src/core/errors.js';
+import { printPath } from '../src/graphql/error-body.js';
 
 /** Where a REST request carries an operation argument, in Sofa's order: path, then query, then body. */
 export interface ArgumentSources {
@@ -85,10 +86,6 @@ export function checkArguments(args: readonly GraphQLArgument[], sources: Argume
     });
   }
   return errors;
-}
-
-function printPath(path: readonly (string | number)[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 }
 
 /** graphql-js's reason without the offending value echoed back ("String cannot represent …: <value>"). */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { blobsOnDisk, makeImage, upload } from './files.test-helpers.js';
+import { expectNotFound } from '../../test/support/expectations.js';
 
 /** A user reaches only their own files: another user's id answers 404 exactly like a missing one. */
 let app: TestApp;
@@ -20,11 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-function expectNotFound(res: { status: number; body: any }) {
-  expect(res.status).toBe(404);
-  expect(res.body.error.code).toBe('NOT_FOUND');
-}
 
 async function aliceFileIntact() {
   const res = await alice.get(`/api/v1/files/${aliceFile.id}`);

@@ -7,7 +7,7 @@ import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/cl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { blobsOnDisk, expectValidation, makeImage, makePdf, upload, waitForVariants } from './files.test-helpers.js';
+import { blobsOnDisk, expectRule, expectValidation, makeImage, makePdf, upload, waitForVariants } from './files.test-helpers.js';
 
 /** FILE_STORAGE_ADAPTER=s3 against a real S3-compatible server (s3rver) on loopback, path-style. */
 let s3: S3rver;
@@ -101,8 +101,8 @@ describe('s3 storage', () => {
 
   it('a refused upload leaves no object and no row', async () => {
     const before = await objectKeys();
-    expectValidation(await upload(alice, Buffer.from('not an image'.repeat(100)), 'image', 'x.png', 'image/png'), 'file_type');
-    expectValidation(await upload(alice, Buffer.concat([await makeImage('jpeg', 10, 10), Buffer.alloc(1_100_000)]), 'image'), 'file_size');
+    expectRule(await upload(alice, Buffer.from('not an image'.repeat(100)), 'image', 'x.png', 'image/png'), 'file_type');
+    expectRule(await upload(alice, Buffer.concat([await makeImage('jpeg', 10, 10), Buffer.alloc(1_100_000)]), 'image'), 'file_size');
     expect(await objectKeys()).toEqual(before);
     expect(await blobsOnDisk(app)).toEqual([]);
   });

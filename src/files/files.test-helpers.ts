@@ -103,13 +103,6 @@ export async function waitForVariants(client: HttpClient, fileId: string, count 
   }
 }
 
-export function expectValidation(res: HttpResult, rule?: string) {
-  expect(res.status, res.text).toBe(400);
-  expect(res.body.ok).toBe(false);
-  expect(res.body.error.code).toBe('VALIDATION_ERROR');
-  if (rule) expect(res.body.error.details.rule).toBe(rule);
-}
-
 /** A hand-built multipart body, for file names a browser's FormData would escape. */
 export async function postRawMultipart(client: HttpClient, path: string, parts: { name: string; fileName?: string; fileNameStar?: string; contentType?: string; data: Buffer | string }[]): Promise<HttpResult> {
   const boundary = `----lp${Date.now()}`;
@@ -136,3 +129,5 @@ export async function postRawMultipart(client: HttpClient, path: string, parts: 
   }
   return { status: response.status, headers: response.headers, body, text };
 }
+
+export { expectRule, expectValidation } from '../../test/support/expectations.js';

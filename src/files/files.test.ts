@@ -6,7 +6,7 @@ import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import {
   blobsOnDisk,
   dbRows,
-  expectValidation,
+  expectRule, expectValidation,
   fetchHandedOut,
   makeImage,
   makePdf,
@@ -121,7 +121,7 @@ describe('refusals leave nothing behind', () => {
   it('refuses an oversize file (400 VALIDATION_ERROR, rule file_size) and deletes the partial blob', async () => {
     const big = Buffer.concat([await makeImage('jpeg', 32, 32), randomBytes(MAX + 500_000)]);
     const res = await upload(bob, big, 'image', 'big.jpg');
-    expectValidation(res, 'file_size');
+    expectRule(res, 'file_size');
     expect(res.body.error.details.maxBytes).toBe(MAX);
     expect(res.body.error.details.errors[0].path).toEqual(['file']);
     await expectNothingStored();
@@ -139,31 +139,31 @@ describe('refusals leave nothing behind', () => {
 
   it('refuses bytes of no known type declared as a JPEG', async () => {
     const res = await upload(bob, randomBytes(5000), 'image', 'photo.jpg', 'image/jpeg');
-    expectValidation(res, 'file_type');
+    expectRule(res, 'file_type');
     expect(res.body.error.message).toMatch(/not of a recognised type/);
     await expectNothingStored();
   });
 
   it('refuses a .png that is not a PNG (a text file)', async () => {
     const res = await upload(bob, Buffer.from('just some text, not an image at all\n'.repeat(20)), 'image', 'fake.png', 'image/png');
-    expectValidation(res, 'file_type');
+    expectRule(res, 'file_type');
     await expectNothingStored();
   });
 
   it('refuses a real image of a type outside the allowed lists (GIF)', async () => {
     const gif = await sharp({ create: { width: 20, height: 20, channels: 3, background: '#0a0' } }).gif().toBuffer();
     const res = await upload(bob, gif, 'image', 'anim.gif', 'image/gif');
-    expectValidation(res, 'file_type');
+    expectRule(res, 'file_type');
     expect(res.body.error.message).toMatch(/image\/gif are not allowed/);
     await expectNothingStored();
   });
 
   it('refuses a fileType that does not match the bytes, both ways', async () => {
     const asImage = await upload(bob, makePdf(), 'image', 'doc.pdf', 'application/pdf');
-    expectValidation(asImage, 'file_type');
+    expectRule(asImage, 'file_type');
     expect(asImage.body.error.details.errors[0].path).toEqual(['fileType']);
     const asDocument = await upload(bob, await makeImage('png', 10, 10), 'document', 'pic.png', 'image/png');
-    expectValidation(asDocument, 'file_type');
+    expectRule(asDocument, 'file_type');
     await expectNothingStored();
   });
 
@@ -255,7 +255,7 @@ describe('variants (eager)', () => {
       expect(v.size).toBe(0);
     }
     const url = await alice.get(`/api/v1/files/${up.body.data.id}/url?variant=small`);
-    expectValidation(url, 'image_variant_failed');
+    expectRule(url, 'image_variant_failed');
     // No blob for a failed variant; the original is still there.
     const blobs = (await blobsOnDisk(app)).filter((p) => p.includes(up.body.data.id));
     expect(blobs).toEqual([`${aliceId}/${up.body.data.id}/original`]);
@@ -287,7 +287,7 @@ describe('urls, lists, deletion', () => {
     other.searchParams.set('variant', 'small');
     expect((await fetchHandedOut(app, other.toString())).status).toBe(401);
 
-    expectValidation(await alice.get(`/api/v1/files/${up.body.data.id}/url?variant=small`), 'file_variant');
+    expectRule(await alice.get(`/api/v1/files/${up.body.data.id}/url?variant=small`), 'file_variant');
     expectValidation(await alice.get(`/api/v1/files/${up.body.data.id}/url?variant=huge`));
     expectValidation(await alice.get('/api/v1/files/not-a-uuid'));
     expectValidation(await alice.get('/api/v1/files/not-a-uuid/download'));

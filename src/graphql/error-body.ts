@@ -22,7 +22,8 @@ export function validationErrorBody(errors: FieldError[]): ErrorBody {
   return { status: 400, code: 'VALIDATION_ERROR', message, details: { errors } };
 }
 
-function printPath(path: (string | number)[]): string {
+/** `['a', 0, 'b']` → `a[0].b`, the way field paths are named in messages. */
+export function printPath(path: readonly (string | number)[]): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i ? `.${p}` : p)).join('');
 }
 

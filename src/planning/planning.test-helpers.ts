@@ -34,33 +34,8 @@ export async function createPerimeterTasks(client: HttpClient, count: number, pr
   return tasks;
 }
 
-export function expectStatus(res: HttpResult, status: number, code?: string): void {
-  expect(res.status, res.text).toBe(status);
-  if (code) expect(res.body.error.code).toBe(code);
-}
-
-export function expectNotFound(res: HttpResult): void {
-  expectStatus(res, 404, 'NOT_FOUND');
-}
-
-/** A 400 whose details name `field` (first path element of one of its errors). */
-export function expectValidation(res: HttpResult, field?: string): void {
-  expectStatus(res, 400, 'VALIDATION_ERROR');
-  if (field) expect(res.body.error.details.errors.map((e: any) => e.path[0])).toContain(field);
-}
-
-/** A GraphQL answer with one error of `code`. */
-export function expectGraphQLError(res: HttpResult<{ data?: any; errors?: any[] }>, code: string): any {
-  expect(res.body.errors, res.text).toHaveLength(1);
-  expect(res.body.errors![0].extensions.code).toBe(code);
-  return res.body.errors![0];
-}
-
-/** Outbox rows of one user, oldest first (optionally of one event name). */
-export async function outboxEvents(app: TestApp, userId: string, event?: string): Promise<OutboxEvent[]> {
-  const rows = await app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc', id: 'asc' } });
-  return event ? rows.filter((r) => r.event === event) : rows;
-}
+/** Rows in `table` belonging to `userId`, counted straight from the database. */
+export { expectGraphQLError, expectNotFound, expectStatus, expectValidation, outboxEvents } from '../../test/support/expectations.js';
 
 /** Rows in `table` belonging to `userId`, counted straight from the database. */
 export async function countRows(app: TestApp, table: string, userId: string): Promise<number> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MISSING_ID, createCategory, createTask } from './tasks.test-helpers.js';
+import { expectValidation } from '../../test/support/expectations.js';
 
 let app: TestApp;
 let client: HttpClient;
@@ -12,12 +13,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-function expectValidation(res: { status: number; body: any }, path?: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.error.code).toBe('VALIDATION_ERROR');
-  if (path) expect(res.body.error.details.errors.map((e: any) => e.path[0])).toContain(path);
-}
 
 describe('POST /task-categories', () => {
   it('creates a category with and without a colour (201)', async () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createCategory, createTask, outboxEvents, weekDays } from './tasks.test-helpers.js';
+import { expectNotFound } from '../../test/support/expectations.js';
 
 /** A user reaches only their own tasks and categories: another user's id answers 404 like a missing one. */
 let app: TestApp;
@@ -29,12 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
-
-function expectNotFound(res: { status: number; body: any }, field?: string) {
-  expect(res.status).toBe(404);
-  expect(res.body.error.code).toBe('NOT_FOUND');
-  if (field) expect(res.body.error.details.field).toBe(field);
-}
 
 async function aliceTaskUnchanged() {
   const res = await alice.get(`/api/v1/tasks/${aliceTask.id}`);

@@ -23,7 +23,4 @@ export async function createCategory(client: HttpClient, body: Record<string, un
   return res.body.data;
 }
 
-/** Outbox rows of one user, oldest first. */
-export async function outboxEvents(app: TestApp, userId: string): Promise<OutboxEvent[]> {
-  return app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc' } });
-}
+export { outboxEvents } from '../../test/support/expectations.js';

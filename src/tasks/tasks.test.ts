@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { Task } from './task.entity.js';
 import { MISSING_ID, createCategory, createTask, outboxEvents, weekDays } from './tasks.test-helpers.js';
+import { expectValidation } from '../../test/support/expectations.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -13,13 +14,6 @@ afterAll(async () => {
 });
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-
-function expectValidation(res: { status: number; body: any }, path?: string) {
-  expect(res.status).toBe(400);
-  expect(res.body.ok).toBe(false);
-  expect(res.body.error.code).toBe('VALIDATION_ERROR');
-  if (path) expect(res.body.error.details.errors.map((e: any) => e.path[0])).toContain(path);
-}
 
 describe('POST /tasks', () => {
   let client: HttpClient;

@@ -35,24 +35,7 @@ export async function createExercise(client: HttpClient, body: Record<string, un
   return res.body.data;
 }
 
-/** Outbox rows of one user, oldest first. */
-export async function outboxEvents(app: TestApp, userId: string): Promise<OutboxEvent[]> {
-  return app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc' } });
-}
-
-export function expectValidation(res: { status: number; body: any }, path?: string): void {
-  if (res.status !== 400) throw new Error(`expected 400, got ${res.status}: ${JSON.stringify(res.body)}`);
-  if (res.body.ok !== false || res.body.error?.code !== 'VALIDATION_ERROR') throw new Error(`expected VALIDATION_ERROR: ${JSON.stringify(res.body)}`);
-  if (path) {
-    const paths = (res.body.error.details?.errors ?? []).map((e: any) => e.path[0]);
-    if (!paths.includes(path)) throw new Error(`expected an error on ${path}, got ${JSON.stringify(paths)}`);
-  }
-}
-
-export function expectNotFound(res: { status: number; body: any }, field?: string): void {
-  if (res.status !== 404 || res.body.error?.code !== 'NOT_FOUND') throw new Error(`expected 404 NOT_FOUND, got ${res.status}: ${JSON.stringify(res.body)}`);
-  if (field && res.body.error.details?.field !== field) throw new Error(`expected field ${field}: ${JSON.stringify(res.body.error)}`);
-}
+export { expectNotFound, expectValidation, outboxEvents } from '../../test/support/expectations.js';
 
 export function gqlCode(res: { body: { errors?: any[] } }): string | undefined {
   return res.body.errors?.[0]?.extensions?.code;
