@@ -27,7 +27,7 @@ describe('GET /api/v1/subscription', () => {
   it('shows pro with its features and expiry, and a lapsed pro plan as free', async () => {
     const { client, id } = await signUp(app.url);
     const until = new Date(Date.now() + 86_400_000);
-    await setPlan(app, id, 'pro', until);
+    await setPlan(app.databaseUrl, id, 'pro', until);
     let res = await client.get('/api/v1/subscription');
     expect(res.body.data).toEqual({
       plan: 'pro',
@@ -36,7 +36,7 @@ describe('GET /api/v1/subscription', () => {
       expiresAt: until.toISOString(),
       lapsed: false,
     });
-    await setPlan(app, id, 'pro', new Date(Date.now() - 1000));
+    await setPlan(app.databaseUrl, id, 'pro', new Date(Date.now() - 1000));
     res = await client.get('/api/v1/subscription');
     expect(res.body.data).toMatchObject({ plan: 'pro', activePlan: 'free', features: [], lapsed: true });
   });
@@ -91,7 +91,7 @@ describe('API key management', () => {
     const res = await client.post('/api/v1/api-keys', { name: 'k' });
     expect(res.status).toBe(403);
     expect(res.body).toMatchObject({ ok: false, error: { code: 'SUBSCRIPTION_REQUIRED' } });
-    await setPlan(app, id, 'pro', new Date(Date.now() - 60_000));
+    await setPlan(app.databaseUrl, id, 'pro', new Date(Date.now() - 60_000));
     expect((await client.post('/api/v1/api-keys', { name: 'k' })).status).toBe(403);
     expect((await client.get('/api/v1/api-keys')).body.data).toEqual([]);
   });
@@ -181,7 +181,7 @@ describe('API key management', () => {
   it('rotation needs the plan too (403 on free, the key stays as it was)', async () => {
     const { client, id } = await proUser(app);
     const created = await createKey(client);
-    await setPlan(app, id, 'free');
+    await setPlan(app.databaseUrl, id, 'free');
     const res = await client.post(`/api/v1/api-keys/${created.id}/rotate`);
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('SUBSCRIPTION_REQUIRED');
@@ -203,13 +203,13 @@ describe('API key management', () => {
     const { client, id } = await proUser(app);
     const api = new KeyClient(app.url, (await createKey(client)).key);
     expect((await probe(api)).status).toBe(200);
-    await setPlan(app, id, 'pro', new Date(Date.now() - 1000));
+    await setPlan(app.databaseUrl, id, 'pro', new Date(Date.now() - 1000));
     const res = await probe(api);
     expectUnauthorized(res);
     expect(res.body.error.details.reason).toBe('plan_lapsed');
-    await setPlan(app, id, 'free');
+    await setPlan(app.databaseUrl, id, 'free');
     expectUnauthorized(await probe(api));
-    await setPlan(app, id, 'pro', new Date(Date.now() + 86_400_000));
+    await setPlan(app.databaseUrl, id, 'pro', new Date(Date.now() + 86_400_000));
     expect((await probe(api)).status).toBe(200);
   });
 

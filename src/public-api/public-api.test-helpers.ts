@@ -1,18 +1,16 @@
-import { sql } from '../../test/support/db.js';
+import { setPlan } from '../../test/support/db.js';
 import { HttpClient, signUp, type HttpResult, type RequestOptions } from '../../test/support/http-client.js';
 import type { TestApp } from '../../test/support/test-app.js';
 
 export const PUBLIC = '/api/public/v1';
 export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
 
-export async function setPlan(app: TestApp, userId: string, plan: 'free' | 'pro', expiresAt: Date | null = null): Promise<void> {
-  await sql(app.databaseUrl, 'update users set plan = $1, plan_expires_at = $2 where id = $3', [plan, expiresAt, userId]);
-}
+export { setPlan } from '../../test/support/db.js';
 
 /** A signed-in user on the pro plan. */
 export async function proUser(app: TestApp): Promise<{ client: HttpClient; id: string; email: string }> {
   const user = await signUp(app.url);
-  await setPlan(app, user.id, 'pro');
+  await setPlan(app.databaseUrl, user.id, 'pro');
   return user;
 }
 

@@ -110,7 +110,7 @@ describe('per-key limiter', () => {
 
   it('with REDIS_URL two instances share one counter per key', async () => {
     // A window of its own so no earlier run's counters can interfere (the window is part of the Redis key).
-    const windowMs = 600_000 + randomInt(1, 99_999);
+    const windowMs = 600_000 + randomInt(1, 1_000_000) * 1000; // whole seconds: the 429 bounds compare in seconds
     const env = { REDIS_URL, RATE_LIMIT_PUBLIC_API_MAX: '4', RATE_LIMIT_PUBLIC_API_TIME_WINDOW: String(windowMs) };
     const first = await app(env);
     const dataDir = await mkdtemp(join(tmpdir(), 'lp-test-data-'));

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createDatabase, dropDatabase } from '../core/database/provision.js';
-import { sql } from '../../test/support/db.js';
 import type { HttpClient } from '../../test/support/http-client.js';
 import { startServiceProcess, type ServiceProcess } from '../../test/support/service-process.js';
 import type { TestPki } from './webhooks.test-receiver.js';
@@ -46,9 +45,7 @@ export async function tempDir(): Promise<{ path: string; remove(): Promise<void>
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
 }
 
-export async function setPlan(databaseUrl: string, userId: string, plan: 'free' | 'pro', expiresAt: Date | null = null): Promise<void> {
-  await sql(databaseUrl, 'update users set plan = $1, plan_expires_at = $2 where id = $3', [plan, expiresAt, userId]);
-}
+export { setPlan } from '../../test/support/db.js';
 
 export async function createWebhook(client: HttpClient, url: string, events: string[]): Promise<any> {
   const res = await client.post('/api/v1/webhooks', { url, events });

@@ -10,3 +10,8 @@ export async function sql<T extends Record<string, any> = Record<string, any>>(d
     await client.end();
   }
 }
+
+/** Gives a user a plan straight in the database (expiry in the past = lapsed), as `npm run admin -- set-plan` does. */
+export async function setPlan(databaseUrl: string, userId: string, plan: 'free' | 'pro', expiresAt: Date | null = null): Promise<void> {
+  await sql(databaseUrl, 'update users set plan = $1, plan_expires_at = $2 where id = $3', [plan, expiresAt, userId]);
+}

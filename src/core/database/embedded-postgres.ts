@@ -74,6 +74,9 @@ export async function startEmbeddedPostgres(dir: string, database = 'lifeplanner
     port,
     persistent: true,
     createPostgresUser: true,
+    // Each service instance holds several pools (ORM, job runner, webhook dispatcher); the default 100
+    // connections run out when tests run two instances per worker.
+    postgresFlags: ['-c', 'max_connections=300'],
     onLog: () => {},
     onError: () => {},
   });
