@@ -18,10 +18,13 @@ export class DayService {
     return day;
   }
 
-  /** Today in the user's time zone, created (with its week) when it does not exist yet. */
-  async today(userId: string, now = new Date()): Promise<Day> {
-    const timezone = await new SettingsService(this.em).timezoneOf(userId);
-    return new WeekService(this.em).ensureDay(userId, todayIn(timezone, now));
+  /**
+   * Today in the user's time zone, created (with its week) when it does not exist yet. A caller that
+   * already read the time zone (the Public API reads it with the key) passes it and saves a query.
+   */
+  async today(userId: string, options: { timezone?: string | null; now?: Date } = {}): Promise<Day> {
+    const timezone = options.timezone ?? (await new SettingsService(this.em).timezoneOf(userId));
+    return new WeekService(this.em).ensureDay(userId, todayIn(timezone, options.now));
   }
 
   async update(userId: string, dayId: string, changes: Omit<UpdateDayArgs, 'dayId'>): Promise<Day> {

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { todayIn } from '../core/dates.js';
 import { DayService } from '../planning/day.service.js';
 import { ExerciseService } from '../training/exercise.service.js';
 import { CardioEffort } from '../training/cardio-effort.js';
@@ -41,18 +40,8 @@ export interface PublicCaller {
 export class PublicApiService {
   constructor(private readonly em: EntityManager) {}
 
-  /**
-   * Today's day id. With the time zone known (read with the API key), one indexed lookup; when the day
-   * does not exist yet, or the zone is unknown, DayService makes it (with its week).
-   */
   private async todayId(caller: PublicCaller): Promise<string> {
-    if (caller.timezone) {
-      const rows: { id: string }[] = await this.em
-        .getConnection()
-        .execute('select id from days where user_id = ? and date = ? limit 1', [caller.userId, todayIn(caller.timezone)]);
-      if (rows[0]) return rows[0].id;
-    }
-    return (await new DayService(this.em).today(caller.userId)).id;
+    return (await new DayService(this.em).today(caller.userId, { timezone: caller.timezone })).id;
   }
 
   async searchExercises(caller: PublicCaller, q?: string | null): Promise<PublicExercise[]> {
