@@ -6,12 +6,13 @@ import type { Logger } from '../core/logger.js';
 import { loadJwtSecret } from '../core/secrets.js';
 import { DiskStorage } from './storage/disk.js';
 import { S3Storage } from './storage/s3.js';
+import { variantWorker } from './variant-worker.js';
 import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
 
 export const GENERATE_VARIANTS_JOB = 'files:generate-variants';
 
 /**
- * Images the eager job works on at once. Each decode already uses every core (libvips threads); a
+ * Images the eager variants are made of at once per process. Each decode already uses every core (libvips threads); a
  * second file overlaps one file's database and storage waits with the other's pixels. More only
  * queues work on a small machine and holds more decoded pixels in memory.
  */
@@ -70,9 +71,7 @@ async function createRuntime(deps: AppDeps): Promise<FilesRuntime> {
     storage: adapter(settings.storageAdapter),
     adapter,
     signer: new UrlSigner(createHmac('sha256', secret).update('file-url-signing-v1').digest()),
-    async enqueueVariants(fileId) {
-      await deps.jobs.agenda.now(GENERATE_VARIANTS_JOB, { fileId });
-    },
+    enqueueVariants: (fileId) => variantWorker(deps).submit(fileId),
   };
 }
 

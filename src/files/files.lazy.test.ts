@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { blobsOnDisk, dbRows, fetchHandedOut, makeImage, upload } from './files.test-helpers.js';
+import { blobsOnDisk, dbRows, fetchHandedOut, makeImage, upload, waitForVariants } from './files.test-helpers.js';
+import { GENERATE_VARIANTS_JOB } from './files-runtime.js';
 import sharp from 'sharp';
 
 /** IMAGE_PROCESSING_MODE=lazy: no job; a variant is made by its first request, once. */
@@ -68,6 +69,20 @@ describe('lazy variants', () => {
     for (const r of restResults) sizes.add((await (await fetchHandedOut(app, r.body.data.url)).arrayBuffer()).byteLength);
     expect([...sizes]).toEqual([rows[0].size]);
     expect((await blobsOnDisk(app)).filter((p) => p.includes(id)).sort()).toEqual([`${up.body.data.userId}/${id}/large`, `${up.body.data.userId}/${id}/original`]);
+  });
+
+  it('the variants job alone (the eager backstop, on any instance) makes every variant', async () => {
+    const up = await upload(alice, await makeImage('jpeg', 1200, 800), 'image', 'backstop.jpg');
+    const id = up.body.data.id;
+    await app.server.deps.jobs.agenda.now(GENERATE_VARIANTS_JOB, { fileId: id });
+    const variants = await waitForVariants(alice, id);
+    expect(variants.map((v: any) => [v.variant, v.status, v.width, v.height])).toEqual([
+      ['original', 'ready', 1200, 800],
+      ['thumbnail', 'ready', 150, 150],
+      ['small', 'ready', 400, 267],
+      ['medium', 'ready', 800, 533],
+      ['large', 'ready', 1200, 800],
+    ]);
   });
 
   it('a variant request racing a delete leaves no blob behind', async () => {

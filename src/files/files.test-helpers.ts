@@ -103,6 +103,15 @@ export async function waitForVariants(client: HttpClient, fileId: string, count 
   }
 }
 
+/** Polls `condition` every 50 ms until it holds, or fails after `timeoutMs`. */
+export async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const started = Date.now();
+  while (!(await condition())) {
+    if (Date.now() - started > timeoutMs) throw new Error(`condition not met after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A hand-built multipart body, for file names a browser's FormData would escape. */
 export async function postRawMultipart(client: HttpClient, path: string, parts: { name: string; fileName?: string; fileNameStar?: string; contentType?: string; data: Buffer | string }[]): Promise<HttpResult> {
   const boundary = `----lp${Date.now()}`;

@@ -12,9 +12,12 @@ import {
   makePdf,
   postMultipart,
   postRawMultipart,
+  until,
   upload,
   waitForVariants,
 } from './files.test-helpers.js';
+import { GENERATE_VARIANTS_JOB } from './files-runtime.js';
+import { BACKSTOP_DELAY_MS } from './variant-worker.js';
 
 /** Disk storage, eager variants, a 2 MB MAX_FILE_SIZE so that oversize uploads stay quick. */
 const MAX = 2_000_000;
@@ -228,6 +231,18 @@ describe('variants (eager)', () => {
         expect(blueAt(150, 380)).toBeLessThan(100);
       }
     }
+  });
+
+  it('makes the variants on the instance that stored the upload and removes the backstop job afterwards', async () => {
+    // Large enough that making its variants takes far longer than the one query below.
+    const up = await upload(alice, await makeImage('jpeg', 3000, 2000), 'image', 'backstop.jpg');
+    const id = up.body.data.id;
+    const backstops = () => dbRows(app, `select next_run_at from agenda_jobs where name = ? and data->>'fileId' = ?`, [GENERATE_VARIANTS_JOB, id]);
+    // Answered once the backstop is stored, due well after the variants are normally made here.
+    const [queued] = await backstops();
+    expect(new Date(queued.next_run_at).getTime() - Date.now()).toBeGreaterThan(BACKSTOP_DELAY_MS / 2);
+    expect((await waitForVariants(alice, id)).every((v: any) => v.status === 'ready')).toBe(true);
+    await until(async () => (await backstops()).length === 0);
   });
 
   it('fits wide PNG and WebP images inside each box, keeping their format', async () => {
