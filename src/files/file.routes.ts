@@ -3,12 +3,11 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { AppDeps } from '../core/context.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../core/errors.js';
-import { VariantName, VariantStatus } from './file-kinds.js';
+import { VariantName } from './file-kinds.js';
+import { findBlobToServe } from './file-reads.js';
 import { filesRuntime } from './files-runtime.js';
-import { ImageVariant } from './image-variant.entity.js';
 import { receiveMultipart } from './multipart.js';
 import { contentDisposition } from './safe-file-name.js';
-import { StoredFile } from './stored-file.entity.js';
 import { errorEnvelope } from '../../rest/envelope.js';
 import { answerAfterBody, fileView, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
 
@@ -67,20 +66,12 @@ export function fileRoutes(deps: AppDeps): Router {
       if (!rt.signer.verify(fileId, variant, expires, String(req.query.signature ?? ''))) {
         throw new UnauthorizedError('This file link is invalid or has expired');
       }
-      const em = deps.orm.em.fork();
-      const file = await em.findOne(StoredFile, { id: fileId });
-      if (!file) throw new NotFoundError('File');
-      let key = file.storageKey;
-      let size = file.size;
-      if (variant !== VariantName.original) {
-        const row = await em.findOne(ImageVariant, { fileId, variant: variant as VariantName, status: VariantStatus.ready });
-        if (!row) throw new NotFoundError('Image variant');
-        ({ storageKey: key, size } = row);
-      }
-      await streamBlob(res, () => rt.adapter(file.storageAdapter).read(key), {
-        'Content-Type': file.mimeType,
-        'Content-Length': String(size),
-        'Content-Disposition': contentDisposition('inline', file.fileName),
+      const blob = await findBlobToServe(deps.orm.em.fork(), fileId, variant as VariantName);
+      if (!blob) throw new NotFoundError(variant === VariantName.original ? 'File' : 'Image variant');
+      await streamBlob(res, () => rt.adapter(blob.storageAdapter).read(blob.storageKey), {
+        'Content-Type': blob.mimeType,
+        'Content-Length': String(blob.size),
+        'Content-Disposition': contentDisposition('inline', blob.fileName),
         'Cache-Control': `private, max-age=${Math.max(0, expires - Math.floor(Date.now() / 1000))}`,
       });
     } catch (error) {

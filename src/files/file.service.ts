@@ -8,6 +8,7 @@ import { pageWindow, toPage, type Page } from '../core/pagination.js';
 import { FileType, VariantName, VariantStatus, type ResizedVariant } from './file-kinds.js';
 import { FILE_URL_TTL_SECONDS, type FilesRuntime } from './files-runtime.js';
 import type { FileUrl, ListFilesArgs } from './files.types.js';
+import { findFileForUrl } from './file-reads.js';
 import { ImageVariant } from './image-variant.entity.js';
 import { probeImage } from './image-processing.js';
 import type { MultipartUpload, StagedFile } from './multipart.js';
@@ -42,11 +43,10 @@ export class FileService {
     if (filter.fileType) where.fileType = filter.fileType;
     if (filter.mimeType) where.mimeType = filter.mimeType;
     if (filter.search) where.fileName = { $ilike: `%${escapeLike(filter.search)}%` };
-    const [items, total] = await this.em.findAndCount(StoredFile, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
+    const items = await this.em.find(StoredFile, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: window.limit, offset: window.offset });
+    // A page that is not full is the last one, so it gives the total; only a full (or empty later) page needs counting.
+    const isLast = items.length < window.limit && (items.length > 0 || window.offset === 0);
+    const total = isLast ? window.offset + items.length : await this.em.count(StoredFile, where);
     return toPage(items, total, window);
   }
 
@@ -163,13 +163,16 @@ export class FileService {
 
   /** A short-lived URL of one variant, made first if it does not exist yet (lazy mode, or eager still running). */
   async url(userId: string, fileId: string, variant: VariantName = VariantName.original): Promise<FileUrl> {
-    const file = await this.get(userId, fileId);
+    // The file and the variant's row in one statement: clients ask for these URLs by the dozen.
+    const found = await findFileForUrl(this.em, userId, fileId, variant);
+    if (!found) throw new NotFoundError('File');
+    const { file } = found;
     let key = file.storageKey;
     let width = (file.metadata?.width as number | undefined) ?? null;
     let height = (file.metadata?.height as number | undefined) ?? null;
     if (variant !== VariantName.original) {
       if (!file.isImage) throw new RuleViolationError('file_variant', 'Documents have only the original variant', ['variant']);
-      const made = await new VariantService(this.em, this.rt).ensure(userId, fileId, variant as ResizedVariant);
+      const made = found.variant ?? (await new VariantService(this.em, this.rt).ensure(userId, fileId, variant as ResizedVariant));
       if (made.status === VariantStatus.failed) {
         throw new RuleViolationError('image_variant_failed', made.error ?? `The ${variant} variant could not be made`, ['variant']);
       }
@@ -179,7 +182,7 @@ export class FileService {
   }
 
   /** The URL of a stored blob: an S3 presigned GET, or the service's own HMAC-signed link (disk). */
-  async signedUrl(file: StoredFile, key: string, variant: VariantName): Promise<{ url: string; expiresAt: Date }> {
+  async signedUrl(file: Pick<StoredFile, 'id' | 'storageAdapter' | 'mimeType' | 'fileName'>, key: string, variant: VariantName): Promise<{ url: string; expiresAt: Date }> {
     const expires = Math.floor(Date.now() / 1000) + FILE_URL_TTL_SECONDS;
     const presigned = await this.rt.adapter(file.storageAdapter).presignedUrl(key, {
       expiresInSeconds: FILE_URL_TTL_SECONDS,

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { readRows } from '../core/database/read-rows.js';
 import { ImageVariant } from './image-variant.entity.js';
 import { StoredFile } from './stored-file.entity.js';
 
@@ -13,7 +14,8 @@ export function createFilesLoaders(em: EntityManager) {
   return {
     /** The variants made so far of each file, original first then by size; one query for many files. */
     variantsByFileId: new DataLoader<string, ImageVariant[]>(async (fileIds) => {
-      const rows = await em.find(ImageVariant, { fileId: { $in: [...fileIds] } });
+      // Plain rows (read-rows.ts): a list polled for variant states should not hydrate entities.
+      const rows = await readRows(em, ImageVariant, { where: 'fileId', values: fileIds });
       const byFile = new Map<string, ImageVariant[]>(fileIds.map((id) => [id, []]));
       for (const row of rows) byFile.get(row.fileId)?.push(row);
       for (const list of byFile.values()) list.sort((a, b) => VARIANT_ORDER.indexOf(a.variant) - VARIANT_ORDER.indexOf(b.variant));

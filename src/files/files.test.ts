@@ -318,6 +318,8 @@ describe('urls, lists, deletion', () => {
     expect(all.body.meta).toEqual({ page: 1, limit: 50, total: 3 });
     const page2 = await carol.get('/api/v1/files?limit=2&page=2');
     expect(page2.body.data.map((f: any) => f.fileName)).toEqual(['Tax return 2025.pdf']);
+    // The total is right whether the page is full, partial (the last one) or past the end.
+    for (const page of [1, 2, 5]) expect((await carol.get(`/api/v1/files?limit=2&page=${page}`)).body.meta).toEqual({ page, limit: 2, total: 3 });
     expect((await carol.get('/api/v1/files?fileType=image')).body.meta.total).toBe(2);
     expect((await carol.get('/api/v1/files?mimeType=image/png')).body.data.map((f: any) => f.fileName)).toEqual(['cat.png']);
     expect((await carol.get('/api/v1/files?search=TAX')).body.data.map((f: any) => f.fileName)).toEqual(['Tax return 2025.pdf']);
