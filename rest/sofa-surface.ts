@@ -6,6 +6,7 @@ import type { AppContext } from '../src/core/context.js';
 import type { Logger } from '../src/core/logger.js';
 import { internalErrorBody } from '../src/core/errors.js';
 import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
+import { executeCompiled } from '../src/graphql/compiled-execute.js';
 import { errorResponse, successEnvelope } from './envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
@@ -106,13 +107,13 @@ function bodyNulls(body: Record<string, unknown>, params: Record<string, string>
 /** GraphQL's execute, with `null` added for each operation variable the body set to null and Sofa left out. */
 function executeWithNulls(args: ExecutionArgs) {
   const nulls = args.contextValue && typeof args.contextValue === 'object' ? nullsByContext.get(args.contextValue) : undefined;
-  if (!nulls?.size) return execute(args);
+  if (!nulls?.size) return executeCompiled(args);
   const variableValues: Record<string, unknown> = { ...args.variableValues };
   for (const definition of getOperationAST(args.document, args.operationName)?.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (nulls.has(name) && variableValues[name] === undefined) variableValues[name] = null;
   }
-  return execute({ ...args, variableValues });
+  return executeCompiled({ ...args, variableValues });
 }
 
 /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
+import { cpuMsPerRequest } from '../lib/cpu-per-request.js';
 import { MB, readCpuSeconds, readMemory, sampleRss } from '../lib/memory.js';
 import { findProfile, printProfileSummary, summariseProfile, type ProfileSummary } from '../lib/cpu-profile.js';
 import { printTable, resultsDir, round } from '../lib/report.js';
@@ -202,22 +203,13 @@ async function run(ctx: ScenarioContext) {
 
   // What one request of each kind the scenario makes costs the service (100 in a row, CPU of every
   // thread): the fixed cost around the pixels.
-  const perRequest: Record<string, number> = {};
-  {
-    const id = ids[0]!;
-    const handedOut = new URL((await user.client.get(`/api/v1/files/${id}/url?variant=small`)).body.data.url);
-    const kinds: [string, () => Promise<unknown>][] = [
-      ['GET /files/:id/content (signed variant bytes)', async () => (await fetch(user.client.baseUrl + handedOut.pathname + handedOut.search)).arrayBuffer()],
-      ['GET /files/:id/url?variant=small', () => user.client.get(`/api/v1/files/${id}/url?variant=small`)],
-      ['GraphQL poll files { variants }', () => user.client.graphql(`{ files(limit: 100) { items { id variants { variant status } } } }`)],
-      ['GET /healthz (floor)', async () => (await fetch(`${user.client.baseUrl}/healthz`)).arrayBuffer()],
-    ];
-    for (const [kind, request] of kinds) {
-      const before = cpuAt();
-      for (let i = 0; i < 100; i++) await request();
-      perRequest[kind] = round(((cpuAt() - before) * 1000) / 100, 1);
-    }
-  }
+  const handedOut = new URL((await user.client.get(`/api/v1/files/${ids[0]!}/url?variant=small`)).body.data.url);
+  const perRequest = await cpuMsPerRequest(service.pid, [
+    ['GET /files/:id/content (signed variant bytes)', async () => (await fetch(user.client.baseUrl + handedOut.pathname + handedOut.search)).arrayBuffer()],
+    ['GET /files/:id/url?variant=small', () => user.client.get(`/api/v1/files/${ids[0]!}/url?variant=small`)],
+    ['GraphQL poll files { variants }', () => user.client.graphql(`{ files(limit: 100) { items { id variants { variant status } } } }`)],
+    ['GET /healthz (floor)', async () => (await fetch(`${user.client.baseUrl}/healthz`)).arrayBuffer()],
+  ]);
   const ratio = round(aloneMs / serviceMs, 2);
   const serviceCpu = {
     uploads: round((cpuUploaded - cpu0) * 1000, 0),

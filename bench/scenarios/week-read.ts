@@ -5,6 +5,7 @@ import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { HttpClient, signUp } from '../../test/support/http-client.js';
 import { findProfile, printProfileSummary, summariseProfile, type ProfileSummary } from '../lib/cpu-profile.js';
 import { measure, type LoadResult, type LoadTarget } from '../lib/load.js';
+import { cpuMsPerRequest } from '../lib/cpu-per-request.js';
 import { MB, readMemory } from '../lib/memory.js';
 import { startProcess } from '../lib/processes.js';
 import { printTable, resultsDir, round } from '../lib/report.js';
@@ -196,6 +197,19 @@ async function run(ctx: ScenarioContext) {
   }
   const final = readMemory(service.pid);
 
+  // One request at a time: where the fixed costs are (steadier than the loaded runs on a busy machine).
+  const send = (t: LoadTarget) => async () => (await fetch(t.url, { method: t.method ?? 'GET', headers: t.headers, body: t.body })).arrayBuffer();
+  const sequential = {
+    service: await cpuMsPerRequest(service.pid, [
+      ['GET /healthz (floor)', async () => (await fetch(`${service.url}/healthz`)).arrayBuffer()],
+      ['REST GET /api/v1/auth/me', async () => (await fetch(`${service.url}/api/v1/auth/me`, { headers: { cookie } })).arrayBuffer()],
+      ['GraphQL { me { id } }', send({ ...targets.graphql, body: JSON.stringify({ query: '{ me { id } }' }) })],
+      ['(a) REST week', send(targets.rest)],
+      ['(b) GraphQL week', send(targets.graphql)],
+    ], 200),
+    baseline: await cpuMsPerRequest(baseline.pid, [['(c) baseline week', send(targets.baseline)]], 200),
+  };
+
   const ratio = (r: LoadResult) => round(r.rps / results.baseline.rps, 2);
   /** Baseline CPU per request ÷ this target's: the throughput ratio a CPU-bound run tends to, less sensitive to a busy machine. */
   const cpuRatio = (r: LoadResult) => {
@@ -241,6 +255,8 @@ async function run(ctx: ScenarioContext) {
   console.log(
     `service peak RSS under load ${verdict.servicePeakRssMb} MB (idle after seeding ${mb(idle?.rss)} MB, lifetime high-water ${verdict.serviceHighWaterRssMb ?? '?'} MB; target < ${TARGET_RSS_MB} MB): ${met.rss ? 'met' : 'MISSED'}`,
   );
+  console.log('');
+  printTable(['CPU per request, one at a time (200 in a row)', 'ms'], [...Object.entries(sequential.service), ...Object.entries(sequential.baseline)]);
   let profile: Record<string, ProfileSummary> | undefined;
   if (ctx.profile) {
     await service.stop(); // --cpu-prof writes the profile on exit
@@ -267,6 +283,7 @@ async function run(ctx: ScenarioContext) {
     summary: verdict,
     serviceRssMb: { idleAfterSeeding: mb(idle?.rss), peakUnderLoad: verdict.servicePeakRssMb, highWater: verdict.serviceHighWaterRssMb },
     results,
+    cpuMsPerRequestSequential: sequential,
     ...(profile ? { profile } : {}),
   };
 }

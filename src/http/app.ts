@@ -7,6 +7,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { AppContext, AppDeps } from '../core/context.js';
+import { compiledExecutionGateway } from '../graphql/compiled-gateway.js';
 import { createFormatError } from '../graphql/format-error.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
@@ -74,7 +75,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   }
 
   const apollo = new ApolloServer<AppContext>({
-    schema,
+    gateway: compiledExecutionGateway(schema),
     formatError: createFormatError(deps.logger),
     introspection: true,
     // main.ts owns SIGTERM/SIGINT and stops everything in order; Apollo must not race it.

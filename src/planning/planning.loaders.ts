@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { placeholders, queryRows, readRows, rowShape } from '../core/database/read-rows.js';
+import { queryRows, readRows, rowShape } from '../core/database/read-rows.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { sortChecklist } from './checklist.service.js';
 import { Day } from './day.entity.js';
@@ -57,8 +57,8 @@ export function createPlanningLoaders(em: EntityManager) {
       em,
       `select l.${link.column('dayId')} as "linkDayId", ${task.columns('t')} from ${link.table} as l` +
         ` join ${task.table} as t on t.id = l.${link.column('perimeterTaskId')}` +
-        ` where l.${link.column('dayId')} in (${placeholders(dayIds)}) order by l.${link.column('position')} asc`,
-      dayIds,
+        ` where l.${link.column('dayId')} = any($1) order by l.${link.column('position')} asc`,
+      [dayIds],
     );
     const groups = new Map<string, PerimeterTask[]>();
     for (const row of rows) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
 import { createPerimeterTasks, generateWeek } from './planning.test-helpers.js';
 
 /**
@@ -9,7 +10,6 @@ import { createPerimeterTasks, generateWeek } from './planning.test-helpers.js';
  */
 let app: TestApp;
 let client: HttpClient;
-let statements: string[] | null = null;
 
 const SMALL = '2033-01-03';
 const LARGE = '2033-01-10';
@@ -31,8 +31,6 @@ const WEEK_QUERY = `query($s: LocalDate!) {
 beforeAll(async () => {
   app = await startTestApp({ DISABLE_RATE_LIMIT: 'true' });
   ({ client } = await signUp(app.url));
-  // Every statement the ORM sends (transactions included) passes through this one knex instance.
-  app.server.orm.em.getConnection().getKnex().on('query', (q: { sql: string }) => statements?.push(q.sql));
 
   await client.patch('/api/v1/settings', { wakeTime: '06:30' });
   const perimeter = (await createPerimeterTasks(client, 5)).map((t) => t.id);
@@ -74,10 +72,9 @@ afterAll(async () => {
 async function measure(send: () => Promise<{ status: number; text: string; body: any }>): Promise<{ count: number; sql: string[]; body: any }> {
   let best: { count: number; sql: string[]; body: any } | undefined;
   for (let run = 0; run < 3; run++) {
-    statements = [];
-    const res = await send();
-    const sql = statements;
-    statements = null;
+    const recorder = recordStatements();
+    const res = await send().finally(() => recorder.stop());
+    const sql = recorder.statements;
     expect(res.status, res.text.slice(0, 500)).toBe(200);
     if (!best || sql.length < best.count) best = { count: sql.length, sql, body: res.body };
   }

@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, isMonday, mondayOf } from '../core/dates.js';
+import { findRow } from '../core/database/read-rows.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { NORMAL_CHECKLIST } from './checklist-key.js';
@@ -47,7 +48,8 @@ export class WeekService {
 
   async findByStart(userId: string, startDate: string): Promise<Week> {
     requireMonday(startDate);
-    const week = await this.em.findOne(Week, { userId, startDate });
+    // A read for output only: a plain row (the hot week read), not a managed entity.
+    const week = await findRow(this.em, Week, { userId, startDate });
     if (!week) throw new NotFoundError('Week');
     return week;
   }

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createTasksLoaders } from './tasks.loaders.js';
 import { MISSING_ID, outboxEvents, weekDays } from './tasks.test-helpers.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
 
 let app: TestApp;
 let client: HttpClient;
@@ -165,11 +166,11 @@ describe('Day.tasks', () => {
     await gqlCreate(own, { title: 'One', dayId: days[0] });
     await gqlCreate(own, { title: 'Two', dayId: days[6] });
     const em = app.server.orm.em.fork();
-    const execute = vi.spyOn(em.getConnection(), 'execute');
+    const recorder = recordStatements();
     const loaders = createTasksLoaders(em);
     const results = await Promise.all(days.map((d) => loaders.tasksByDayId.load(d)));
-    const statements = execute.mock.calls.map(([sql]) => String(sql));
-    execute.mockRestore();
+    recorder.stop();
+    const { statements } = recorder;
     expect(statements.filter((sql) => sql.includes('from "tasks"'))).toHaveLength(1);
     expect(results.map((r) => r.map((t) => t.title))).toEqual([['One'], [], [], [], [], [], ['Two']]);
   });
@@ -179,11 +180,11 @@ describe('Day.tasks', () => {
     const x = (await own.graphql(CREATE_CATEGORY, { name: 'X' })).body.data.createTaskCategory;
     const y = (await own.graphql(CREATE_CATEGORY, { name: 'Y' })).body.data.createTaskCategory;
     const em = app.server.orm.em.fork();
-    const execute = vi.spyOn(em.getConnection(), 'execute');
+    const recorder = recordStatements();
     const loaders = createTasksLoaders(em);
     const found = await Promise.all([x.id, y.id, x.id, MISSING_ID].map((id) => loaders.categoryById.load(id)));
-    const statements = execute.mock.calls.map(([sql]) => String(sql));
-    execute.mockRestore();
+    recorder.stop();
+    const { statements } = recorder;
     expect(statements.filter((sql) => sql.includes('from "task_categories"'))).toHaveLength(1);
     expect(found.map((c) => c?.name ?? null)).toEqual(['X', 'Y', 'X', null]);
   });

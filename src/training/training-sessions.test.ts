@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { TrainingSessionService } from './training-session.service.js';
 import { createTrainingLoaders } from './training.loaders.js';
 import { DayService } from '../planning/day.service.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
 import {
   ISO,
   MISSING_ID,
@@ -281,15 +282,15 @@ describe('day reads and the service', () => {
     const s1 = await create(own, { dayId: week[0], split: 'A', exercises: [{ exerciseId: bench.id, sets: [{ reps: 1 }, { reps: 2 }] }] });
     const s2 = await create(own, { dayId: week[6], split: 'B', exercises: [{ exerciseId: squat.id, sets: [{ reps: 3 }] }] });
     const em = app.server.orm.em.fork();
-    const execute = vi.spyOn(em.getConnection(), 'execute');
+    const recorder = recordStatements();
     const loaders = createTrainingLoaders(em);
     const byDay = await Promise.all(week.map((d) => loaders.trainingSessionsByDayId.load(d)));
     expect(byDay.map((l) => l.map((s) => s.split))).toEqual([['A'], [], [], [], [], [], ['B']]);
     const entries = await Promise.all([s1.id, s2.id].map((id) => loaders.exercisesBySessionId.load(id)));
     const sets = await Promise.all(entries.flat().map((e) => loaders.setsByTrainingExerciseId.load(e.id)));
     expect(sets.map((l) => l.map((x) => x.reps))).toEqual([[1, 2], [3]]);
-    const statements = execute.mock.calls.map(([sql]) => String(sql));
-    execute.mockRestore();
+    recorder.stop();
+    const { statements } = recorder;
     expect(statements.filter((sql) => sql.includes('from "training_sessions"'))).toHaveLength(1);
     expect(statements.filter((sql) => sql.includes('from "training_exercises"'))).toHaveLength(1);
     expect(statements.filter((sql) => sql.includes('from "training_sets"'))).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { DayService } from '../planning/day.service.js';
@@ -7,6 +7,7 @@ import { ISO, MISSING_ID, gqlCode, outboxEvents, weekDays } from '../training/ac
 import { createWellnessLoaders } from './wellness.loaders.js';
 import { MeditationService, MoodService, SleepService, StepsService, WaterService } from './wellness.service.js';
 import { WaterIntake } from './water-intake.entity.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
 
 let app: TestApp;
 let client: HttpClient;
@@ -157,12 +158,12 @@ describe('GraphQL logging and day reads', () => {
     await new WaterService(app.server.orm.em.fork()).log(ownId, { dayId: week[0]!, volume: 1 });
     await new WaterService(app.server.orm.em.fork()).log(ownId, { dayId: week[6]!, volume: 2 });
     const em = app.server.orm.em.fork();
-    const execute = vi.spyOn(em.getConnection(), 'execute');
+    const recorder = recordStatements();
     const loaders = createWellnessLoaders(em);
     const res = await Promise.all(week.map((d) => loaders.waterIntakesByDayId.load(d)));
     expect(res.map((l) => l.map((w) => w.volume))).toEqual([[1], [], [], [], [], [], [2]]);
-    const statements = execute.mock.calls.map(([sql]) => String(sql));
-    execute.mockRestore();
+    recorder.stop();
+    const { statements } = recorder;
     expect(statements.filter((sql) => sql.includes('from "water_intakes"'))).toHaveLength(1);
   });
 });

@@ -1,5 +1,6 @@
 import { ReferenceKind, type EntityClass, type EntityProperty } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { Client as PgClient } from 'pg';
 
 /*
  * Read-only rows for hot read paths (the week and day reads, through the dataloaders).
@@ -68,14 +69,20 @@ export function rowShape<T extends object>(em: EntityManager, entity: EntityClas
   return shape;
 }
 
-/** Runs one SQL statement (`?` placeholders) on the ORM's connection, inside the open transaction if any. */
+/**
+ * Runs one SQL statement (`$1`, `$2`, … placeholders) on a pooled connection of the ORM, or on its open
+ * transaction's connection. It goes to the pg client directly: on hot reads knex's runner and the
+ * ORM's result mapping cost more CPU than the statement itself. (So these statements do not pass
+ * through knex's `query` event or the ORM's query log.)
+ */
 export async function queryRows(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Record<string, unknown>[]> {
-  return em.getConnection().execute<Record<string, unknown>[]>(sql, [...params], 'all', em.getTransactionContext());
-}
-
-/** `?, ?, …` for a list of values. */
-export function placeholders(values: readonly unknown[]): string {
-  return values.map(() => '?').join(', ');
+  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
+  const connection: PgClient = await knex.client.acquireConnection();
+  try {
+    return (await connection.query(sql, params as unknown[])).rows;
+  } finally {
+    await knex.client.releaseConnection(connection);
+  }
 }
 
 export interface ReadRowsOptions<T> {
@@ -90,7 +97,20 @@ export async function readRows<T extends object>(em: EntityManager, entity: Enti
   if (options.values.length === 0) return [];
   const shape = rowShape(em, entity);
   const order = options.orderBy?.length ? ` order by ${options.orderBy.map((p) => `t.${shape.column(p)} asc`).join(', ')}` : '';
-  const sql = `select ${shape.columns('t')} from ${shape.table} as t where t.${shape.column(options.where)} in (${placeholders(options.values)})${order}`;
-  const rows = await queryRows(em, sql, options.values);
+  const sql = `select ${shape.columns('t')} from ${shape.table} as t where t.${shape.column(options.where)} = any($1)${order}`;
+  const rows = await queryRows(em, sql, [options.values]);
   return rows.map((row) => shape.toEntity(row));
+}
+
+/** The plain row of one entity whose properties equal `equals` (all of them), or undefined. */
+export async function findRow<T extends object>(
+  em: EntityManager,
+  entity: EntityClass<T>,
+  equals: Partial<Record<keyof T & string, unknown>>,
+): Promise<T | undefined> {
+  const shape = rowShape(em, entity);
+  const entries = Object.entries(equals);
+  const where = entries.map(([property], i) => `t.${shape.column(property as keyof T & string)} = $${i + 1}`).join(' and ');
+  const [row] = await queryRows(em, `select ${shape.columns('t')} from ${shape.table} as t where ${where} limit 1`, entries.map(([, value]) => value));
+  return row ? shape.toEntity(row) : undefined;
 }
