@@ -1,6 +1,9 @@
 import 'reflect-metadata';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { openDatabaseServer } from './lib/database.js';
 import type { LoadSettings } from './lib/load.js';
+import { projectRoot } from './lib/processes.js';
 import { writeResults } from './lib/report.js';
 import { createScenarioContext, type Scenario } from './lib/scenario.js';
 
@@ -55,6 +58,10 @@ async function main(): Promise<number> {
   };
   const profile = flags.has('profile');
   const selected = names.length ? names : Object.keys(scenarios);
+
+  // The service runs as `npm start` runs it: built to dist/ from the current sources.
+  const built = spawnSync(process.execPath, ['--import', 'tsx', join(projectRoot, 'scripts', 'build.ts')], { cwd: projectRoot, stdio: 'inherit' });
+  if (built.status !== 0) return 1;
 
   const server = await openDatabaseServer((line) => console.log(`[bench] ${line}`));
   // Ctrl-C: stop the processes, drop the databases and stop the embedded PostgreSQL before leaving.

@@ -1,5 +1,5 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import { execute, getNamedType, getOperationAST, isObjectType, type ExecutionArgs, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { createServerAdapter } from '@whatwg-node/server';
 import { useSofa } from 'sofa-api';
 import type { AppContext } from '../src/core/context.js';
@@ -88,7 +88,7 @@ function queryValues(url: URL): Record<string, unknown> {
 /**
  * Explicit nulls in a body. Sofa leaves a null-valued variable out (its parse skips nil values), which
  * would make `{"categoryId": null}` change nothing where GraphQL clears the field. The edge records the
- * body keys the client set to null (per express request, then per context) and `executeWithNulls` puts
+ * body keys the client set to null (per express request, then per context) and `executeForSofa` puts
  * them back as `null`, so GraphQL's own coercion decides: refused for a non-null argument (already
  * answered 400 naming it by checkArguments), passed to the resolver for a nullable one.
  */
@@ -104,16 +104,44 @@ function bodyNulls(body: Record<string, unknown>, params: Record<string, string>
   return nulls;
 }
 
-/** GraphQL's execute, with `null` added for each operation variable the body set to null and Sofa left out. */
-function executeWithNulls(args: ExecutionArgs) {
+/**
+ * Sofa answers `data[field]` as the JSON body of a success: putting the documented envelope there (a
+ * page `{ items, meta }` becomes `data` + `meta`) has Sofa serialise the final body once, instead of
+ * the edge parsing or re-wrapping Sofa's text.
+ */
+function enveloped(result: ExecutionResult): ExecutionResult {
+  if (result.errors || !result.data) return result;
+  const data: Record<string, unknown> = {};
+  for (const [field, value] of Object.entries(result.data)) data[field] = successEnvelope(value);
+  return { ...result, data };
+}
+
+/**
+ * The surface's execute: compiled execution (src/graphql/compiled-execute.ts), with `null` added for
+ * each operation variable the body set to null and Sofa left out, answering the envelope.
+ */
+function executeForSofa(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
   const nulls = args.contextValue && typeof args.contextValue === 'object' ? nullsByContext.get(args.contextValue) : undefined;
-  if (!nulls?.size) return executeCompiled(args);
-  const variableValues: Record<string, unknown> = { ...args.variableValues };
-  for (const definition of getOperationAST(args.document, args.operationName)?.variableDefinitions ?? []) {
-    const name = definition.variable.name.value;
-    if (nulls.has(name) && variableValues[name] === undefined) variableValues[name] = null;
+  let variableValues = args.variableValues;
+  if (nulls?.size) {
+    const withNulls: Record<string, unknown> = { ...variableValues };
+    for (const definition of getOperationAST(args.document, args.operationName)?.variableDefinitions ?? []) {
+      const name = definition.variable.name.value;
+      if (nulls.has(name) && withNulls[name] === undefined) withNulls[name] = null;
+    }
+    variableValues = withNulls;
   }
-  return executeCompiled({ ...args, variableValues });
+  const result = executeCompiled({ ...args, variableValues });
+  return result instanceof Promise ? result.then(enveloped) : enveloped(result);
+}
+
+/** The body stream is read: a request for Sofa carrying the same text. */
+function withBodyText(request: Request, text: string): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && text !== '';
+  return new Request(request.url, { method: request.method, headers, body: hasBody ? text : undefined });
 }
 
 /**
@@ -137,7 +165,7 @@ export function createSofaSurface(options: SurfaceOptions) {
       if (nulls) nullsByContext.set(context, nulls);
       return context;
     },
-    execute: executeWithNulls as typeof execute,
+    execute: executeForSofa as typeof execute,
     openAPI: options.describe ? { endpoint: '/__sofa-openapi.json', info: options.describe } : { endpoint: false },
     swaggerUI: { endpoint: false },
     errorHandler(errors) {
@@ -155,23 +183,6 @@ export function createSofaSurface(options: SurfaceOptions) {
     return type?.getFields()[fieldName];
   }
 
-  /**
-   * Whether an operation's answer may be a page `{ items, meta }` (envelope.ts turns those into `data` +
-   * `meta`). Only object types without both fields are known not to be; scalars (JSON) and abstract
-   * types are treated as may-be and parsed.
-   */
-  const mayBePage = new Map<string, boolean>();
-  function answersMaybePage(operation: string): boolean {
-    let maybe = mayBePage.get(operation);
-    if (maybe === undefined) {
-      const field = fieldOf(operation);
-      const type = field && getNamedType(field.type);
-      maybe = !type || !isObjectType(type) || ('items' in type.getFields() && 'meta' in type.getFields());
-      mayBePage.set(operation, maybe);
-    }
-    return maybe;
-  }
-
   async function handle(request: Request, server: ServerContext): Promise<Response> {
     const url = new URL(request.url);
     const match = matchRoute(routes, basePath, request.method, url.pathname);
@@ -186,6 +197,7 @@ export function createSofaSurface(options: SurfaceOptions) {
       );
     }
 
+    const bodyless = request.body == null; // then Sofa gets the request itself (no stream was read)
     const read = await readBody(request, maxBodyBytes);
     if (!read.ok) return read.response;
     const parsed = parseBody(read.text);
@@ -201,25 +213,14 @@ export function createSofaSurface(options: SurfaceOptions) {
       if (errors.length) return errorResponse(validationErrorBody(errors));
     }
 
-    // The body stream is read: hand Sofa a request carrying the same text.
-    const headers = new Headers(request.headers);
-    headers.delete('content-length');
-    headers.delete('transfer-encoding');
-    const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && read.text !== '';
-    const forwarded = new Request(request.url, { method: request.method, headers, body: hasBody ? read.text : undefined });
-    const response = (await sofa.fetch(forwarded, server)) as Response | undefined;
+    const response = (await sofa.fetch(bodyless ? request : withBodyText(request, read.text), server)) as Response | undefined;
     if (!response) {
       return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${url.pathname}` });
     }
     if (response.ok) {
-      const text = await response.text();
-      const status = (server.res.locals[STATUS_OVERRIDE] as number | undefined) ?? response.status;
-      if (!answersMaybePage(match.operation)) {
-        // Not a page: wrap Sofa's JSON text as is instead of parsing and re-serialising it (hot reads).
-        return new Response(`{"ok":true,"data":${text || 'null'}}`, { status, headers: { 'content-type': 'application/json' } });
-      }
-      const payload = text ? JSON.parse(text) : null;
-      return Response.json(successEnvelope(payload), { status });
+      // A resolver may choose the status (201 on creation, 200 when it already existed).
+      const status = server.res.locals[STATUS_OVERRIDE] as number | undefined;
+      if (status && status !== response.status) return new Response(response.body, { status, headers: response.headers });
     }
     return response;
   }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -20,7 +21,7 @@ export interface BenchProcess {
 
 export interface StartOptions {
   name: string;
-  /** Script path relative to the project root, run as `node --import tsx <script>`. */
+  /** Script path relative to the project root: a `.ts` one runs as `node --import tsx <script>`, a `.js` one as is. */
   script: string;
   env: Record<string, string>;
   /** Polled until it answers 200 (the process logs may be silenced with LOG_LEVEL=warn). */
@@ -31,25 +32,32 @@ export interface StartOptions {
 }
 
 /**
- * Starts a TypeScript entry point as its own Node process on a free port (`node --import tsx`, which is
- * what `tsx <file>` does minus the wrapper process, so `pid` is the server itself) and resolves once
- * `readyPath` answers 200.
+ * Starts an entry point as its own Node process on a free port (a TypeScript one with `node --import
+ * tsx`, which is what `tsx <file>` does minus the wrapper process, so `pid` is the server itself) and
+ * resolves once `readyPath` answers 200.
  */
 export async function startProcess(options: StartOptions): Promise<BenchProcess> {
   const { name, script, env, readyPath = '/healthz', nodeArgs = [], timeoutMs = 60_000 } = options;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(projectRoot, script)], {
+  const loader = script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...nodeArgs, ...loader, join(projectRoot, script)], {
     cwd: projectRoot,
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
+  // BENCH_LOG_DIR=<dir> keeps each process's whole output in <dir>/<name>-<pid>.log (for example with
+  // NODE_OPTIONS=--trace-gc), beside the first 2,000 lines kept in memory.
+  const logDir = process.env.BENCH_LOG_DIR;
+  const log = logDir ? createWriteStream(join(logDir, `${name}-${child.pid}.log`)) : undefined;
   for (const stream of [child.stdout!, child.stderr!]) {
     createInterface({ input: stream }).on('line', (line) => {
       if (output.length < 2000) output.push(line);
+      log?.write(line + '\n');
     });
   }
+  child.once('exit', () => log?.end());
   let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => {

@@ -59,9 +59,14 @@ export function createScenarioContext(name: string, server: BenchDatabaseServer,
       const jwtSecret = randomBytes(48).toString('base64url');
       const service = await startProcess({
         name: 'service',
-        script: 'src/main.ts',
+        // What `npm start` runs: the build of bench/run.ts's start (scripts/build.ts).
+        script: 'dist/src/main.js',
         readyPath: '/readyz',
-        nodeArgs: profile ? ['--cpu-prof', `--cpu-prof-dir=${join(resultsDir, 'profiles')}`] : [],
+        nodeArgs: [
+          ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(resultsDir, 'profiles')}`] : []),
+          // Extra Node flags for the service only, for diagnosis (for example `--trace-gc` with BENCH_LOG_DIR).
+          ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+        ],
         env: {
           LOG_LEVEL: 'warn',
           DISABLE_RATE_LIMIT: 'true',

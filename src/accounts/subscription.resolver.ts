@@ -1,5 +1,5 @@
 import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import type { AppContext } from '../core/context.js';
 import { requireAuth } from '../core/current-user.js';
 import { activePlan, PLAN_FEATURES } from './subscription.js';
@@ -16,7 +16,7 @@ export class SubscriptionInfo {
   @Field(() => [String], { description: 'What the active plan unlocks: api_keys, webhooks, assistant_connector.' })
   features!: string[];
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the plan ends (null: no end).' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'When the plan ends (null: no end).' })
   expiresAt!: Date | null;
 
   @Field(() => Boolean, { description: 'True when the plan has passed its expiry.' })

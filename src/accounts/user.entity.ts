@@ -1,6 +1,6 @@
 import { Entity, Enum, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import type { Plan } from '../core/config.js';
 
@@ -15,7 +15,7 @@ export class User extends BaseEntity {
   @Property({ type: 'text', hidden: true, lazy: false })
   passwordHash!: string;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   emailVerifiedAt?: Date | null = null;
 

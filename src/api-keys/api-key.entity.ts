@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 
@@ -27,11 +27,11 @@ export class ApiKey extends BaseEntity {
   @Property({ type: 'string', length: 64, hidden: true })
   keyHash!: string;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Last request made with the key (updated at most once a minute).' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'Last request made with the key (updated at most once a minute).' })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   lastUsedAt?: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'After this instant the key answers 401.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'After this instant the key answers 401.' })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   expiresAt?: Date | null = null;
 
@@ -39,7 +39,7 @@ export class ApiKey extends BaseEntity {
   @Property({ type: 'boolean' })
   revoked: Opt<boolean> = false;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   revokedAt?: Date | null = null;
 }

@@ -1,8 +1,7 @@
 import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
-import { UUID } from '../core/scalars.js';
+import { DateTimeISO, UUID } from '../core/scalars.js';
 import { ApiKey } from './api-key.entity.js';
 
 export const API_KEY_NAME_MAX = 100;
@@ -25,7 +24,7 @@ export class CreateApiKeyArgs {
   @Matches(/\S/, { message: 'name must not be blank' })
   name!: string;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Optional expiry (ISO 8601, in the future).' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'Optional expiry (ISO 8601, in the future).' })
   @IsOptional()
   expiresAt?: Date | null;
 }
@@ -45,10 +44,10 @@ export class CreatedApiKey {
   @Field(() => String)
   name!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   expiresAt!: Date | null;
 }
 

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Float, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -37,7 +37,7 @@ export class BodyMeasurement extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   notes?: string | null = null;
 
-  @Field(() => DateTimeISOResolver, { description: 'Defaults to when it was logged.' })
+  @Field(() => DateTimeISO, { description: 'Defaults to when it was logged.' })
   @Index()
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   measuredAt!: Date;

@@ -1,8 +1,7 @@
 import { ArgsType, Field, Float } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
-import { LocalDate, UUID } from '../core/scalars.js';
+import { DateTimeISO, LocalDate, UUID } from '../core/scalars.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
 
 const FINITE = { allowNaN: false, allowInfinity: false } as const;
@@ -55,7 +54,7 @@ export class CreateBodyMeasurementArgs {
   @MaxLength(10_000)
   notes?: string;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Defaults to now.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })
   measuredAt?: Date;
 }
 

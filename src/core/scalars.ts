@@ -1,5 +1,5 @@
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { UUIDResolver } from 'graphql-scalars';
+import { DateTimeISOResolver, UUIDResolver } from 'graphql-scalars';
 
 export { UUIDResolver as UUID };
 
@@ -28,5 +28,19 @@ export const LocalDate = new GraphQLScalarType<string, string>({
   parseLiteral: (ast) => {
     if (ast.kind !== Kind.STRING) throw new GraphQLError('Expected a date string YYYY-MM-DD');
     return parseLocalDate(ast.value);
+  },
+});
+
+/**
+ * graphql-scalars' DateTimeISO with a direct path for the common case: a valid Date serialises to its
+ * ISO string. Its own serialize re-validates every value through its generic DateTime rules, which
+ * cost about 4% of the CPU of a week read (hundreds of timestamps). Name, description, input parsing
+ * and every other case are graphql-scalars'.
+ */
+const baseDateTimeISO = DateTimeISOResolver.toConfig();
+export const DateTimeISO = new GraphQLScalarType({
+  ...baseDateTimeISO,
+  serialize(value) {
+    return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : baseDateTimeISO.serialize(value);
   },
 });

@@ -5,7 +5,6 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { loadJwtSecret } from '../core/secrets.js';
 import { DiskStorage } from './storage/disk.js';
-import { S3Storage } from './storage/s3.js';
 import { variantWorker } from './variant-worker.js';
 import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
 
@@ -56,7 +55,8 @@ const runtimes = new WeakMap<AppDeps, Promise<FilesRuntime>>();
 async function createRuntime(deps: AppDeps): Promise<FilesRuntime> {
   const settings = deps.config.files;
   const disk = new DiskStorage(settings.uploadDir);
-  const s3 = settings.s3 ? new S3Storage(settings.s3) : null;
+  // The AWS SDK (~20 MB of memory) is loaded only when S3 is configured.
+  const s3 = settings.s3 ? new (await import('./storage/s3.js')).S3Storage(settings.s3) : null;
   const secret = await loadJwtSecret(deps.config.jwtSecret, deps.config.dataDir);
   const adapter = (name: StorageAdapterName): BlobStorage => {
     if (name === 'disk') return disk;

@@ -1,8 +1,7 @@
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { PageArgs, Paginated } from '../core/pagination.js';
-import { UUID } from '../core/scalars.js';
+import { DateTimeISO, UUID } from '../core/scalars.js';
 import { FileType, VariantName } from './file-kinds.js';
 import { StoredFile } from './stored-file.entity.js';
 
@@ -52,7 +51,7 @@ export class FileUrl {
   @Field(() => String)
   url!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   expiresAt!: Date;
 
   @Field(() => String)

@@ -1,15 +1,24 @@
 import { availableParallelism } from 'node:os';
-import sharp, { type Metadata, type OutputInfo, type ResizeOptions, type Sharp } from 'sharp';
+import type { Metadata, OutputInfo, ResizeOptions, Sharp, SharpOptions } from 'sharp';
 import { VariantName, type ResizedVariant } from './file-kinds.js';
 
+type SharpFactory = (input?: Buffer | string, options?: SharpOptions) => Sharp;
+let loading: Promise<SharpFactory> | undefined;
+
 /*
- * sharp is configured here once for the whole process. No operation cache (each upload is processed
- * once, so caching only holds memory). libvips gets a thread per core: sharp's own default is a single
- * thread on glibc Linux without jemalloc, where one image's decode then leaves the other core idle
- * (ten 4000×3000 JPEGs two at a time took about 1.5 times as long on two cores).
+ * sharp (libvips, about 30 MB of memory) is loaded with the first image, not at start, and configured
+ * here once for the whole process. No operation cache (each upload is processed once, so caching only
+ * holds memory). libvips gets a thread per core: sharp's own default is a single thread on glibc Linux
+ * without jemalloc, where one image's decode then leaves the other core idle (ten 4000×3000 JPEGs two
+ * at a time took about 1.5 times as long on two cores).
  */
-sharp.cache(false);
-sharp.concurrency(availableParallelism());
+function loadSharp(): Promise<SharpFactory> {
+  return (loading ??= import('sharp').then(({ default: sharp }) => {
+    sharp.cache(false);
+    sharp.concurrency(availableParallelism());
+    return sharp;
+  }));
+}
 
 /** How each variant is fitted (README): the thumbnail is a square cover crop, the others fit inside. */
 export const VARIANT_BOX: Record<ResizedVariant, { size: number; fit: 'cover' | 'inside' }> = {
@@ -22,7 +31,7 @@ export const VARIANT_BOX: Record<ResizedVariant, { size: number; fit: 'cover' | 
 /** Refuse pixel floods: a 10 MB PNG can claim billions of pixels. */
 const LIMIT_INPUT_PIXELS = 100_000_000;
 
-const input = (data: ImageSource) => sharp(data, { failOn: 'error', limitInputPixels: LIMIT_INPUT_PIXELS });
+const input = async (data: ImageSource) => (await loadSharp())(data, { failOn: 'error', limitInputPixels: LIMIT_INPUT_PIXELS });
 
 /** An image's bytes, or the path of a local file holding them (read by libvips, never whole into the heap). */
 export type ImageSource = Buffer | string;
@@ -55,7 +64,7 @@ async function output(pipeline: Sharp, mimeType: string): Promise<RenderedVarian
  */
 export async function renderVariant(data: ImageSource, mimeType: string, variant: ResizedVariant): Promise<RenderedVariant> {
   const box = VARIANT_BOX[variant];
-  return output(input(data).rotate().resize(box.size, box.size, fitOptions(variant)), mimeType);
+  return output((await input(data)).rotate().resize(box.size, box.size, fitOptions(variant)), mimeType);
 }
 
 /**
@@ -99,7 +108,7 @@ export async function renderVariants(source: ImageSource, mimeType: string, vari
   }
   let meta: Metadata;
   try {
-    meta = await input(source).metadata();
+    meta = await (await input(source)).metadata();
   } catch (error) {
     for (const variant of variants) results.set(variant, { ok: false, error });
     return results;
@@ -115,12 +124,13 @@ export async function renderVariants(source: ImageSource, mimeType: string, vari
   const base = variantSize(width, height, inside[0]!);
   let pixels: { data: Buffer; info: OutputInfo };
   try {
-    pixels = await input(source).rotate().resize(base.width, base.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+    pixels = await (await input(source)).rotate().resize(base.width, base.height, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
   } catch (error) {
     for (const variant of variants) results.set(variant, { ok: false, error });
     return results;
   }
   const raw = { raw: { width: pixels.info.width, height: pixels.info.height, channels: pixels.info.channels } };
+  const sharp = await loadSharp();
   const fromPixels = () => sharp(pixels.data, raw);
   // A thumbnail is cropped from the scaled pixels only when they are at least as large as the crop
   // (or are the whole image): a very wide image would otherwise be enlarged back.
@@ -149,7 +159,7 @@ export interface ImageFacts {
 /** Reads the header only; dimensions as displayed (EXIF orientation 5-8 swaps them). Null when unreadable. */
 export async function probeImage(path: string): Promise<ImageFacts | null> {
   try {
-    const meta = await input(path).metadata();
+    const meta = await (await input(path)).metadata();
     if (!meta.width || !meta.height) return null;
     const swapped = (meta.orientation ?? 1) >= 5;
     return { width: swapped ? meta.height : meta.width, height: swapped ? meta.width : meta.height, format: meta.format ?? 'unknown' };

@@ -1,6 +1,7 @@
 import { Entity, Enum, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver, JSONResolver } from 'graphql-scalars';
+import { JSONResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { ChecklistKey } from './checklist-key.js';
@@ -29,7 +30,7 @@ export class ChecklistItem extends BaseEntity {
   @Property({ type: 'json', nullable: true })
   value?: unknown = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   completedAt?: Date | null = null;
 }

@@ -1,9 +1,8 @@
 import { Entity, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
-import { LocalDate } from '../core/scalars.js';
+import { DateTimeISO, LocalDate } from '../core/scalars.js';
 import { Week } from './week.entity.js';
 
 @ObjectType()
@@ -42,7 +41,7 @@ export class Day extends BaseEntity {
   @Property({ type: 'double', nullable: true })
   sleepHours?: number | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When every required checklist item was last done.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'When every required checklist item was last done.' })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   completedAt?: Date | null = null;
 }

@@ -1,5 +1,4 @@
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import {
   ArrayMaxSize,
   IsEnum,
@@ -15,7 +14,7 @@ import {
   MinLength,
   ValidateNested,
 } from 'class-validator';
-import { UUID } from '../core/scalars.js';
+import { DateTimeISO, UUID } from '../core/scalars.js';
 import { CardioEffort } from '../training/cardio-effort.js';
 
 /**
@@ -43,7 +42,7 @@ function Notes(): PropertyDecorator {
 }
 
 function OptionalTime(description: string): PropertyDecorator {
-  const decorators = [Field(() => DateTimeISOResolver, { nullable: true, description: `${description} ISO 8601 datetime.` }), IsOptional()];
+  const decorators = [Field(() => DateTimeISO, { nullable: true, description: `${description} ISO 8601 datetime.` }), IsOptional()];
   return (target, key) => decorators.forEach((d) => d(target, key));
 }
 
@@ -325,7 +324,7 @@ export class PublicWaterLogged {
   @Field(() => Float, { description: 'Millilitres.' })
   volume!: number;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   time!: Date;
 
   @Field(() => String)
@@ -364,7 +363,7 @@ export class PublicMeditationLogged {
   @Field(() => String, { nullable: true })
   type!: string | null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   time!: Date;
 
   @Field(() => String)

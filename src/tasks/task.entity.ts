@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -44,11 +44,11 @@ export class Task extends BaseEntity {
   @ManyToOne(() => Day, { mapToPk: true, nullable: true, deleteRule: 'set null', fieldName: 'day_id' })
   dayId?: string | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   completedAt?: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deferredAt?: Date | null = null;
 }

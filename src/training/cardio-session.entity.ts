@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -58,11 +58,11 @@ export class CardioSession extends BaseEntity {
   @Property({ type: 'integer', nullable: true })
   elevationGain?: number | null = null;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   startTime!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   endTime?: Date | null = null;
 

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -22,11 +22,11 @@ export class TrainingSession extends BaseEntity {
   @Property({ type: 'string', length: 100 })
   split!: string;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   startTime!: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   endTime?: Date | null = null;
 

@@ -1,5 +1,4 @@
 import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import {
   ArrayMaxSize,
   IsBoolean,
@@ -16,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
-import { LocalDate, UUID } from '../core/scalars.js';
+import { DateTimeISO, LocalDate, UUID } from '../core/scalars.js';
 import { CardioEffort } from './cardio-effort.js';
 import { CardioSession } from './cardio-session.entity.js';
 import { Exercise } from './exercise.entity.js';
@@ -206,10 +205,10 @@ export class CreateTrainingSessionArgs {
   @Matches(NOT_BLANK, { message: 'split must not be blank' })
   split!: string;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Defaults to now.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })
   startTime?: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   endTime?: Date;
 
   @Field(() => Int, { nullable: true, description: '1-10.' })
@@ -242,11 +241,11 @@ export class UpdateTrainingSessionArgs extends TrainingSessionIdArgs {
   @Matches(NOT_BLANK, { message: 'split must not be blank' })
   split?: string;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @IfPresent('startTime')
   startTime?: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'null clears it.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'null clears it.' })
   endTime?: Date | null;
 
   @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
@@ -368,10 +367,10 @@ export class CreateCardioSessionArgs {
   @Max(100_000)
   elevationGain?: number;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Defaults to now.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })
   startTime?: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   endTime?: Date;
 
   @Field(() => String, { nullable: true })

@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -53,7 +53,7 @@ export class WebhookDelivery extends BaseEntity {
   @Property({ type: 'integer' })
   attempts: Opt<number> = 0;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the next attempt is due (pending only).' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'When the next attempt is due (pending only).' })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   nextAttemptAt?: Date | null = null;
 
@@ -69,11 +69,11 @@ export class WebhookDelivery extends BaseEntity {
   @Property({ type: 'text', nullable: true })
   lastError?: string | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   lastAttemptAt?: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'When the delivery reached success or failed.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'When the delivery reached success or failed.' })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   completedAt?: Date | null = null;
 }

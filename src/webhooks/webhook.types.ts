@@ -1,8 +1,7 @@
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { ArrayMaxSize, ArrayNotEmpty, IsArray, IsBoolean, IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
-import { UUID } from '../core/scalars.js';
+import { DateTimeISO, UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -121,10 +120,10 @@ export class CreatedWebhook {
   @Field(() => Boolean)
   active!: boolean;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   createdAt!: Date;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   updatedAt!: Date;
 }
 

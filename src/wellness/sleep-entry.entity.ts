@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -21,11 +21,11 @@ export class SleepEntry extends BaseEntity {
   @Property({ type: 'double' })
   duration!: number;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   bedtime?: Date | null = null;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   wakeTime?: Date | null = null;
 

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -21,7 +21,7 @@ export class StepsEntry extends BaseEntity {
   @Property({ type: 'integer' })
   steps!: number;
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   time!: Date;
 

@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, Float, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -21,7 +21,7 @@ export class WaterIntake extends BaseEntity {
   @Property({ type: 'double' })
   volume!: number;
 
-  @Field(() => DateTimeISOResolver, { description: 'When it was drunk (defaults to when it was logged).' })
+  @Field(() => DateTimeISO, { description: 'When it was drunk (defaults to when it was logged).' })
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   time!: Date;
 

@@ -1,7 +1,6 @@
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
 import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { UUID } from '../core/scalars.js';
+import { DateTimeISO, UUID } from '../core/scalars.js';
 
 const NOTES_MAX = 10_000;
 
@@ -19,7 +18,7 @@ class DayLogArgs {
 
 @ArgsType()
 class TimedDayLogArgs extends DayLogArgs {
-  @Field(() => DateTimeISOResolver, { nullable: true, description: 'Defaults to now.' })
+  @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })
   time?: Date;
 }
 
@@ -79,10 +78,10 @@ export class LogSleepArgs extends DayLogArgs {
   @Max(24, { message: 'duration must be at most 24 hours' })
   duration!: number;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   bedtime?: Date;
 
-  @Field(() => DateTimeISOResolver, { nullable: true })
+  @Field(() => DateTimeISO, { nullable: true })
   wakeTime?: Date;
 
   @Field(() => Int, { nullable: true, description: '1-10.' })

@@ -1,7 +1,7 @@
 import { PrimaryKey, Property, type Opt } from '@mikro-orm/core';
 import { randomUUID } from 'node:crypto';
 import { Field, ID, ObjectType } from 'type-graphql';
-import { DateTimeISOResolver } from 'graphql-scalars';
+import { DateTimeISO } from '../scalars.js';
 
 /** id, createdAt, updatedAt shared by every stored record. Ids are UUIDs made in the app. */
 @ObjectType()
@@ -10,11 +10,11 @@ export abstract class BaseEntity {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   createdAt: Opt<Date> = new Date();
 
-  @Field(() => DateTimeISOResolver)
+  @Field(() => DateTimeISO)
   @Property({ type: 'datetime', columnType: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Opt<Date> = new Date();
 }
