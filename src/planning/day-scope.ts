@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows, rowShape } from '../core/database/read-rows.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { Day } from './day.entity.js';
 
@@ -11,11 +12,21 @@ export interface DayRange {
 }
 
 /**
- * The caller's day, or NotFoundError naming `field` (a missing day and another user's day look the
- * same). With `lock`, the day row is locked for the rest of the transaction (serialises writes per day).
+ * Checks the day is the caller's, or throws NotFoundError naming `field` (a missing day and another
+ * user's day look the same). One plain statement: most writes only need the check.
  */
-export async function requireDay(em: EntityManager, userId: string, dayId: string, options: { lock?: boolean; field?: string } = {}): Promise<Day> {
-  const day = await em.findOne(Day, { id: dayId, userId }, options.lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
+export async function requireDay(em: EntityManager, userId: string, dayId: string, options: { field?: string } = {}): Promise<void> {
+  const day = rowShape(em, Day);
+  const rows = await queryRows(em, `select 1 from ${day.table} as t where t.id = $1 and t.${day.column('userId')} = $2`, [dayId, userId]);
+  if (!rows.length) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
+}
+
+/**
+ * The caller's day as a managed entity, its row locked for the rest of the transaction (serialises
+ * writes per day), or NotFoundError naming `field` like requireDay.
+ */
+export async function lockDay(em: EntityManager, userId: string, dayId: string, options: { field?: string } = {}): Promise<Day> {
+  const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!day) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
   return day;
 }

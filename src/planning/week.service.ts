@@ -62,11 +62,16 @@ export class WeekService {
     return week;
   }
 
-  /** The user's day at `date`, generating its week when needed. */
+  /**
+   * The user's day at `date`, generating its week when needed. A plain row for output and ids (every
+   * Public API write reads today first), not a managed entity.
+   */
   async ensureDay(userId: string, date: string): Promise<Day> {
-    const day = await this.em.findOne(Day, { userId, date });
+    const day = await findRow(this.em, Day, { userId, date });
     if (day) return day;
     await this.generate(userId, mondayOf(date));
-    return this.em.findOneOrFail(Day, { userId, date });
+    const generated = await findRow(this.em, Day, { userId, date });
+    if (!generated) throw new Error(`day ${date} missing after generating its week`);
+    return generated;
   }
 }

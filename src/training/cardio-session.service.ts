@@ -4,7 +4,7 @@ import { recordEvent } from '../core/events/record-event.js';
 import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
 import type { CardioEffort } from './cardio-effort.js';
 import { CardioSession } from './cardio-session.entity.js';
-import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
+import { dayRangeWhere, lockDay, type DayRange } from '../planning/day-scope.js';
 import { checkLunchSlot } from './lunch-slot.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 
@@ -42,7 +42,7 @@ export class CardioSessionService {
     const endTime = toDate(input.endTime, 'endTime') ?? null;
     checkOrder(startTime, endTime, 'startTime', 'endTime');
     return this.em.transactional(async (em) => {
-      await requireDay(em, userId, input.dayId, { lock: true });
+      await lockDay(em, userId, input.dayId);
       await checkLunchSlot(em, input.dayId, 'cardio');
       const session = em.create(CardioSession, {
         userId,

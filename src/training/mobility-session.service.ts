@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
-import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
+import { dayRangeWhere, lockDay, type DayRange } from '../planning/day-scope.js';
 import { checkLunchSlot } from './lunch-slot.js';
 import { MobilitySession } from './mobility-session.entity.js';
 
@@ -22,7 +22,7 @@ export class MobilitySessionService {
   /** Refused by the lunch slot rule when the day already has a cardio session. */
   async create(userId: string, input: NewMobilitySession): Promise<MobilitySession> {
     return this.em.transactional(async (em) => {
-      await requireDay(em, userId, input.dayId, { lock: true });
+      await lockDay(em, userId, input.dayId);
       await checkLunchSlot(em, input.dayId, 'mobility');
       return em.create(MobilitySession, {
         userId,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../core/events/record-event.js';
-import { requireDay } from '../planning/day-scope.js';
+import { lockDay, requireDay } from '../planning/day-scope.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 import { MeditationSession } from './meditation-session.entity.js';
 import { MoodEntry } from './mood-entry.entity.js';
@@ -107,7 +107,7 @@ export class MoodService {
   async log(userId: string, input: MoodLog): Promise<MoodEntry> {
     const time = toDate(input.time, 'time') ?? new Date();
     return this.em.transactional(async (em) => {
-      const day = await requireDay(em, userId, input.dayId, { lock: true });
+      const day = await lockDay(em, userId, input.dayId);
       day.mood = input.mood;
       day.energy = input.energy;
       return em.create(MoodEntry, { userId, dayId: input.dayId, mood: input.mood, energy: input.energy, time, notes: input.notes ?? null });
@@ -135,7 +135,7 @@ export class SleepService {
     const wakeTime = toDate(input.wakeTime, 'wakeTime') ?? null;
     checkOrder(bedtime, wakeTime, 'bedtime', 'wakeTime');
     return this.em.transactional(async (em) => {
-      const day = await requireDay(em, userId, input.dayId, { lock: true });
+      const day = await lockDay(em, userId, input.dayId);
       day.sleepHours = input.duration;
       return em.create(SleepEntry, {
         userId,
