@@ -24,6 +24,26 @@ describe('the service as its own process (npm start)', () => {
     expect(service.output.some((line) => line.includes('"msg":"stopped"'))).toBe(true);
   });
 
+  it('runs from the esbuild build that npm start runs (scripts/build.ts), and stops cleanly', async () => {
+    // Inside the project, so the build resolves node_modules as dist/ does.
+    const outdir = await mkdtemp(join(process.cwd(), '.build-test-'));
+    try {
+      const built = spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'scripts', 'build.ts'), '--outdir', outdir], { encoding: 'utf8' });
+      expect(built.status, built.stderr).toBe(0);
+      const service = await startServiceProcess({ DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir }, 60_000, join(outdir, 'src', 'main.js'));
+      expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+      const register = await fetch(`${service.url}/api/v1/auth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: `built-${Date.now()}@example.com`, password: 'long enough password' }),
+      });
+      expect(register.status).toBe(201);
+      expect(await service.stop()).toBe(0);
+    } finally {
+      await rm(outdir, { recursive: true, force: true });
+    }
+  });
+
   it('with no DATABASE_URL starts an embedded PostgreSQL under DATA_DIR/pg and stops it on SIGINT', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'lp-embedded-'));
     // As root, PostgreSQL runs as an unprivileged user that must be able to reach DATA_DIR/pg.

@@ -31,12 +31,17 @@ function withoutUndefined(env: Record<string, string | undefined>): NodeJS.Proce
 }
 
 /**
- * Runs the service as its own process (`node --import tsx src/main.ts`) exactly as `npm start` does, for tests and
- * benchmarks that need a separate process: a crash/restart, environment read at start
- * (NODE_EXTRA_CA_CERTS), or a memory reading of the server alone. Resolves once it listens.
+ * Runs the service as its own process, from its sources (`node --import tsx src/main.ts`) or from a
+ * build (`entry` = a built `main.js`, what `npm start` runs), for tests that need a separate process: a
+ * crash/restart, environment read at start (NODE_EXTRA_CA_CERTS), signals. Resolves once it listens.
  */
-export async function startServiceProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src', 'main.ts')], {
+export async function startServiceProcess(
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+  entry = join(root, 'src', 'main.ts'),
+): Promise<ServiceProcess> {
+  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+  const child = spawn(process.execPath, [...loader, entry], {
     cwd: root,
     env: withoutUndefined({ ...inheritedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
