@@ -3,13 +3,13 @@ import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { blobsOnDisk, makeImage, upload } from './files.test-helpers.js';
 import { expectNotFound } from '../../test/support/expectations.js';
+import { MISSING_ID } from '../../test/support/fixtures.js';
 
 /** A user reaches only their own files: another user's id answers 404 exactly like a missing one. */
 let app: TestApp;
 let alice: HttpClient;
 let bob: HttpClient;
 let aliceFile: any;
-const missing = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
   app = await startTestApp({ IMAGE_PROCESSING_MODE: 'lazy' });
@@ -30,7 +30,7 @@ async function aliceFileIntact() {
 
 describe('REST', () => {
   it('answers 404 for another user\'s file on every route, as for a missing one', async () => {
-    for (const id of [aliceFile.id, missing]) {
+    for (const id of [aliceFile.id, MISSING_ID]) {
       expectNotFound(await bob.get(`/api/v1/files/${id}`));
       expectNotFound(await bob.get(`/api/v1/files/${id}/url`));
       expectNotFound(await bob.get(`/api/v1/files/${id}/url?variant=thumbnail`));

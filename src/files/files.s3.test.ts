@@ -7,7 +7,7 @@ import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/cl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { blobsOnDisk, expectRule, expectValidation, makeImage, makePdf, upload, waitForVariants } from './files.test-helpers.js';
+import { blobsOnDisk, expectRule, makeImage, makePdf, upload, waitForVariants } from './files.test-helpers.js';
 
 /** FILE_STORAGE_ADAPTER=s3 against a real S3-compatible server (s3rver) on loopback, path-style. */
 let s3: S3rver;

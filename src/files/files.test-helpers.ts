@@ -1,7 +1,6 @@
 import sharp from 'sharp';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expect } from 'vitest';
 import type { HttpClient, HttpResult } from '../../test/support/http-client.js';
 import type { TestApp } from '../../test/support/test-app.js';
 

@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { User } from '../accounts/user.entity.js';

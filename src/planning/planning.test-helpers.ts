@@ -1,10 +1,8 @@
-import { expect } from 'vitest';
-import { OutboxEvent } from '../core/events/outbox-event.entity.js';
-import type { HttpClient, HttpResult } from '../../test/support/http-client.js';
+import type { HttpClient } from '../../test/support/http-client.js';
 import type { TestApp } from '../../test/support/test-app.js';
+import { generateWeek as generateWeekOn } from '../../test/support/fixtures.js';
 
-/** A well-formed UUID that names nothing. */
-export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+export { MISSING_ID } from '../../test/support/fixtures.js';
 
 /** A Monday far from today, so "today" never falls into the weeks the tests generate by hand. */
 export const MONDAY = '2030-01-07';
@@ -14,9 +12,7 @@ export const CORE_KEYS = ['MAKE_BED', 'WATER', 'PERIMETER'];
 
 /** Generates the week starting `startDate` and returns the REST payload (week with days). */
 export async function generateWeek(client: HttpClient, startDate = MONDAY): Promise<any> {
-  const res = await client.post('/api/v1/weeks/generate', { startDate });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`week generation failed: ${res.status} ${res.text}`);
-  return res.body.data;
+  return generateWeekOn(client, startDate);
 }
 
 /** The first day (Monday) of a freshly generated week. */
@@ -34,7 +30,6 @@ export async function createPerimeterTasks(client: HttpClient, count: number, pr
   return tasks;
 }
 
-/** Rows in `table` belonging to `userId`, counted straight from the database. */
 export { expectGraphQLError, expectNotFound, expectStatus, expectValidation, outboxEvents } from '../../test/support/expectations.js';
 
 /** Rows in `table` belonging to `userId`, counted straight from the database. */

@@ -3,7 +3,7 @@ import { HttpClient, signUp, type HttpResult, type RequestOptions } from '../../
 import type { TestApp } from '../../test/support/test-app.js';
 
 export const PUBLIC = '/api/public/v1';
-export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+export { MISSING_ID } from '../../test/support/fixtures.js';
 
 export { setPlan } from '../../test/support/db.js';
 

@@ -1,14 +1,11 @@
-import { OutboxEvent } from '../core/events/outbox-event.entity.js';
 import type { HttpClient } from '../../test/support/http-client.js';
-import type { TestApp } from '../../test/support/test-app.js';
+import { weekDayIds } from '../../test/support/fixtures.js';
 
-export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+export { MISSING_ID } from '../../test/support/fixtures.js';
 
 /** Generates a week (Monday 2026-11-16 unless told) and returns its 7 day ids. */
 export async function weekDays(client: HttpClient, startDate = '2026-11-16'): Promise<string[]> {
-  const res = await client.post('/api/v1/weeks/generate', { startDate });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`week generation failed: ${res.status} ${res.text}`);
-  return res.body.data.days.map((d: { id: string }) => d.id);
+  return weekDayIds(client, startDate);
 }
 
 export async function createTask(client: HttpClient, body: Record<string, unknown> = {}): Promise<any> {

@@ -1,18 +1,14 @@
-import { OutboxEvent } from '../core/events/outbox-event.entity.js';
 import type { HttpClient } from '../../test/support/http-client.js';
-import type { TestApp } from '../../test/support/test-app.js';
+import { weekDayIds } from '../../test/support/fixtures.js';
 
-export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+export { MISSING_ID } from '../../test/support/fixtures.js';
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 let weekCounter = 0;
 
 /** Generates a fresh week (a distinct Monday per call unless told) and returns its 7 day ids. */
 export async function weekDays(client: HttpClient, startDate?: string): Promise<string[]> {
-  const monday = startDate ?? mondayAfter('2027-01-04', weekCounter++);
-  const res = await client.post('/api/v1/weeks/generate', { startDate: monday });
-  if (res.status !== 201 && res.status !== 200) throw new Error(`week generation failed: ${res.status} ${res.text}`);
-  return res.body.data.days.map((d: { id: string }) => d.id);
+  return weekDayIds(client, startDate ?? mondayAfter('2027-01-04', weekCounter++));
 }
 
 function mondayAfter(first: string, weeks: number): string {

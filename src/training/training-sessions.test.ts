@@ -18,13 +18,12 @@ import {
 
 let app: TestApp;
 let client: HttpClient;
-let userId: string;
 let days: string[];
 let squat: any;
 let bench: any;
 beforeAll(async () => {
   app = await startTestApp();
-  ({ client, id: userId } = await signUp(app.url));
+  ({ client } = await signUp(app.url));
   days = await weekDays(client);
   squat = await globalExercise(client, 'Barbell Back Squat');
   bench = await globalExercise(client, 'Bench Press');

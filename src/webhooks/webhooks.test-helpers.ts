@@ -10,7 +10,7 @@ import type { TestPki } from './webhooks.test-receiver.js';
 
 export { createTestPki, Receiver, type Received, type Reply, type TestPki } from './webhooks.test-receiver.js';
 
-export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+export { MISSING_ID } from '../../test/support/fixtures.js';
 
 /** A database of its own, cloned from the migrated template (no in-process server attached to it). */
 export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {

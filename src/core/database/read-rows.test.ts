@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp } from '../../../test/support/http-client.js';
+import { MISSING_ID } from '../../../test/support/fixtures.js';
 import { Week } from '../../planning/week.entity.js';
 import { findRow, queryRows, readRows } from './read-rows.js';
 
@@ -25,7 +26,7 @@ describe('plain reads on the ORM connection', () => {
     expect(row).toMatchObject({ id: week.id, userId, startDate: '2026-03-02', endDate: '2026-03-08', isStressWeek: false });
     expect(row!.createdAt).toBeInstanceOf(Date);
     expect(row!.createdAt.getTime()).toBe(week.createdAt.getTime());
-    expect(await readRows(app.server.orm.em.fork(), Week, { where: 'id', values: [week.id, '00000000-0000-4000-8000-000000000000'] })).toHaveLength(1);
+    expect(await readRows(app.server.orm.em.fork(), Week, { where: 'id', values: [week.id, MISSING_ID] })).toHaveLength(1);
     expect(await findRow(app.server.orm.em.fork(), Week, { userId, startDate: '2026-03-09' })).toBeUndefined();
   });
 
