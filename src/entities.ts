@@ -6,6 +6,7 @@ import { BaseEntity } from './core/database/base.entity.js';
 import { OutboxEvent } from './core/events/outbox-event.entity.js';
 import { ChecklistItem } from './planning/checklist-item.entity.js';
 import { Day } from './planning/day.entity.js';
+import { DayRecord } from './planning/day-record.entity.js';
 import { DayPerimeterTask } from './planning/day-perimeter-task.entity.js';
 import { PerimeterTask } from './planning/perimeter-task.entity.js';
 import { Week } from './planning/week.entity.js';
@@ -33,6 +34,7 @@ import { ProgressPhoto } from './body/progress-photo.entity.js';
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
   BaseEntity,
+  DayRecord,
   User,
   LoginSession,
   AuthToken,

@@ -1,22 +1,12 @@
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
-import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { Entity, Index, Property } from '@mikro-orm/core';
+import { Field, Float, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
-import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
-import { Day } from '../planning/day.entity.js';
+import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A body-composition measurement: at least one of weight, body fat, waist, hip. */
 @ObjectType()
 @Entity({ tableName: 'body_measurements' })
-export class BodyMeasurement extends BaseEntity {
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
-  userId!: string;
-
-  @Field(() => ID)
-  @Index()
-  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
-  dayId!: string;
-
+export class BodyMeasurement extends DayRecord {
   @Field(() => Float, { nullable: true, description: 'Kilograms.' })
   @Property({ type: 'double', nullable: true })
   weight?: number | null = null;

@@ -1,9 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType, registerEnumType } from 'type-graphql';
-import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
 import { StoredFile } from '../files/stored-file.entity.js';
-import { Day } from '../planning/day.entity.js';
+import { DayRecord } from '../planning/day-record.entity.js';
 
 /** Spec, Body composition: the pose of a progress photo. */
 export enum PhotoPose {
@@ -17,15 +15,7 @@ registerEnumType(PhotoPose, { name: 'PhotoPose' });
 /** A progress photo: an uploaded image on one of the user's days. Deleting the file deletes the photo. */
 @ObjectType()
 @Entity({ tableName: 'progress_photos' })
-export class ProgressPhoto extends BaseEntity {
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
-  userId!: string;
-
-  @Field(() => ID)
-  @Index()
-  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
-  dayId!: string;
-
+export class ProgressPhoto extends DayRecord {
   @Field(() => ID)
   @Index()
   @ManyToOne(() => StoredFile, { mapToPk: true, deleteRule: 'cascade', fieldName: 'file_id' })

@@ -1,23 +1,13 @@
-import { Entity, Enum, Index, ManyToOne, Property } from '@mikro-orm/core';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Entity, Enum, Property } from '@mikro-orm/core';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
-import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
-import { Day } from '../planning/day.entity.js';
+import { DayRecord } from '../planning/day-record.entity.js';
 import { CardioEffort } from './cardio-effort.js';
 
 /** A cardio session; it takes the day's lunch slot (spec rule 2: no mobility that day). */
 @ObjectType()
 @Entity({ tableName: 'cardio_sessions' })
-export class CardioSession extends BaseEntity {
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
-  userId!: string;
-
-  @Field(() => ID)
-  @Index()
-  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
-  dayId!: string;
-
+export class CardioSession extends DayRecord {
   @Field(() => String, { description: 'e.g. run, bike, rowing.' })
   @Property({ type: 'string', length: 100 })
   type!: string;

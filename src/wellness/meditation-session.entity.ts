@@ -1,21 +1,11 @@
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Entity, Property } from '@mikro-orm/core';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
-import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
-import { Day } from '../planning/day.entity.js';
+import { DayRecord } from '../planning/day-record.entity.js';
 
 @ObjectType()
 @Entity({ tableName: 'meditation_sessions' })
-export class MeditationSession extends BaseEntity {
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
-  userId!: string;
-
-  @Field(() => ID)
-  @Index()
-  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
-  dayId!: string;
-
+export class MeditationSession extends DayRecord {
   @Field(() => Int, { description: 'Minutes.' })
   @Property({ type: 'integer' })
   duration!: number;

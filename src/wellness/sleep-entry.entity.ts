@@ -1,22 +1,12 @@
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Entity, Property } from '@mikro-orm/core';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
-import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
-import { Day } from '../planning/day.entity.js';
+import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A night's sleep; it also sets the day's sleepHours. */
 @ObjectType()
 @Entity({ tableName: 'sleep_entries' })
-export class SleepEntry extends BaseEntity {
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
-  userId!: string;
-
-  @Field(() => ID)
-  @Index()
-  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
-  dayId!: string;
-
+export class SleepEntry extends DayRecord {
   @Field(() => Float, { description: 'Hours slept.' })
   @Property({ type: 'double' })
   duration!: number;

@@ -1,22 +1,12 @@
-import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
-import { Field, Float, ID, ObjectType } from 'type-graphql';
+import { Entity, Property } from '@mikro-orm/core';
+import { Field, Float, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
-import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
-import { Day } from '../planning/day.entity.js';
+import { DayRecord } from '../planning/day-record.entity.js';
 
 /** Water drunk, in millilitres. */
 @ObjectType()
 @Entity({ tableName: 'water_intakes' })
-export class WaterIntake extends BaseEntity {
-  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
-  userId!: string;
-
-  @Field(() => ID)
-  @Index()
-  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
-  dayId!: string;
-
+export class WaterIntake extends DayRecord {
   @Field(() => Float, { description: 'Millilitres.' })
   @Property({ type: 'double' })
   volume!: number;

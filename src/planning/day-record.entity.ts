@@ -1,0 +1,21 @@
+import { Index, ManyToOne } from '@mikro-orm/core';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { User } from '../accounts/user.entity.js';
+import { BaseEntity } from '../core/database/base.entity.js';
+import { Day } from './day.entity.js';
+
+/**
+ * A record logged on one of the user's days (a session, a wellness entry, a measurement, a photo):
+ * the owner (not exposed) and the day, both deleted with their row. Each subclass keeps its own
+ * columns, `time` and `notes` included, where and how it describes them.
+ */
+@ObjectType()
+export abstract class DayRecord extends BaseEntity {
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
+  userId!: string;
+
+  @Field(() => ID)
+  @Index()
+  @ManyToOne(() => Day, { mapToPk: true, deleteRule: 'cascade', fieldName: 'day_id' })
+  dayId!: string;
+}
