@@ -4,10 +4,11 @@ import type { User } from '../accounts/user.entity.js';
 import { requireFeature } from '../accounts/subscription.js';
 import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
 import { deleted, type Deleted } from '../core/deleted.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { ApiKey } from './api-key.entity.js';
 import { newKeySecret } from './api-key-secret.js';
 import { API_KEY_NAME_MAX, type ApiKeyMessage, type CreatedApiKey } from './api-key.types.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface NewApiKey {
   name: string;
@@ -34,13 +35,7 @@ export class ApiKeyService {
   constructor(private readonly em: EntityManager) {}
 
   async list(userId: string, args: PageArgs): Promise<Page<ApiKey>> {
-    const window = pageWindow(args);
-    const [items, total] = await this.em.findAndCount(
-      ApiKey,
-      { userId },
-      { orderBy: { createdAt: 'desc', id: 'asc' }, limit: window.limit, offset: window.offset },
-    );
-    return toPage(items, total, window);
+    return findPage(this.em, ApiKey, { userId }, { createdAt: 'desc', id: 'asc' }, args);
   }
 
   async create(user: User, input: NewApiKey): Promise<CreatedApiKey> {

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { ValidationError } from '../core/errors.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { dayRangeWhere, requireDay } from '../planning/day-scope.js';
 import { toDate, type DateInput } from '../core/datetimes.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface NewBodyMeasurement {
   dayId: string;
@@ -54,13 +55,7 @@ export class BodyMeasurementService {
 
   /** The user's measurements by measuredAt; startDate/endDate bound the day of each. */
   async list(userId: string, filter: BodyMeasurementFilter): Promise<Page<BodyMeasurement>> {
-    const window = pageWindow(filter);
     const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<BodyMeasurement>;
-    const [items, total] = await this.em.findAndCount(BodyMeasurement, where, {
-      orderBy: { measuredAt: 'asc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, BodyMeasurement, where, { measuredAt: 'asc', id: 'asc' }, filter);
   }
 }

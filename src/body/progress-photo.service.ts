@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { ValidationError } from '../core/errors.js';
-import { pageWindow, toPage, type Page } from '../core/pagination.js';
+import type { Page } from '../core/pagination.js';
 import { FileType } from '../files/file-kinds.js';
 import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
@@ -9,6 +9,7 @@ import type { MultipartUpload } from '../files/multipart.js';
 import { dayRangeWhere, requireDay } from '../planning/day-scope.js';
 import { PhotoPose, ProgressPhoto } from './progress-photo.entity.js';
 import { PHOTO_NOTES_MAX, type ListProgressPhotosArgs } from './progress-photo.types.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface NewProgressPhoto {
   dayId: string;
@@ -31,14 +32,8 @@ export class ProgressPhotoService {
   }
 
   async list(userId: string, filter: ListProgressPhotosArgs): Promise<Page<ProgressPhoto>> {
-    const window = pageWindow(filter);
     const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<ProgressPhoto>;
-    const [items, total] = await this.em.findAndCount(ProgressPhoto, where, {
-      orderBy: { createdAt: 'asc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, ProgressPhoto, where, { createdAt: 'asc', id: 'asc' }, filter);
   }
 
   /** From an already uploaded image (GraphQL). */

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { fileTypeFromFile } from 'file-type';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
-import { pageWindow, toPage, type Page } from '../core/pagination.js';
+import type { Page } from '../core/pagination.js';
 import { FileType, VariantName, VariantStatus, type ResizedVariant } from './file-kinds.js';
 import { FILE_URL_TTL_SECONDS, type FilesRuntime } from './files-runtime.js';
 import type { FileUrl, ListFilesArgs } from './files.types.js';
@@ -16,6 +16,7 @@ import { cleanFileName, contentDisposition } from './safe-file-name.js';
 import { blobKey, filePrefix } from './storage/storage.js';
 import { StoredFile } from './stored-file.entity.js';
 import { VariantService } from './variant.service.js';
+import { findPage } from '../core/database/find-page.js';
 
 /** An upload whose bytes were checked: its real type is known and allowed for its `fileType`. */
 export interface CheckedUpload {
@@ -38,16 +39,11 @@ export class FileService {
   ) {}
 
   async list(userId: string, filter: ListFilesArgs): Promise<Page<StoredFile>> {
-    const window = pageWindow(filter);
     const where: FilterQuery<StoredFile> = { userId };
     if (filter.fileType) where.fileType = filter.fileType;
     if (filter.mimeType) where.mimeType = filter.mimeType;
     if (filter.search) where.fileName = { $ilike: `%${escapeLike(filter.search)}%` };
-    const items = await this.em.find(StoredFile, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: window.limit, offset: window.offset });
-    // A page that is not full is the last one, so it gives the total; only a full (or empty later) page needs counting.
-    const isLast = items.length < window.limit && (items.length > 0 || window.offset === 0);
-    const total = isLast ? window.offset + items.length : await this.em.count(StoredFile, where);
-    return toPage(items, total, window);
+    return findPage(this.em, StoredFile, where, { createdAt: 'desc', id: 'desc' }, filter);
   }
 
   async get(userId: string, fileId: string): Promise<StoredFile> {

@@ -1,10 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { Day } from './day.entity.js';
 import { DayPerimeterTask } from './day-perimeter-task.entity.js';
 import { PerimeterTask } from './perimeter-task.entity.js';
+import { findPage } from '../core/database/find-page.js';
 
 /** Spec rule 1 and operations.md: 3 to 5 tasks in normal mode, 2 or 3 in minimum mode. */
 export function perimeterSize(minimumMode: boolean): { min: number; max: number } {
@@ -15,13 +16,7 @@ export class PerimeterService {
   constructor(private readonly em: EntityManager) {}
 
   async list(userId: string, args: PageArgs): Promise<Page<PerimeterTask>> {
-    const window = pageWindow(args);
-    const [items, total] = await this.em.findAndCount(
-      PerimeterTask,
-      { userId },
-      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: window.limit, offset: window.offset },
-    );
-    return toPage(items, total, window);
+    return findPage(this.em, PerimeterTask, { userId }, { createdAt: 'asc', id: 'asc' }, args);
   }
 
   async create(userId: string, input: { title: string; personId?: string }): Promise<PerimeterTask> {

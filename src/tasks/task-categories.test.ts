@@ -53,6 +53,10 @@ describe('GET /task-categories', () => {
     const page2 = await own.get('/api/v1/task-categories?page=2&limit=2');
     expect(page2.body.data.map((c: any) => c.id)).toEqual([made[2].id]);
     expect(page2.body.meta).toEqual({ page: 2, limit: 2, total: 3 });
+    // The total is right whether the page is full, partial (the last one), exactly full at the end or past the end.
+    for (const [page, limit] of [[1, 2], [2, 2], [1, 3], [5, 2]]) {
+      expect((await own.get(`/api/v1/task-categories?page=${page}&limit=${limit}`)).body.meta).toEqual({ page, limit, total: 3 });
+    }
     expect((await own.get('/api/v1/task-categories?limit=150')).body.meta.limit).toBe(100);
     expect((await own.withoutCookie().get('/api/v1/task-categories')).status).toBe(401);
   });

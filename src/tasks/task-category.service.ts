@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { TaskCategory } from './task-category.entity.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface CategoryChanges {
   name?: string;
@@ -14,13 +15,7 @@ export class TaskCategoryService {
   constructor(private readonly em: EntityManager) {}
 
   async list(userId: string, args: PageArgs): Promise<Page<TaskCategory>> {
-    const window = pageWindow(args);
-    const [items, total] = await this.em.findAndCount(
-      TaskCategory,
-      { userId },
-      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: window.limit, offset: window.offset },
-    );
-    return toPage(items, total, window);
+    return findPage(this.em, TaskCategory, { userId }, { createdAt: 'asc', id: 'asc' }, args);
   }
 
   async get(userId: string, categoryId: string): Promise<TaskCategory> {

@@ -3,11 +3,12 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { Day } from '../planning/day.entity.js';
 import { TaskCategory } from './task-category.entity.js';
 import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface TaskFilter extends PageArgs {
   status?: TaskStatus | null;
@@ -44,17 +45,11 @@ export class TaskService {
   constructor(private readonly em: EntityManager) {}
 
   async list(userId: string, filter: TaskFilter): Promise<Page<Task>> {
-    const window = pageWindow(filter);
     const where: FilterQuery<Task> = { userId };
     if (filter.status) where.status = filter.status;
     if (filter.categoryId) where.categoryId = filter.categoryId;
     if (filter.dayId) where.dayId = filter.dayId;
-    const [items, total] = await this.em.findAndCount(Task, where, {
-      orderBy: { createdAt: 'asc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, Task, where, { createdAt: 'asc', id: 'asc' }, filter);
   }
 
   async get(userId: string, taskId: string): Promise<Task> {

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { recordEvent } from '../core/events/record-event.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import type { CardioEffort } from './cardio-effort.js';
 import { CardioSession } from './cardio-session.entity.js';
 import { dayRangeWhere, lockDay, type DayRange } from '../planning/day-scope.js';
 import { checkLunchSlot } from './lunch-slot.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface NewCardioSession {
   dayId: string;
@@ -67,13 +68,7 @@ export class CardioSessionService {
   }
 
   async list(userId: string, filter: CardioSessionFilter): Promise<Page<CardioSession>> {
-    const window = pageWindow(filter);
     const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<CardioSession>;
-    const [items, total] = await this.em.findAndCount(CardioSession, where, {
-      orderBy: { startTime: 'asc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, CardioSession, where, { startTime: 'asc', id: 'asc' }, filter);
   }
 }

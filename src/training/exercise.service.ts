@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { Exercise } from './exercise.entity.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface ExerciseFilter extends PageArgs {
   category?: string | null;
@@ -52,18 +53,12 @@ export class ExerciseService {
   }
 
   async list(userId: string, filter: ExerciseFilter): Promise<Page<Exercise>> {
-    const window = pageWindow(filter);
     const where: FilterQuery<Exercise> & Record<string, unknown> =
       filter.global === true ? { isGlobal: true } : filter.global === false ? { userId, isGlobal: false } : { $or: [{ isGlobal: true }, { userId }] };
     if (filter.category?.trim()) where.category = { $ilike: likeEscape(filter.category.trim()) };
     if (filter.muscleGroup?.trim()) where.muscleGroups = { $contains: [filter.muscleGroup.trim().toLowerCase()] };
     if (filter.q?.trim()) where.name = { $ilike: `%${likeEscape(filter.q.trim())}%` };
-    const [items, total] = await this.em.findAndCount(Exercise, where, {
-      orderBy: { name: 'asc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, Exercise, where, { name: 'asc', id: 'asc' }, filter);
   }
 
   async create(userId: string, input: NewExercise): Promise<Exercise> {

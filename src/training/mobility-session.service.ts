@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { dayRangeWhere, lockDay, type DayRange } from '../planning/day-scope.js';
 import { checkLunchSlot } from './lunch-slot.js';
 import { MobilitySession } from './mobility-session.entity.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface NewMobilitySession {
   dayId: string;
@@ -35,13 +36,7 @@ export class MobilitySessionService {
   }
 
   async list(userId: string, filter: MobilitySessionFilter): Promise<Page<MobilitySession>> {
-    const window = pageWindow(filter);
     const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<MobilitySession>;
-    const [items, total] = await this.em.findAndCount(MobilitySession, where, {
-      orderBy: { createdAt: 'asc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, MobilitySession, where, { createdAt: 'asc', id: 'asc' }, filter);
   }
 }

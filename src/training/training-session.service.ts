@@ -3,7 +3,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
 import type { Exercise } from './exercise.entity.js';
 import { ExerciseService } from './exercise.service.js';
@@ -11,6 +11,7 @@ import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 import { TrainingExercise } from './training-exercise.entity.js';
 import { TrainingSession } from './training-session.entity.js';
 import { TrainingSet } from './training-set.entity.js';
+import { findPage } from '../core/database/find-page.js';
 
 export interface TrainingSetData {
   setNumber?: number | null;
@@ -88,14 +89,8 @@ export class TrainingSessionService {
 
   /** The user's sessions, by start time; filter by day or a date range. */
   async list(userId: string, filter: TrainingSessionFilter): Promise<Page<TrainingSession>> {
-    const window = pageWindow(filter);
     const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<TrainingSession>;
-    const [items, total] = await this.em.findAndCount(TrainingSession, where, {
-      orderBy: { startTime: 'asc', id: 'asc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, TrainingSession, where, { startTime: 'asc', id: 'asc' }, filter);
   }
 
   async update(userId: string, sessionId: string, changes: TrainingSessionChanges): Promise<TrainingSession> {

@@ -6,13 +6,14 @@ import type { Config } from '../core/config.js';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import { isEventName } from '../core/events/event-catalog.js';
-import { pageWindow, toPage, type Page, type PageArgs } from '../core/pagination.js';
+import type { Page, PageArgs } from '../core/pagination.js';
 import { checkHost, hostOf, UnresolvableHostError, UnsafeAddressError } from './url-guard.js';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import { PAUSED_ERROR, type WebhookEngine } from './webhook-engine.js';
 import { generateSecret, secretPrefixOf } from './webhook-secret.js';
 import type { CreatedWebhook, WebhookTestResult } from './webhook.types.js';
+import { findPage } from '../core/database/find-page.js';
 
 /** The test delivery's name: not a catalog event, but a webhook may subscribe to it to receive tests. */
 export const TEST_EVENT = 'test';
@@ -47,13 +48,7 @@ export class WebhookService {
 
   async list(user: User, args: PageArgs): Promise<Page<WebhookEndpoint>> {
     requireFeature(user, 'webhooks');
-    const window = pageWindow(args);
-    const [items, total] = await this.em.findAndCount(
-      WebhookEndpoint,
-      { userId: user.id },
-      { orderBy: { createdAt: 'asc', id: 'asc' }, limit: window.limit, offset: window.offset },
-    );
-    return toPage(items, total, window);
+    return findPage(this.em, WebhookEndpoint, { userId: user.id }, { createdAt: 'asc', id: 'asc' }, args);
   }
 
   async create(user: User, input: { url: string; events: string[] }): Promise<CreatedWebhook> {
@@ -125,16 +120,10 @@ export class WebhookService {
 
   async deliveries(user: User, webhookId: string, filter: DeliveryFilter): Promise<Page<WebhookDelivery>> {
     const endpoint = await this.get(user, webhookId);
-    const window = pageWindow(filter);
     const where: FilterQuery<WebhookDelivery> = { webhookId: endpoint.id, userId: user.id };
     if (filter.status) where.status = filter.status;
     if (filter.event) where.event = filter.event;
-    const [items, total] = await this.em.findAndCount(WebhookDelivery, where, {
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      limit: window.limit,
-      offset: window.offset,
-    });
-    return toPage(items, total, window);
+    return findPage(this.em, WebhookDelivery, where, { createdAt: 'desc', id: 'desc' }, filter);
   }
 
   /**
