@@ -309,6 +309,12 @@ describe('POST /cardio', () => {
     expect(rest.body.data.map((c: any) => c.id)).toEqual(expect.arrayContaining([res.body.data.id, plain.body.data.id]));
   });
 
+  it('takes an explicit null intensity as left out: the spec default easy', async () => {
+    const res = await user.api.post('/cardio', { type: 'swim', duration: 15, intensity: null });
+    expectOk(res, { id: expect.any(String), type: 'swim', duration: 15, message: expect.any(String) });
+    expect((await today()).cardioSessions.find((c: any) => c.id === res.body.data.id).effort).toBe('easy');
+  });
+
   it('validates every field', async () => {
     const ok = { type: 'run', duration: 30 };
     expectInvalid(await user.api.post('/cardio', { duration: 30 }), ['type']);

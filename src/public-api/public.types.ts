@@ -185,9 +185,11 @@ export class PublicCardioArgs {
   @Max(PUBLIC_MINUTES_MAX, { message: `duration must be at most ${PUBLIC_MINUTES_MAX} minutes` })
   duration!: number;
 
-  @Field(() => CardioEffort, { defaultValue: CardioEffort.easy, description: 'easy, zone2 or hard (default easy).' })
+  // Optional like every other field here: an explicit null is the same as leaving it out (easy).
+  @Field(() => CardioEffort, { nullable: true, defaultValue: CardioEffort.easy, description: 'easy, zone2 or hard (default easy).' })
+  @IsOptional()
   @IsEnum(CardioEffort, { message: 'intensity must be one of easy, zone2, hard' })
-  intensity!: CardioEffort;
+  intensity?: CardioEffort | null;
 
   @Field(() => Float, { nullable: true, description: 'Distance, a positive number.' })
   @IsOptional()

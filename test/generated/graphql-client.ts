@@ -1015,7 +1015,7 @@ export type MutationPublicLogMeditationArgs = {
 export type MutationPublicLogCardioArgs = {
   type: Scalars['String']['input'];
   duration: Scalars['Int']['input'];
-  intensity?: CardioEffort;
+  intensity?: InputMaybe<CardioEffort>;
   distance?: InputMaybe<Scalars['Float']['input']>;
   pace?: InputMaybe<Scalars['Float']['input']>;
   averageHeartRate?: InputMaybe<Scalars['Int']['input']>;
