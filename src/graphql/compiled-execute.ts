@@ -25,9 +25,9 @@ function compiled(schema: GraphQLSchema, document: DocumentNode, operationName: 
   let query = byName.get(key);
   if (query === undefined) {
     const result = compileQuery(schema, document, operationName ?? undefined);
-    // A document it cannot compile (an error graphql-js reports itself) runs through graphql-js.
     const definitions = getOperationAST(document, operationName)?.variableDefinitions ?? [];
     const defaults = definitions.flatMap((d) => (d.defaultValue ? [[d.variable.name.value, valueFromASTUntyped(d.defaultValue)] as [string, unknown]] : []));
+    // A document it cannot compile (an error graphql-js reports itself) runs through graphql-js.
     query = isCompiledQuery(result) ? { query: result, defaults } : null;
     byName.set(key, query);
   }

@@ -48,9 +48,18 @@ export function rowShape<T extends object>(em: EntityManager, entity: EntityClas
   const columnOf = new Map(stored.map((p) => [p.name as string, p.fieldNames[0]!]));
   const timestamps = stored.filter(isTimestamp).map((p) => p.name as string);
   const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const columnLists = new Map<string, string>();
   const shape: RowShape<T> = {
     table: quote(meta.tableName),
-    columns: (alias) => stored.map((p) => `${alias}.${quote(p.fieldNames[0]!)} as ${quote(p.name as string)}`).join(', '),
+    columns(alias) {
+      // Built once per alias: every hot read asks for the same one or two.
+      let list = columnLists.get(alias);
+      if (list === undefined) {
+        list = stored.map((p) => `${alias}.${quote(p.fieldNames[0]!)} as ${quote(p.name as string)}`).join(', ');
+        columnLists.set(alias, list);
+      }
+      return list;
+    },
     column(property) {
       const column = columnOf.get(property);
       if (!column) throw new Error(`${meta.className}.${property} is not a stored column`);
