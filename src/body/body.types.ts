@@ -6,6 +6,9 @@ import { BodyMeasurement } from './body-measurement.entity.js';
 
 const FINITE = { allowNaN: false, allowInfinity: false } as const;
 
+/** Upper bound shared by the session API and the Public API (one rule for both). */
+export const BODY_WEIGHT_MAX_KG = 1_000;
+
 @ArgsType()
 export class ListBodyMeasurementsArgs extends PageArgs {
   @Field(() => LocalDate, { nullable: true, description: 'First day included, YYYY-MM-DD.' })
@@ -24,7 +27,7 @@ export class CreateBodyMeasurementArgs {
   @IsOptional()
   @IsNumber(FINITE)
   @Min(0.001, { message: 'weight must be positive' })
-  @Max(1_000, { message: 'weight must be at most 1000 kg' })
+  @Max(BODY_WEIGHT_MAX_KG, { message: `weight must be at most ${BODY_WEIGHT_MAX_KG} kg` })
   weight?: number;
 
   @Field(() => Float, { nullable: true, description: 'Percent, 0-100.' })

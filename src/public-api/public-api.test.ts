@@ -4,6 +4,18 @@ import { signUp, type HttpResult } from '../../test/support/http-client.js';
 import { todayIn } from '../core/dates.js';
 import { outboxEvents, createExercise } from '../training/activity.test-helpers.js';
 import { expectUnauthorized, keyHolder, KeyClient, MISSING_ID, PUBLIC } from './public-api.test-helpers.js';
+import { BODY_WEIGHT_MAX_KG } from '../body/body.types.js';
+import {
+  CALORIES_MAX,
+  DISTANCE_MAX_KM,
+  ELEVATION_GAIN_MAX_M,
+  HEART_RATE_MAX,
+  LOAD_MAX_KG,
+  PACE_MAX,
+  REPS_MAX,
+  SET_NUMBER_MAX,
+} from '../training/training.types.js';
+import { STEPS_MAX, WATER_VOLUME_MAX_ML } from '../wellness/wellness.types.js';
 
 let app: TestApp;
 let user: Awaited<ReturnType<typeof keyHolder>>;
@@ -402,6 +414,36 @@ describe('POST /body-metrics', () => {
     expectInvalid(await user.api.post('/body-metrics', { weight: 80, bodyFat: -1 }), ['bodyFat']);
     expectInvalid(await user.api.post('/body-metrics', { weight: 80, bodyFat: 100.5 }), ['bodyFat']);
     expectInvalid(await user.api.post('/body-metrics', { weight: 80, time: 'now' }), ['time']);
+  });
+});
+
+describe('upper bounds', () => {
+  it('are the session API\'s: above them a write is refused naming the field, at them it is taken', async () => {
+    const cases: [string, Record<string, unknown>, string, number][] = [
+      ['/water', {}, 'volume', WATER_VOLUME_MAX_ML],
+      ['/steps', {}, 'steps', STEPS_MAX],
+      ['/body-metrics', {}, 'weight', BODY_WEIGHT_MAX_KG],
+      ['/cardio', { type: 'run', duration: 30 }, 'distance', DISTANCE_MAX_KM],
+      ['/cardio', { type: 'run', duration: 30 }, 'pace', PACE_MAX],
+      ['/cardio', { type: 'run', duration: 30 }, 'averageHeartRate', HEART_RATE_MAX],
+      ['/cardio', { type: 'run', duration: 30 }, 'maxHeartRate', HEART_RATE_MAX],
+      ['/cardio', { type: 'run', duration: 30 }, 'calories', CALORIES_MAX],
+      ['/cardio', { type: 'run', duration: 30 }, 'elevationGain', ELEVATION_GAIN_MAX_M],
+    ];
+    for (const [path, base, field, max] of cases) {
+      expectInvalid(await user.api.post(path, { ...base, [field]: max + 1 }), [field]);
+      expect((await user.api.post(path, { ...base, [field]: max })).status, `${path} ${field}`).toBe(200);
+    }
+    const exercise = await createExercise(user.client, { name: 'Bound Press' });
+    for (const [field, max] of [['setNumber', SET_NUMBER_MAX], ['reps', REPS_MAX], ['weight', LOAD_MAX_KG]] as const) {
+      const set = { setNumber: 1, [field]: max + 1 };
+      expectInvalid(await user.api.post('/workouts', { splitLabel: 'Push', exercises: [{ exerciseId: exercise.id, sets: [set] }] }), ['exercises', 0, 'sets', 0, field]);
+    }
+    // The session API refuses the same values.
+    const day = await today();
+    const cardio = await user.client.post('/api/v1/cardio/sessions', { dayId: day.id, type: 'run', duration: 30, intensity: 5, averageHeartRate: HEART_RATE_MAX + 1 });
+    expect(cardio.status).toBe(400);
+    expect(cardio.body.error.details.errors[0].path).toEqual(['averageHeartRate']);
   });
 });
 

@@ -16,6 +16,18 @@ import {
 } from 'class-validator';
 import { DateTimeISO, UUID } from '../core/scalars.js';
 import { CardioEffort } from '../training/cardio-effort.js';
+import {
+  CALORIES_MAX,
+  DISTANCE_MAX_KM,
+  ELEVATION_GAIN_MAX_M,
+  HEART_RATE_MAX,
+  LOAD_MAX_KG,
+  PACE_MAX,
+  REPS_MAX,
+  SET_NUMBER_MAX,
+} from '../training/training.types.js';
+import { STEPS_MAX, WATER_VOLUME_MAX_ML } from '../wellness/wellness.types.js';
+import { BODY_WEIGHT_MAX_KG } from '../body/body.types.js';
 
 /**
  * Arguments and answers of the Public API (`/api/public/v1`). Each args class is one route's flat JSON
@@ -62,6 +74,7 @@ export class PublicWaterArgs {
   @Field(() => Float, { description: 'Millilitres, positive.' })
   @IsNumber({}, { message: 'volume must be a number' })
   @IsPositive({ message: 'volume must be a positive number of millilitres' })
+  @Max(WATER_VOLUME_MAX_ML, { message: `volume must be at most ${WATER_VOLUME_MAX_ML} millilitres` })
   volume!: number;
 
   @OptionalTime('When the water was drunk (default: now).')
@@ -76,18 +89,21 @@ export class PublicWorkoutSetInput {
   @Field(() => Int, { description: 'Position of the set, a positive integer.' })
   @IsInt({ message: 'setNumber must be an integer' })
   @IsPositive({ message: 'setNumber must be a positive integer' })
+  @Max(SET_NUMBER_MAX)
   setNumber!: number;
 
   @Field(() => Int, { nullable: true, description: 'Repetitions, a positive integer.' })
   @IsOptional()
   @IsInt({ message: 'reps must be an integer' })
   @IsPositive({ message: 'reps must be a positive integer' })
+  @Max(REPS_MAX)
   reps?: number | null;
 
   @Field(() => Float, { nullable: true, description: 'Load in kilograms, positive.' })
   @IsOptional()
   @IsNumber({}, { message: 'weight must be a number' })
   @IsPositive({ message: 'weight must be a positive number' })
+  @Max(LOAD_MAX_KG)
   weight?: number | null;
 }
 
@@ -140,6 +156,7 @@ export class PublicStepsArgs {
   @Field(() => Int, { description: 'Step count, a non-negative integer.' })
   @IsInt({ message: 'steps must be an integer' })
   @Min(0, { message: 'steps must not be negative' })
+  @Max(STEPS_MAX, { message: `steps must be at most ${STEPS_MAX}` })
   steps!: number;
 
   @OptionalTime('When the steps were counted (default: now).')
@@ -195,36 +212,42 @@ export class PublicCardioArgs {
   @IsOptional()
   @IsNumber({}, { message: 'distance must be a number' })
   @IsPositive({ message: 'distance must be a positive number' })
+  @Max(DISTANCE_MAX_KM)
   distance?: number | null;
 
   @Field(() => Float, { nullable: true, description: 'Pace, a positive number.' })
   @IsOptional()
   @IsNumber({}, { message: 'pace must be a number' })
   @IsPositive({ message: 'pace must be a positive number' })
+  @Max(PACE_MAX)
   pace?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Average heart rate, positive integer bpm.' })
   @IsOptional()
   @IsInt({ message: 'averageHeartRate must be an integer' })
   @IsPositive({ message: 'averageHeartRate must be a positive integer' })
+  @Max(HEART_RATE_MAX)
   averageHeartRate?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Maximum heart rate, positive integer bpm.' })
   @IsOptional()
   @IsInt({ message: 'maxHeartRate must be an integer' })
   @IsPositive({ message: 'maxHeartRate must be a positive integer' })
+  @Max(HEART_RATE_MAX)
   maxHeartRate?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Calories, a positive integer.' })
   @IsOptional()
   @IsInt({ message: 'calories must be an integer' })
   @IsPositive({ message: 'calories must be a positive integer' })
+  @Max(CALORIES_MAX)
   calories?: number | null;
 
   @Field(() => Int, { nullable: true, description: 'Elevation gain, a non-negative integer.' })
   @IsOptional()
   @IsInt({ message: 'elevationGain must be an integer' })
   @Min(0, { message: 'elevationGain must not be negative' })
+  @Max(ELEVATION_GAIN_MAX_M)
   elevationGain?: number | null;
 
   @OptionalTime('When the session started.')
@@ -288,6 +311,7 @@ export class PublicBodyMetricsArgs {
   @Field(() => Float, { description: 'Body weight in kilograms, positive.' })
   @IsNumber({}, { message: 'weight must be a number' })
   @IsPositive({ message: 'weight must be a positive number of kilograms' })
+  @Max(BODY_WEIGHT_MAX_KG, { message: `weight must be at most ${BODY_WEIGHT_MAX_KG} kg` })
   weight!: number;
 
   @Field(() => Float, { nullable: true, description: 'Body fat percentage, 0-100.' })

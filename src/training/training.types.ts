@@ -30,6 +30,16 @@ export const DURATION_MAX = 1_440;
 export const MAX_EXERCISES = 50;
 export const MAX_SETS = 50;
 
+/** Upper bounds of what a session logs, shared by the session API and the Public API (one rule for both). */
+export const SET_NUMBER_MAX = 1_000;
+export const REPS_MAX = 10_000;
+export const LOAD_MAX_KG = 10_000;
+export const DISTANCE_MAX_KM = 10_000;
+export const PACE_MAX = 10_000;
+export const HEART_RATE_MAX = 300;
+export const CALORIES_MAX = 100_000;
+export const ELEVATION_GAIN_MAX_M = 100_000;
+
 // ---------------------------------------------------------------- lists by day
 
 @ArgsType()
@@ -143,21 +153,21 @@ export class TrainingSetInput {
   @IsOptional()
   @IsInt({ message: 'setNumber must be a whole number' })
   @Min(1, { message: 'setNumber must be at least 1' })
-  @Max(1000)
+  @Max(SET_NUMBER_MAX)
   setNumber?: number;
 
   @Field(() => Int, { nullable: true })
   @IsOptional()
   @IsInt({ message: 'reps must be a whole number' })
   @Min(0, { message: 'reps must not be negative' })
-  @Max(10_000)
+  @Max(REPS_MAX)
   reps?: number;
 
   @Field(() => Float, { nullable: true, description: 'Kilograms.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0, { message: 'load must not be negative' })
-  @Max(10_000)
+  @Max(LOAD_MAX_KG)
   load?: number;
 
   @Field(() => Int, { nullable: true, description: 'Reps in reserve, 0-10.' })
@@ -317,7 +327,7 @@ export class CreateCardioSessionArgs {
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0.001, { message: 'distance must be positive' })
-  @Max(10_000)
+  @Max(DISTANCE_MAX_KM)
   distance?: number;
 
   @Field(() => Int, { nullable: true, description: '1-10.' })
@@ -336,35 +346,35 @@ export class CreateCardioSessionArgs {
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0.001, { message: 'pace must be positive' })
-  @Max(10_000)
+  @Max(PACE_MAX)
   pace?: number;
 
   @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
   @IsOptional()
   @IsInt()
   @Min(1, { message: 'averageHeartRate must be positive' })
-  @Max(300)
+  @Max(HEART_RATE_MAX)
   averageHeartRate?: number;
 
   @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
   @IsOptional()
   @IsInt()
   @Min(1, { message: 'maxHeartRate must be positive' })
-  @Max(300)
+  @Max(HEART_RATE_MAX)
   maxHeartRate?: number;
 
   @Field(() => Int, { nullable: true, description: 'kcal.' })
   @IsOptional()
   @IsInt()
   @Min(1, { message: 'calories must be positive' })
-  @Max(100_000)
+  @Max(CALORIES_MAX)
   calories?: number;
 
   @Field(() => Int, { nullable: true, description: 'Metres.' })
   @IsOptional()
   @IsInt()
   @Min(0, { message: 'elevationGain must not be negative' })
-  @Max(100_000)
+  @Max(ELEVATION_GAIN_MAX_M)
   elevationGain?: number;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })

@@ -4,6 +4,10 @@ import { DateTimeISO, UUID } from '../core/scalars.js';
 
 const NOTES_MAX = 10_000;
 
+/** Upper bounds shared by the session API and the Public API (one rule for both). */
+export const WATER_VOLUME_MAX_ML = 20_000;
+export const STEPS_MAX = 1_000_000;
+
 @ArgsType()
 class DayLogArgs {
   @Field(() => UUID)
@@ -27,7 +31,7 @@ export class LogWaterArgs extends TimedDayLogArgs {
   @Field(() => Float, { description: 'Millilitres, above 0 and at most 20000.' })
   @IsNumber({ allowNaN: false, allowInfinity: false })
   @Min(0.001, { message: 'volume must be positive' })
-  @Max(20_000, { message: 'volume must be at most 20000 millilitres' })
+  @Max(WATER_VOLUME_MAX_ML, { message: `volume must be at most ${WATER_VOLUME_MAX_ML} millilitres` })
   volume!: number;
 }
 
@@ -36,7 +40,7 @@ export class LogStepsArgs extends TimedDayLogArgs {
   @Field(() => Int, { description: 'Non-negative.' })
   @IsInt({ message: 'steps must be a whole number' })
   @Min(0, { message: 'steps must not be negative' })
-  @Max(1_000_000, { message: 'steps must be at most 1000000' })
+  @Max(STEPS_MAX, { message: `steps must be at most ${STEPS_MAX}` })
   steps!: number;
 }
 
