@@ -11,7 +11,6 @@ import { contentDisposition } from './safe-file-name.js';
 import { errorEnvelope } from '../../rest/envelope.js';
 import { answerAfterBody, fileView, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
 
-
 async function streamBlob(res: Response, open: () => Promise<Readable>, headers: Record<string, string>): Promise<void> {
   let body: Readable;
   try {
