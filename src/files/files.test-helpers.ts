@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { HttpClient, HttpResult } from '../../test/support/http-client.js';
+import { readResult, type HttpClient, type HttpResult } from '../../test/support/http-client.js';
 import type { TestApp } from '../../test/support/test-app.js';
 
 /** A real image made by sharp: a gradient-ish pattern so the encoders have something to compress. */
@@ -59,14 +59,7 @@ export async function postMultipart(client: HttpClient, path: string, fields: Re
   const headers: Record<string, string> = {};
   if (client.cookie) headers.cookie = client.cookie;
   const response = await fetch(client.baseUrl + path, { method: 'POST', body: form, headers });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, headers: response.headers, body, text };
+  return readResult(response);
 }
 
 export function upload(client: HttpClient, data: Buffer, fileType: string, fileName = 'photo.jpg', contentType = 'image/jpeg') {
@@ -128,14 +121,7 @@ export async function postRawMultipart(client: HttpClient, path: string, parts: 
   const headers: Record<string, string> = { 'content-type': `multipart/form-data; boundary=${boundary}` };
   if (client.cookie) headers.cookie = client.cookie;
   const response = await fetch(client.baseUrl + path, { method: 'POST', body: Buffer.concat(chunks), headers });
-  const text = await response.text();
-  let body: any = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON
-  }
-  return { status: response.status, headers: response.headers, body, text };
+  return readResult(response);
 }
 
 export { expectRule, expectValidation } from '../../test/support/expectations.js';

@@ -161,15 +161,23 @@ export class WebhookEngine {
 
   /** A statement-level trigger NOTIFYs listeners when events are written (created idempotently at start). */
   private async installNotifyTrigger(): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
+    await this.inTransaction(async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtext('lp_event_outbox_notify'))`);
       await client.query(`create or replace function lp_event_outbox_notify() returns trigger language plpgsql as $fn$
         begin perform pg_notify('${NOTIFY_CHANNEL}', ''); return null; end $fn$`);
       await client.query(`create or replace trigger lp_event_outbox_notify after insert on event_outbox
         for each statement execute function lp_event_outbox_notify()`);
+    });
+  }
+
+  /** Runs `work` in one transaction on one pooled connection: committed if it resolves, rolled back if it throws. */
+  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const result = await work(client);
       await client.query('commit');
+      return result;
     } catch (error) {
       await client.query('rollback').catch(() => undefined);
       throw error;
@@ -225,10 +233,7 @@ export class WebhookEngine {
    */
   private async dispatchBatch(): Promise<number> {
     const created: DeliveryAttempt[] = [];
-    const client = await this.pool.connect();
-    let count = 0;
-    try {
-      await client.query('begin');
+    const count = await this.inTransaction(async (client) => {
       const events = await this.query<OutboxRow & { endpoints: string[] }>(
         `with ev as (
            select id, user_id, event, data, occurred_at from event_outbox
@@ -241,8 +246,7 @@ export class WebhookEngine {
         [DISPATCH_BATCH],
         client,
       );
-      count = events.length;
-      if (count) {
+      if (events.length) {
         const now = new Date();
         const cols = { id: [] as string[], user: [] as string[], webhook: [] as string[], deliveryId: [] as string[], event: [] as string[], payload: [] as string[] };
         for (const event of events) {
@@ -271,13 +275,8 @@ export class WebhookEngine {
           client,
         );
       }
-      await client.query('commit');
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+      return events.length;
+    });
     if (created.length) this.runNow(created);
     return count;
   }

@@ -13,6 +13,18 @@ export interface RequestOptions {
 }
 
 /** Real HTTP to the service, keeping the session cookie like a browser would. */
+/** A fetch response as an HttpResult: the body parsed as JSON when it is JSON, the text kept too. */
+export async function readResult<T = any>(response: Response): Promise<HttpResult<T>> {
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: leave the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed as T, text };
+}
+
 export class HttpClient {
   cookie: string | undefined;
 
@@ -39,14 +51,7 @@ export class HttpClient {
       const pair = c.split(';')[0];
       if (pair.startsWith('lp_session=')) this.cookie = pair.endsWith('=') ? undefined : pair;
     }
-    const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // not JSON: leave the text
-    }
-    return { status: response.status, headers: response.headers, body: parsed as T, text };
+    return readResult<T>(response);
   }
 
   get<T = any>(path: string, options?: RequestOptions) {
