@@ -83,13 +83,13 @@ export class ChangePasswordArgs {
   newPassword!: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class AuthPayload {
   @Field(() => User)
   user!: User;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class MessagePayload {
   @Field(() => String)
   message!: string;

@@ -5,7 +5,7 @@ import { requireAuth } from '../core/current-user.js';
 import { activePlan, PLAN_FEATURES } from './subscription.js';
 import type { User } from './user.entity.js';
 
-@ObjectType('SubscriptionInfo', { description: 'The caller\'s plan. There is no billing: operators set plans with the admin CLI.' })
+@ObjectType('SubscriptionInfo', { simpleResolvers: true, description: 'The caller\'s plan. There is no billing: operators set plans with the admin CLI.' })
 export class SubscriptionInfo {
   @Field(() => String, { description: 'The plan given to the user: free or pro.' })
   plan!: string;

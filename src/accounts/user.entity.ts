@@ -4,7 +4,7 @@ import { DateTimeISO } from '../core/scalars.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import type { Plan } from '../core/config.js';
 
-@ObjectType('User')
+@ObjectType('User', { simpleResolvers: true })
 @Entity({ tableName: 'users' })
 export class User extends BaseEntity {
   @Field(() => String)

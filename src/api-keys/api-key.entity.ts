@@ -8,7 +8,7 @@ import { BaseEntity } from '../core/database/base.entity.js';
  * A Public API key. Only the SHA-256 of the full key is stored (`keyHash`, unique: the one lookup a
  * request makes); `keyPrefix` is the first characters, shown so the user can tell keys apart.
  */
-@ObjectType('ApiKey', { description: 'A Public API key (the full key is shown only when created or rotated).' })
+@ObjectType('ApiKey', { simpleResolvers: true, description: 'A Public API key (the full key is shown only when created or rotated).' })
 @Entity({ tableName: 'api_keys' })
 export class ApiKey extends BaseEntity {
   @Index()

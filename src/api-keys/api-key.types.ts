@@ -30,7 +30,7 @@ export class CreateApiKeyArgs {
 }
 
 /** A key as created or rotated: the only time the full `key` is shown. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CreatedApiKey {
   @Field(() => ID)
   id!: string;
@@ -51,7 +51,7 @@ export class CreatedApiKey {
   expiresAt!: Date | null;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ApiKeyMessage {
   @Field(() => ID)
   id!: string;

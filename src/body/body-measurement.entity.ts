@@ -4,7 +4,7 @@ import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A body-composition measurement: at least one of weight, body fat, waist, hip. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'body_measurements' })
 export class BodyMeasurement extends DayRecord {
   @Field(() => Float, { nullable: true, description: 'Kilograms.' })

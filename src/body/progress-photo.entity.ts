@@ -13,7 +13,7 @@ export enum PhotoPose {
 registerEnumType(PhotoPose, { name: 'PhotoPose' });
 
 /** A progress photo: an uploaded image on one of the user's days. Deleting the file deletes the photo. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'progress_photos' })
 export class ProgressPhoto extends DayRecord {
   @Field(() => ID)

@@ -1,7 +1,7 @@
 import { Field, ID, ObjectType } from 'type-graphql';
 
 /** What a DELETE answers: the id that is gone and a sentence saying so. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class Deleted {
   @Field(() => ID)
   id!: string;

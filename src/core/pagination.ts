@@ -32,7 +32,7 @@ export function pageWindow(args: PageArgs): PageWindow {
   return { page, limit, offset: (page - 1) * limit };
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PageMeta {
   @Field(() => Int)
   page!: number;
@@ -54,7 +54,7 @@ export interface Page<T> {
  * (rest/envelope.ts), so every paginated list has one shape on both surfaces.
  */
 export function Paginated<T extends object>(itemType: ClassType<T>, name: string) {
-  @ObjectType(name)
+  @ObjectType(name, { simpleResolvers: true })
   class PageClass implements Page<T> {
     @Field(() => [itemType])
     items!: T[];

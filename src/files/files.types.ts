@@ -40,7 +40,7 @@ export class FileUrlArgs extends FileIdArgs {
 }
 
 /** A URL the owner's client loads directly, valid until `expiresAt`. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class FileUrl {
   @Field(() => UUID)
   fileId!: string;

@@ -6,7 +6,7 @@ import { VariantName, VariantStatus } from './file-kinds.js';
 import { StoredFile } from './stored-file.entity.js';
 
 /** One size of an uploaded image (spec: Image variant). Made once per (file, variant). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'image_variants' })
 @Unique({ properties: ['fileId', 'variant'] })
 export class ImageVariant extends BaseEntity {

@@ -7,7 +7,7 @@ import { FileType } from './file-kinds.js';
 import type { StorageAdapterName } from './storage/storage.js';
 
 /** An uploaded file (spec: File). The blob lives in storage under `storageKey`; the name is metadata only. */
-@ObjectType('File')
+@ObjectType('File', { simpleResolvers: true })
 @Entity({ tableName: 'files' })
 @Index({ properties: ['userId', 'createdAt'] })
 export class StoredFile extends BaseEntity {

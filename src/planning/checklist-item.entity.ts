@@ -7,7 +7,7 @@ import { BaseEntity } from '../core/database/base.entity.js';
 import { ChecklistKey } from './checklist-key.js';
 import { Day } from './day.entity.js';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'checklist_items' })
 @Unique({ properties: ['dayId', 'key'] })
 export class ChecklistItem extends BaseEntity {

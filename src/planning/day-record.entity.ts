@@ -9,7 +9,7 @@ import { Day } from './day.entity.js';
  * the owner (not exposed) and the day, both deleted with their row. Each subclass keeps its own
  * columns, `time` and `notes` included, where and how it describes them.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class DayRecord extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;

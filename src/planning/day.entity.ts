@@ -5,7 +5,7 @@ import { BaseEntity } from '../core/database/base.entity.js';
 import { DateTimeISO, LocalDate } from '../core/scalars.js';
 import { Week } from './week.entity.js';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'days' })
 @Unique({ properties: ['userId', 'date'] })
 export class Day extends BaseEntity {

@@ -4,7 +4,7 @@ import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 
 /** A reusable task the user picks into a day's perimeter (3 to 5 a day). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'perimeter_tasks' })
 export class PerimeterTask extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })

@@ -124,7 +124,7 @@ export class SetDayPerimeterArgs extends DayIdArgs {
 
 export const PerimeterTaskPage = Paginated(PerimeterTask, 'PerimeterTaskPage');
 
-@ObjectType({ description: 'The bedtime targets in effect for a day (stress-week targets in a stress week).' })
+@ObjectType({ simpleResolvers: true, description: 'The bedtime targets in effect for a day (stress-week targets in a stress week).' })
 export class BedtimeTargets {
   @Field(() => String) wakeTime!: string;
   @Field(() => String) inBedTime!: string;

@@ -5,7 +5,7 @@ import { BaseEntity } from '../core/database/base.entity.js';
 import { LocalDate } from '../core/scalars.js';
 
 /** Monday to Sunday; generating a week creates it and its 7 days. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'weeks' })
 @Unique({ properties: ['userId', 'startDate'] })
 export class Week extends BaseEntity {

@@ -330,7 +330,7 @@ export class PublicBodyMetricsArgs {
 
 // ---------------------------------------------------------------- answers
 
-@ObjectType('PublicExercise', { description: 'An exercise of the caller\'s catalog.' })
+@ObjectType('PublicExercise', { simpleResolvers: true, description: 'An exercise of the caller\'s catalog.' })
 export class PublicExercise {
   @Field(() => ID)
   id!: string;
@@ -342,7 +342,7 @@ export class PublicExercise {
   muscleGroup!: string | null;
 }
 
-@ObjectType('PublicWaterLogged')
+@ObjectType('PublicWaterLogged', { simpleResolvers: true })
 export class PublicWaterLogged {
   @Field(() => ID)
   id!: string;
@@ -357,7 +357,7 @@ export class PublicWaterLogged {
   message!: string;
 }
 
-@ObjectType('PublicWorkoutLogged')
+@ObjectType('PublicWorkoutLogged', { simpleResolvers: true })
 export class PublicWorkoutLogged {
   @Field(() => ID)
   id!: string;
@@ -372,7 +372,7 @@ export class PublicWorkoutLogged {
   message!: string;
 }
 
-@ObjectType('PublicStepsLogged')
+@ObjectType('PublicStepsLogged', { simpleResolvers: true })
 export class PublicStepsLogged {
   @Field(() => Int)
   steps!: number;
@@ -381,7 +381,7 @@ export class PublicStepsLogged {
   message!: string;
 }
 
-@ObjectType('PublicMeditationLogged')
+@ObjectType('PublicMeditationLogged', { simpleResolvers: true })
 export class PublicMeditationLogged {
   @Field(() => Int, { description: 'Minutes.' })
   duration!: number;
@@ -396,7 +396,7 @@ export class PublicMeditationLogged {
   message!: string;
 }
 
-@ObjectType('PublicCardioLogged')
+@ObjectType('PublicCardioLogged', { simpleResolvers: true })
 export class PublicCardioLogged {
   @Field(() => ID)
   id!: string;
@@ -411,7 +411,7 @@ export class PublicCardioLogged {
   message!: string;
 }
 
-@ObjectType('PublicMoodLogged')
+@ObjectType('PublicMoodLogged', { simpleResolvers: true })
 export class PublicMoodLogged {
   @Field(() => Int)
   mood!: number;
@@ -423,7 +423,7 @@ export class PublicMoodLogged {
   message!: string;
 }
 
-@ObjectType('PublicSleepLogged')
+@ObjectType('PublicSleepLogged', { simpleResolvers: true })
 export class PublicSleepLogged {
   @Field(() => Float, { description: 'The day\'s sleepHours.' })
   sleepHours!: number;
@@ -432,7 +432,7 @@ export class PublicSleepLogged {
   message!: string;
 }
 
-@ObjectType('PublicBodyMetricsLogged')
+@ObjectType('PublicBodyMetricsLogged', { simpleResolvers: true })
 export class PublicBodyMetricsLogged {
   @Field(() => ID)
   id!: string;

@@ -17,7 +17,7 @@ export const DEFAULT_BEDTIMES = {
 } as const;
 
 /** Week settings of the spec plus the user's time zone (operations.md: "today" is the user's today). */
-@ObjectType('Settings')
+@ObjectType('Settings', { simpleResolvers: true })
 @Entity({ tableName: 'user_settings' })
 export class UserSettings extends BaseEntity {
   @OneToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id', owner: true, unique: true })

@@ -3,7 +3,7 @@ import { Field, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'task_categories' })
 export class TaskCategory extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })

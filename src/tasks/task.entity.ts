@@ -7,7 +7,7 @@ import { Day } from '../planning/day.entity.js';
 import { TaskCategory } from './task-category.entity.js';
 import { TaskStatus } from './task-status.js';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'tasks' })
 @Index({ properties: ['userId', 'status'] })
 export class Task extends BaseEntity {

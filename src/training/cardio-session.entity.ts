@@ -5,7 +5,7 @@ import { DayRecord } from '../planning/day-record.entity.js';
 import { CardioEffort } from './cardio-effort.js';
 
 /** A cardio session; it takes the day's lunch slot (spec rule 2: no mobility that day). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'cardio_sessions' })
 export class CardioSession extends DayRecord {
   @Field(() => String, { description: 'e.g. run, bike, rowing.' })

@@ -7,7 +7,7 @@ import { BaseEntity } from '../core/database/base.entity.js';
  * The exercise catalog, shared by gym and mobility sessions. Global exercises (seeded, `userId` null)
  * are visible to everyone and changed by no one; the others belong to one user.
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'exercises' })
 @Index({ properties: ['isGlobal', 'name'] })
 export class Exercise extends BaseEntity {

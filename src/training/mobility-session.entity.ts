@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A mobility session; it takes the day's lunch slot (spec rule 2: no cardio that day). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'mobility_sessions' })
 export class MobilitySession extends DayRecord {
   @Field(() => String, { description: 'What the session worked on, e.g. hips.' })

@@ -6,7 +6,7 @@ import { Exercise } from './exercise.entity.js';
 import { TrainingSession } from './training-session.entity.js';
 
 /** One exercise done in a session, in order. Keeps the exercise's name so history survives its deletion. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'training_exercises' })
 export class TrainingExercise extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })

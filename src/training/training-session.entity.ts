@@ -4,7 +4,7 @@ import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A gym session of one day, labelled with a weekly split; its exercises and sets hang below it. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'training_sessions' })
 @Index({ properties: ['userId', 'startTime'] })
 export class TrainingSession extends DayRecord {

@@ -5,7 +5,7 @@ import { BaseEntity } from '../core/database/base.entity.js';
 import { TrainingExercise } from './training-exercise.entity.js';
 
 /** One set of an exercise in a session. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'training_sets' })
 export class TrainingSet extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })

@@ -20,7 +20,7 @@ registerEnumType(WebhookDeliveryStatus, {
  * One event sent to one webhook. `payload` is the exact JSON body, stored once, so every retry sends
  * identical bytes under the same `deliveryId` (X-SVC-Delivery-Id).
  */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'webhook_deliveries' })
 @Index({ properties: ['webhookId', 'createdAt'] })
 @Index({ properties: ['status', 'nextAttemptAt'] })
@@ -79,7 +79,7 @@ export class WebhookDelivery extends BaseEntity {
 }
 
 /** The history of one delivery: one row per attempt. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'webhook_attempts' })
 @Unique({ properties: ['webhookDeliveryId', 'attempt'] })
 export class WebhookAttempt extends BaseEntity {

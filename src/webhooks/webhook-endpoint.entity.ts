@@ -8,7 +8,7 @@ import { BaseEntity } from '../core/database/base.entity.js';
  * The secret is kept encrypted (AES-256-GCM, key derived from the JWT secret, see webhook-secret.ts);
  * only `secretPrefix` is ever shown after creation.
  */
-@ObjectType('Webhook')
+@ObjectType('Webhook', { simpleResolvers: true })
 @Entity({ tableName: 'webhook_endpoints' })
 @Index({ properties: ['userId', 'createdAt'] })
 export class WebhookEndpoint extends BaseEntity {

@@ -84,7 +84,7 @@ export class TestWebhookArgs extends WebhookIdArgs {
   event?: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class WebhookStats {
   @Field(() => Int)
   total!: number;
@@ -100,7 +100,7 @@ export class WebhookStats {
 }
 
 /** The creation answer: the only time the secret is shown. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class CreatedWebhook {
   @Field(() => ID)
   id!: string;
@@ -127,7 +127,7 @@ export class CreatedWebhook {
   updatedAt!: Date;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class WebhookTestResult {
   @Field(() => Boolean, { description: 'Whether a delivery was made.' })
   sent!: boolean;

@@ -3,7 +3,7 @@ import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'meditation_sessions' })
 export class MeditationSession extends DayRecord {
   @Field(() => Int, { description: 'Minutes.' })

@@ -4,7 +4,7 @@ import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A mood and energy check-in; the latest one also sets the day's mood and energy. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'mood_entries' })
 export class MoodEntry extends DayRecord {
   @Field(() => Int, { description: '1-10.' })

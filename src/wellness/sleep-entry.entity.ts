@@ -4,7 +4,7 @@ import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A night's sleep; it also sets the day's sleepHours. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'sleep_entries' })
 export class SleepEntry extends DayRecord {
   @Field(() => Float, { description: 'Hours slept.' })

@@ -4,7 +4,7 @@ import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 /** A step count reported for a day (e.g. by a phone or watch). */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'steps_entries' })
 export class StepsEntry extends DayRecord {
   @Field(() => Int)

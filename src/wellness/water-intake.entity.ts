@@ -4,7 +4,7 @@ import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 /** Water drunk, in millilitres. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'water_intakes' })
 export class WaterIntake extends DayRecord {
   @Field(() => Float, { description: 'Millilitres.' })

@@ -4,7 +4,7 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../scalars.js';
 
 /** id, createdAt, updatedAt shared by every stored record. Ids are UUIDs made in the app. */
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export abstract class BaseEntity {
   @Field(() => ID)
   @PrimaryKey({ type: 'uuid' })
