@@ -69,14 +69,14 @@ afterAll(async () => {
 });
 
 /** The statements the server runs for one request (the fewest of 3 runs, so a stray background query cannot count). */
-async function measure(send: () => Promise<{ status: number; text: string; body: any }>): Promise<{ count: number; sql: string[]; body: any }> {
-  let best: { count: number; sql: string[]; body: any } | undefined;
+async function measure(send: () => Promise<{ status: number; text: string; body: any }>): Promise<{ count: number; roundTrips: number; sql: string[]; body: any }> {
+  let best: { count: number; roundTrips: number; sql: string[]; body: any } | undefined;
   for (let run = 0; run < 3; run++) {
     const recorder = recordStatements();
     const res = await send().finally(() => recorder.stop());
     const sql = recorder.statements;
     expect(res.status, res.text.slice(0, 500)).toBe(200);
-    if (!best || sql.length < best.count) best = { count: sql.length, sql, body: res.body };
+    if (!best || sql.length < best.count) best = { count: sql.length, roundTrips: recorder.roundTrips.length, sql, body: res.body };
   }
   return best!;
 }
@@ -93,11 +93,15 @@ describe('SQL statements per week read', () => {
     expect(small.body.data.days[0].perimeterTasks).toHaveLength(3);
     expect(taskCount(small.body.data.days)).toBe(1);
     expect(taskCount(large.body.data.days)).toBe(TASKS_IN_LARGE);
-    console.info(`REST GET /weeks/:startDate: ${small.count} statements (1 task), ${large.count} statements (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
+    console.info(`REST GET /weeks/:startDate: ${small.count} statements in ${small.roundTrips} round trips (1 task), ${large.count} in ${large.roundTrips} (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
     expect(large.count, large.sql.join('\n')).toBe(small.count);
     // REST selects every field of a day, so each domain that hangs a relation on Day adds one statement.
     expect(small.count).toBeLessThanOrEqual(30);
     expect(new Set(large.sql).size).toBe(large.sql.length);
+    // The relations of the days start together and share one round trip (src/core/database/read-batch.ts):
+    // session, week, days, every Day relation, task categories.
+    expect(large.roundTrips).toBe(small.roundTrips);
+    expect(small.roundTrips).toBeLessThanOrEqual(5);
   });
 
   it('the GraphQL week query with days { checklist perimeterTasks tasks { category } bedtimeTargets } does too', async () => {
@@ -109,10 +113,11 @@ describe('SQL statements per week read', () => {
     const categories = new Set(large.body.data.week.days.flatMap((d: any) => d.tasks.map((t: any) => t.category.name)));
     expect(categories.size).toBe(5);
     expect(large.body.data.week.days[0].bedtimeTargets.wakeTime).toBe('06:30');
-    console.info(`GraphQL week query: ${small.count} statements (1 task), ${large.count} statements (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
+    console.info(`GraphQL week query: ${small.count} statements in ${small.roundTrips} round trips (1 task), ${large.count} in ${large.roundTrips} (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
     expect(large.count, large.sql.join('\n')).toBe(small.count);
     // session lookup, week, days, settings, checklist, perimeter links, perimeter tasks, tasks, categories
     expect(small.count).toBeLessThanOrEqual(9);
+    expect(small.roundTrips).toBeLessThanOrEqual(5);
   });
 
   it('GET /api/v1/days/:dayId stays bounded too', async () => {

@@ -1,8 +1,11 @@
 import pg from 'pg';
+import { STATEMENT_SEPARATOR } from '../../src/core/database/read-batch.js';
 
 export interface StatementRecorder {
-  /** The text of every statement sent since `recordStatements()`, in order. */
+  /** The text of every statement sent since `recordStatements()`, in order (each statement of a batched read on its own). */
   readonly statements: string[];
+  /** What was sent to the database, in order: one entry per round trip (a batched read holds several statements). */
+  readonly roundTrips: string[];
   stop(): void;
 }
 
@@ -16,10 +19,15 @@ export function recordStatements(): StatementRecorder {
   const query = proto.query;
   if ((query as { recording?: boolean }).recording) throw new Error('statements are already being recorded');
   const statements: string[] = [];
+  const roundTrips: string[] = [];
   const recording = Object.assign(
     function (this: pg.Client, config: unknown, ...rest: unknown[]) {
       const text = typeof config === 'string' ? config : (config as { text?: string } | null)?.text;
-      if (text) statements.push(text);
+      if (text) {
+        roundTrips.push(text);
+        // A batch joins its statements with the separator (test values never contain it).
+        statements.push(...text.split(STATEMENT_SEPARATOR));
+      }
       return query.call(this, config, ...rest);
     },
     { recording: true },
@@ -27,6 +35,7 @@ export function recordStatements(): StatementRecorder {
   proto.query = recording;
   return {
     statements,
+    roundTrips,
     stop() {
       if (proto.query === recording) proto.query = query;
     },

@@ -4,6 +4,8 @@ import { signUp } from '../../../test/support/http-client.js';
 import { MISSING_ID } from '../../../test/support/fixtures.js';
 import { Week } from '../../planning/week.entity.js';
 import { findRow, queryRows, readRows } from './read-rows.js';
+import { inlineParameters } from './read-batch.js';
+import { recordStatements } from '../../../test/support/statement-counter.js';
 
 let app: TestApp;
 let userId: string;
@@ -51,5 +53,57 @@ describe('plain reads on the ORM connection', () => {
     const em = app.server.orm.em.fork();
     for (let i = 0; i < 30; i++) await expect(queryRows(em, 'select * from no_such_table')).rejects.toThrow(/no_such_table/);
     expect(await queryRows(em, 'select $1::int as n', [7])).toEqual([{ n: 7 }]);
+  });
+});
+
+describe('reads that start together share one round trip', () => {
+  const TRICKY = `it's a \\ back'slash; drop table weeks; --`;
+
+  it('answer each caller its own rows, as the same statements alone would', async () => {
+    const em = app.server.orm.em.fork();
+    const statements: [string, unknown[]][] = [
+      ['select $1::text as t, $2::int as n', [TRICKY, 7]],
+      ['select $1::text[] as list, $2::boolean as b, $3::text as missing', [['a"b', "c'd", 'e,f', TRICKY, null], true, null]],
+      ['select $1::timestamptz as at, $2::numeric as x', [new Date('2026-03-02T10:20:30.456Z'), 1.5]],
+      ['select $1::jsonb as doc', [{ a: [1, "q'uote"] }]],
+    ];
+    const alone = [];
+    for (const [sql, params] of statements) alone.push(await queryRows(em, sql, params));
+    const recorder = recordStatements();
+    const together = await Promise.all(statements.map(([sql, params]) => queryRows(em, sql, params))).finally(() => recorder.stop());
+    expect(together).toEqual(alone);
+    expect(together[0]).toEqual([{ t: TRICKY, n: 7 }]);
+    expect(recorder.roundTrips).toHaveLength(1);
+    expect(recorder.statements).toHaveLength(statements.length);
+  });
+
+  it('a failing statement fails only its caller', async () => {
+    const em = app.server.orm.em.fork();
+    const [ok, failing, other] = await Promise.allSettled([
+      queryRows(em, 'select $1::int as n', [1]),
+      queryRows(em, 'select * from no_such_table where id = $1', [MISSING_ID]),
+      queryRows(em, 'select $1::int as n', [2]),
+    ]);
+    expect(ok).toEqual({ status: 'fulfilled', value: [{ n: 1 }] });
+    expect(failing.status).toBe('rejected');
+    expect(String((failing as PromiseRejectedResult).reason)).toMatch(/no_such_table/);
+    expect(other).toEqual({ status: 'fulfilled', value: [{ n: 2 }] });
+  });
+
+  it('statements that may hold a $n outside a placeholder, and binary values, run alone', () => {
+    expect(inlineParameters('select $1::int as n', [1])).toBe(`select '1'::int as n`);
+    expect(inlineParameters(`select $1::text || '$2' as t`, ['a', 'b'])).toBeNull();
+    expect(inlineParameters('select $$x$$ || $1 as t', ['a'])).toBeNull();
+    expect(inlineParameters('select 1 as "a$1"', [])).toBeNull();
+    expect(inlineParameters('select $1::bytea as b', [Buffer.from('x')])).toBeNull();
+    expect(inlineParameters('select $2::int as n', [1])).toBeNull();
+  });
+
+  it('inside a transaction each read runs on the transaction\'s connection, one by one', async () => {
+    await app.server.orm.em.fork().transactional(async (tx) => {
+      const recorder = recordStatements();
+      await Promise.all([queryRows(tx, 'select $1::int as n', [1]), queryRows(tx, 'select $1::int as n', [2])]).finally(() => recorder.stop());
+      expect(recorder.roundTrips).toHaveLength(2);
+    });
   });
 });

@@ -1,6 +1,6 @@
 import { ReferenceKind, type EntityClass, type EntityProperty } from '@mikro-orm/core';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import type { Client as PgClient } from 'pg';
+import { batchedStatement, runStatement } from './read-batch.js';
 
 /*
  * Read-only rows for hot read paths (the week and day reads, through the dataloaders).
@@ -82,16 +82,13 @@ export function rowShape<T extends object>(em: EntityManager, entity: EntityClas
  * Runs one SQL statement (`$1`, `$2`, … placeholders) on a pooled connection of the ORM, or on its open
  * transaction's connection. It goes to the pg client directly: on hot reads knex's runner and the
  * ORM's result mapping cost more CPU than the statement itself. (So these statements do not pass
- * through knex's `query` event or the ORM's query log.)
+ * through knex's `query` event or the ORM's query log.) Outside a transaction, the reads that start in
+ * the same turn share one round trip (src/core/database/read-batch.ts).
  */
-export async function queryRows(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Record<string, unknown>[]> {
-  const knex = (em.getTransactionContext() as Knex.Transaction | undefined) ?? em.getConnection().getKnex();
-  const connection: PgClient = await knex.client.acquireConnection();
-  try {
-    return (await connection.query(sql, params as unknown[])).rows;
-  } finally {
-    await knex.client.releaseConnection(connection);
-  }
+export function queryRows(em: EntityManager, sql: string, params: readonly unknown[] = []): Promise<Record<string, unknown>[]> {
+  const transaction = em.getTransactionContext() as Knex.Transaction | undefined;
+  if (transaction) return runStatement(transaction, sql, params);
+  return batchedStatement(em.getConnection().getKnex(), sql, params);
 }
 
 export interface ReadRowsOptions<T> {
