@@ -61,7 +61,7 @@ function compiledRoutes(table: RouteTable, basePath: string): CompiledRoute[] {
 
 export type RouteMatch =
   | { kind: 'route'; operation: string; route: RestRoute; params: Record<string, string> }
-  | { kind: 'method-not-allowed'; allowed: HttpMethod[] }
+  | { kind: 'method-not-allowed'; allowed: (HttpMethod | 'HEAD')[] }
   | { kind: 'not-found' };
 
 /**
@@ -75,7 +75,9 @@ export function matchRoute(table: RouteTable, basePath: string, method: string, 
     const match = pattern.exec(pathname);
     if (!match) continue;
     allowed.add(route.method);
-    if (route.method !== method.toUpperCase()) continue;
+    // HEAD is GET without the body (RFC 9110 §9.3.2); Node leaves out the body of an answer to HEAD.
+    const asked = method.toUpperCase();
+    if (route.method !== asked && !(asked === 'HEAD' && route.method === 'GET')) continue;
     const params: Record<string, string> = {};
     for (const [name, raw] of Object.entries(match.groups ?? {})) {
       try {
@@ -87,11 +89,12 @@ export function matchRoute(table: RouteTable, basePath: string, method: string, 
     if (!best || Object.keys(params).length < Object.keys(best.params).length) best = { kind: 'route', operation, route, params };
   }
   if (best) return best;
-  return allowed.size ? { kind: 'method-not-allowed', allowed: [...allowed] } : { kind: 'not-found' };
+  if (!allowed.size) return { kind: 'not-found' };
+  return { kind: 'method-not-allowed', allowed: allowed.has('GET') ? [...allowed, 'HEAD'] : [...allowed] };
 }
 
 /** Methods that some route answers for this path (to tell 405 from 404). */
-export function methodsForPath(table: RouteTable, basePath: string, pathname: string): HttpMethod[] {
+export function methodsForPath(table: RouteTable, basePath: string, pathname: string): (HttpMethod | 'HEAD')[] {
   const match = matchRoute(table, basePath, '', pathname);
   return match.kind === 'method-not-allowed' ? match.allowed : [];
 }

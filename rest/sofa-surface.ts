@@ -183,7 +183,9 @@ export function createSofaSurface(options: SurfaceOptions) {
     return type?.getFields()[fieldName];
   }
 
-  async function handle(request: Request, server: ServerContext): Promise<Response> {
+  async function handle(received: Request, server: ServerContext): Promise<Response> {
+    // A HEAD is answered as its GET (Node sends the headers only).
+    const request = received.method === 'HEAD' ? new Request(received.url, { method: 'GET', headers: received.headers }) : received;
     const url = new URL(request.url);
     const match = matchRoute(routes, basePath, request.method, url.pathname);
     if (match.kind === 'not-found') {

@@ -84,8 +84,8 @@ export function fileRoutes(deps: AppDeps): Router {
     answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(body)));
   };
   router.all('/files/upload', methodNotAllowed('POST'));
-  router.all('/files/:fileId/download', methodNotAllowed('GET'));
-  router.all('/files/:fileId/content', methodNotAllowed('GET'));
+  router.all('/files/:fileId/download', methodNotAllowed('GET, HEAD'));
+  router.all('/files/:fileId/content', methodNotAllowed('GET, HEAD'));
 
   return router;
 }

@@ -101,6 +101,10 @@ describe('upload', () => {
     const body = Buffer.from(await res.arrayBuffer());
     expect(body.equals(jpeg)).toBe(true); // the original keeps its EXIF (unmodified)
     expect((await sharp(body).metadata()).orientation).toBe(6);
+    const head = await fetch(`${app.url}/api/v1/files/${up.body.data.id}/download`, { method: 'HEAD', headers: { cookie: alice.cookie! } });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe(String(jpeg.length));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
     // Without the session cookie: 401.
     const anonymous = await alice.withoutCookie().get(`/api/v1/files/${up.body.data.id}/download`);
     expect(anonymous.status).toBe(401);

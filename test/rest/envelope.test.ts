@@ -142,7 +142,7 @@ describe('request edges', () => {
   it('a wrong method on a known path → 405 envelope with Allow', async () => {
     const cases: Array<[string, string, string]> = [
       ['GET', '/api/v1/auth/login', 'POST'],
-      ['DELETE', '/api/v1/auth/me', 'GET'],
+      ['DELETE', '/api/v1/auth/me', 'GET, HEAD'],
       ['PUT', '/api/v1/auth/register', 'POST'],
       ['PATCH', '/api/auth/logout', 'POST'],
     ];
@@ -151,6 +151,21 @@ describe('request edges', () => {
       expectEnvelopeError(res, 405, 'METHOD_NOT_ALLOWED');
       expect(res.headers.get('allow')).toBe(allow);
     }
+  });
+
+  it('HEAD answers as GET without a body, and counts as allowed wherever GET is', async () => {
+    const { client } = await signUp(app.url);
+    const get = await client.get('/api/v1/auth/me');
+    const head = await client.request('HEAD', '/api/v1/auth/me');
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
+    expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+    expect(head.headers.get('api-version')).toBe('v1');
+    expect((await new HttpClient(app.url).request('HEAD', '/api/v1/auth/me')).status).toBe(401);
+    const refused = await new HttpClient(app.url).request('HEAD', '/api/v1/auth/login');
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe('POST');
+    expect((await new HttpClient(app.url).request('HEAD', '/api/v1/nope')).status).toBe(404);
   });
 
   it('a body over 2 MB → 413 envelope, with or without Content-Length', async () => {
