@@ -15,7 +15,7 @@ import { prepareValue } from 'pg/lib/utils.js';
  * have received: the parameter's text (pg's own `prepareValue`) quoted by pg's `escapeLiteral`. Both an
  * untyped parameter and a quoted literal start as type `unknown`, so the database reads them the same way.
  * A statement whose text could hold a `$n` that is not a placeholder (anything quoted with `'`, dollar
- * quoting) or whose value has no text form (a Buffer) runs on its own, as does any statement alone in
+ * quoting), that holds a `;`, or whose value has no text form (a Buffer) runs on its own, as does any statement alone in
  * its turn: those keep a prepared statement per connection (parsed and planned once).
  */
 
@@ -43,9 +43,10 @@ const MAX_BATCH = 32;
 
 const batches = new WeakMap<object, Batch>();
 
+/** Distinct statement texts remembered at most (names, verdicts); past it a text is handled as new each time, so no caller can grow these caches without bound. */
+const MAX_REMEMBERED_TEXTS = 500;
+
 const statementNames = new Map<string, string>();
-/** Distinct texts named at most; past it a text runs unnamed (parsed each time), so no caller can grow the cache without bound. */
-const MAX_NAMED_STATEMENTS = 500;
 
 /**
  * A name per distinct statement text, so each pooled connection parses and plans it once (a prepared
@@ -53,7 +54,7 @@ const MAX_NAMED_STATEMENTS = 500;
  */
 function statementName(sql: string): string | undefined {
   let name = statementNames.get(sql);
-  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+  if (name === undefined && statementNames.size < MAX_REMEMBERED_TEXTS) {
     name = `read_${statementNames.size + 1}`;
     statementNames.set(sql, name);
   }
@@ -73,7 +74,10 @@ export async function runStatement(knex: Knex, sql: string, params: readonly unk
 const QUOTED_IDENTIFIER = /"(?:[^"]|"")*"/g;
 const placeholderVerdicts = new Map<string, boolean>();
 
-/** Whether every `$` of the text starts a placeholder: no quoted text, no dollar quoting, no `$` in an identifier. */
+/**
+ * Whether the text is one statement whose every `$` starts a placeholder: no quoted text, no dollar
+ * quoting, no `$` in an identifier, no `;` (a second statement would shift every answer after it).
+ */
 function placeholdersOnly(sql: string): boolean {
   let verdict = placeholderVerdicts.get(sql);
   if (verdict === undefined) {
@@ -82,8 +86,8 @@ function placeholdersOnly(sql: string): boolean {
       if (identifier.includes('$')) identifierWithDollar = true;
       return '';
     });
-    verdict = !identifierWithDollar && !rest.includes("'") && !/\$(?!\d)/.test(rest);
-    if (placeholderVerdicts.size < MAX_NAMED_STATEMENTS) placeholderVerdicts.set(sql, verdict);
+    verdict = !identifierWithDollar && !rest.includes("'") && !rest.includes(';') && !/\$(?!\d)/.test(rest);
+    if (placeholderVerdicts.size < MAX_REMEMBERED_TEXTS) placeholderVerdicts.set(sql, verdict);
   }
   return verdict;
 }
@@ -144,7 +148,12 @@ function flush(knex: Knex, batch: Batch): void {
  * of the event loop (see above). Use only for reads outside a transaction.
  */
 export function batchedStatement(knex: Knex, sql: string, params: readonly unknown[]): Promise<Row[]> {
-  const inlined = inlineParameters(sql, params);
+  let inlined: string | null;
+  try {
+    inlined = inlineParameters(sql, params);
+  } catch {
+    inlined = null; // a value pg cannot serialise: running alone, pg reports it to the caller
+  }
   if (inlined === null) return runStatement(knex, sql, params);
   let batch = batches.get(knex);
   if (!batch) {

@@ -88,15 +88,20 @@ describe('reads that start together share one round trip', () => {
     expect(failing.status).toBe('rejected');
     expect(String((failing as PromiseRejectedResult).reason)).toMatch(/no_such_table/);
     expect(other).toEqual({ status: 'fulfilled', value: [{ n: 2 }] });
+    // A value pg cannot serialise is the caller's rejection too, not a throw at the call.
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    await expect(queryRows(em, 'select $1::jsonb as d', [circular])).rejects.toThrow(/circular/i);
   });
 
-  it('statements that may hold a $n outside a placeholder, and binary values, run alone', () => {
+  it('statements that may hold a $n outside a placeholder or a second statement, and binary values, run alone', () => {
     expect(inlineParameters('select $1::int as n', [1])).toBe(`select '1'::int as n`);
     expect(inlineParameters(`select $1::text || '$2' as t`, ['a', 'b'])).toBeNull();
     expect(inlineParameters('select $$x$$ || $1 as t', ['a'])).toBeNull();
     expect(inlineParameters('select 1 as "a$1"', [])).toBeNull();
     expect(inlineParameters('select $1::bytea as b', [Buffer.from('x')])).toBeNull();
     expect(inlineParameters('select $2::int as n', [1])).toBeNull();
+    expect(inlineParameters('select $1::int as n; select 2', [1])).toBeNull();
   });
 
   it('inside a transaction each read runs on the transaction\'s connection, one by one', async () => {
