@@ -1,4 +1,4 @@
-# The service as one image: TypeScript runs through tsx, as with `npm start` on a laptop.
+# The service as one image, started with `npm start` as on a laptop (its prestart builds dist/ with esbuild).
 FROM node:22-slim
 
 WORKDIR /app
@@ -16,8 +16,9 @@ RUN npm ci --include=dev --no-audit --no-fund && npm cache clean --force
 
 COPY . .
 
-# The data dir and uploads are volumes; created here so they belong to the unprivileged user.
-RUN mkdir -p /data/app /data/uploads && chown -R node:node /data
+# The data dir and uploads are volumes; created here so they belong to the unprivileged user, as does
+# /app itself (not its contents), where `npm start`'s prestart writes dist/.
+RUN mkdir -p /data/app /data/uploads && chown -R node:node /data && chown node:node /app
 USER node
 
 EXPOSE 3000

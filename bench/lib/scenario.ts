@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchDatabase, BenchDatabaseServer } from './database.js';
 import type { LoadSettings } from './load.js';
-import { startProcess, type BenchProcess } from './processes.js';
+import { startProcess, startScriptNodeFlags, type BenchProcess } from './processes.js';
 import { resultsDir } from './report.js';
 
 /** What run.ts hands every scenario. */
@@ -59,10 +59,11 @@ export function createScenarioContext(name: string, server: BenchDatabaseServer,
       const jwtSecret = randomBytes(48).toString('base64url');
       const service = await startProcess({
         name: 'service',
-        // What `npm start` runs: the build of bench/run.ts's start (scripts/build.ts).
+        // What `npm start` runs: the build of bench/run.ts's start (scripts/build.ts), with its Node flags.
         script: 'dist/src/main.js',
         readyPath: '/readyz',
         nodeArgs: [
+          ...(await startScriptNodeFlags()),
           ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${join(resultsDir, 'profiles')}`] : []),
           // Extra Node flags for the service only, for diagnosis (for example `--trace-gc` with BENCH_LOG_DIR).
           ...(process.env.BENCH_SERVICE_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
