@@ -75,9 +75,7 @@ export function matchRoute(table: RouteTable, basePath: string, method: string, 
     const match = pattern.exec(pathname);
     if (!match) continue;
     allowed.add(route.method);
-    // HEAD is GET without the body (RFC 9110 §9.3.2); Node leaves out the body of an answer to HEAD.
-    const asked = method.toUpperCase();
-    if (route.method !== asked && !(asked === 'HEAD' && route.method === 'GET')) continue;
+    if (route.method !== method.toUpperCase()) continue;
     const params: Record<string, string> = {};
     for (const [name, raw] of Object.entries(match.groups ?? {})) {
       try {
@@ -90,11 +88,6 @@ export function matchRoute(table: RouteTable, basePath: string, method: string, 
   }
   if (best) return best;
   if (!allowed.size) return { kind: 'not-found' };
+  // The surface answers a HEAD as its GET (rest/sofa-surface.ts), so HEAD is allowed wherever GET is.
   return { kind: 'method-not-allowed', allowed: allowed.has('GET') ? [...allowed, 'HEAD'] : [...allowed] };
-}
-
-/** Methods that some route answers for this path (to tell 405 from 404). */
-export function methodsForPath(table: RouteTable, basePath: string, pathname: string): (HttpMethod | 'HEAD')[] {
-  const match = matchRoute(table, basePath, '', pathname);
-  return match.kind === 'method-not-allowed' ? match.allowed : [];
 }

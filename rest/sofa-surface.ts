@@ -189,12 +189,12 @@ export function createSofaSurface(options: SurfaceOptions) {
     const url = new URL(request.url);
     const match = matchRoute(routes, basePath, request.method, url.pathname);
     if (match.kind === 'not-found') {
-      return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${url.pathname}` });
+      return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${received.method} ${url.pathname}` });
     }
     if (match.kind === 'method-not-allowed') {
       const allow = match.allowed.join(', ');
       return errorResponse(
-        { status: 405, code: 'METHOD_NOT_ALLOWED', message: `${request.method} is not allowed on ${url.pathname}; use ${allow}` },
+        { status: 405, code: 'METHOD_NOT_ALLOWED', message: `${received.method} is not allowed on ${url.pathname}; use ${allow}` },
         { Allow: allow },
       );
     }

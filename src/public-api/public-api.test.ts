@@ -98,6 +98,9 @@ describe('the surface', () => {
     const wrong = await user.api.get('/water');
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST');
+    const head = await user.api.http.request('HEAD', `${PUBLIC}/exercises/search?q=squat`, { headers: { authorization: `Bearer ${user.key}` } });
+    expect(head.status).toBe(200);
+    expect(head.text).toBe('');
     // Session routes are not on this surface.
     expect((await user.api.get('/tasks')).status).toBe(404);
     expect((await user.api.get('/api-keys')).status).toBe(404);

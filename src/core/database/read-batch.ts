@@ -24,8 +24,6 @@ type Row = Record<string, unknown>;
 interface Pending {
   sql: string;
   params: readonly unknown[];
-  /** The statement with its parameters as literals. */
-  inlined: string;
   resolve(rows: Row[]): void;
   reject(error: unknown): void;
 }
@@ -61,14 +59,23 @@ function statementName(sql: string): string | undefined {
   return name;
 }
 
-/** One statement on a connection of `knex` (its pool, or its transaction's connection), prepared once per connection. */
-export async function runStatement(knex: Knex, sql: string, params: readonly unknown[]): Promise<Row[]> {
+/** Runs `work` on a connection of `knex` (its pool, or its transaction's connection) and hands the connection back. */
+async function withConnection<T>(knex: Knex, work: (connection: PgClient) => Promise<T>): Promise<T> {
   const connection: PgClient = await knex.client.acquireConnection();
   try {
-    return (await connection.query({ text: sql, values: params as unknown[], name: statementName(sql) })).rows;
+    return await work(connection);
   } finally {
     await knex.client.releaseConnection(connection);
   }
+}
+
+/** One statement on a connection of `knex`, prepared once per connection. */
+export function runStatement(knex: Knex, sql: string, params: readonly unknown[]): Promise<Row[]> {
+  return withConnection(knex, async (connection) => (await connection.query({ text: sql, values: params as unknown[], name: statementName(sql) })).rows);
+}
+
+function runAlone(knex: Knex, item: Pending): void {
+  runStatement(knex, item.sql, item.params).then(item.resolve, item.reject);
 }
 
 const QUOTED_IDENTIFIER = /"(?:[^"]|"")*"/g;
@@ -111,18 +118,23 @@ export function inlineParameters(sql: string, params: readonly unknown[]): strin
   return complete ? inlined : null;
 }
 
-async function sendBatch(knex: Knex, items: Pending[]): Promise<void> {
+/** The literal text of the item, or null (it must run alone: a value with no text form, or one pg cannot serialise). */
+function inlined(item: Pending): string | null {
+  try {
+    return inlineParameters(item.sql, item.params);
+  } catch {
+    return null;
+  }
+}
+
+/** Two or more statements as one multi-statement query; their answers in order. */
+async function sendBatch(knex: Knex, items: Pending[], texts: string[]): Promise<void> {
   let results: pg.QueryResult[];
   try {
-    const connection: PgClient = await knex.client.acquireConnection();
-    try {
-      results = (await connection.query(items.map((item) => item.inlined).join(STATEMENT_SEPARATOR))) as unknown as pg.QueryResult[];
-    } finally {
-      await knex.client.releaseConnection(connection);
-    }
+    results = await withConnection(knex, async (connection) => (await connection.query(texts.join(STATEMENT_SEPARATOR))) as unknown as pg.QueryResult[]);
   } catch {
     // One failing statement stops the rest: run each alone, so every caller gets its own answer or error.
-    for (const item of items) runStatement(knex, item.sql, item.params).then(item.resolve, item.reject);
+    for (const item of items) runAlone(knex, item);
     return;
   }
   items.forEach((item, i) => item.resolve(results[i]!.rows));
@@ -133,13 +145,20 @@ function flush(knex: Knex, batch: Batch): void {
   batch.pending = [];
   batch.scheduled = false;
   for (let start = 0; start < pending.length; start += MAX_BATCH) {
+    const together: Pending[] = [];
+    const texts: string[] = [];
+    // Parameters are written in only here, when there is company: a read alone stays a prepared statement.
     const chunk = pending.slice(start, start + MAX_BATCH);
-    if (chunk.length === 1) {
-      const [only] = chunk as [Pending];
-      runStatement(knex, only.sql, only.params).then(only.resolve, only.reject);
-      continue;
+    for (const item of chunk) {
+      const text = chunk.length > 1 ? inlined(item) : null;
+      if (text === null) runAlone(knex, item);
+      else {
+        together.push(item);
+        texts.push(text);
+      }
     }
-    sendBatch(knex, chunk).catch((error: unknown) => chunk.forEach((item) => item.reject(error)));
+    if (together.length === 1) runAlone(knex, together[0]!);
+    else if (together.length > 1) sendBatch(knex, together, texts).catch((error: unknown) => together.forEach((item) => item.reject(error)));
   }
 }
 
@@ -148,13 +167,7 @@ function flush(knex: Knex, batch: Batch): void {
  * of the event loop (see above). Use only for reads outside a transaction.
  */
 export function batchedStatement(knex: Knex, sql: string, params: readonly unknown[]): Promise<Row[]> {
-  let inlined: string | null;
-  try {
-    inlined = inlineParameters(sql, params);
-  } catch {
-    inlined = null; // a value pg cannot serialise: running alone, pg reports it to the caller
-  }
-  if (inlined === null) return runStatement(knex, sql, params);
+  if (!placeholdersOnly(sql)) return runStatement(knex, sql, params);
   let batch = batches.get(knex);
   if (!batch) {
     batch = { pending: [], scheduled: false };
@@ -162,7 +175,7 @@ export function batchedStatement(knex: Knex, sql: string, params: readonly unkno
   }
   const current = batch;
   return new Promise<Row[]>((resolve, reject) => {
-    current.pending.push({ sql, params, inlined, resolve, reject });
+    current.pending.push({ sql, params, resolve, reject });
     if (!current.scheduled) {
       current.scheduled = true;
       // setImmediate runs after this turn's promise jobs and ticks, where the loaders of one level dispatch.
