@@ -4,7 +4,7 @@ import { pinoHttp } from 'pino-http';
 import { randomUUID } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { AppContext, AppDeps } from '../core/context.js';
 import { compiledExecutionGateway } from '../graphql/compiled-gateway.js';
@@ -15,6 +15,9 @@ import { errorEnvelope } from '../../rest/envelope.js';
 import { internalErrorBody, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from './api-headers.js';
 import { healthRoutes } from './health.js';
+import { homeRoutes } from './home.js';
+import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from './graphql-ide.js';
+import { sessionDocsRouter } from '../../rest/session-openapi.js';
 import { limiterStores, sessionRateLimiters } from './rate-limits.js';
 import { createRequestContext } from './request-context.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
@@ -55,6 +58,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     }),
   );
   app.use(healthRoutes(deps, [() => deps.jobs.ping()]));
+  app.use(homeRoutes());
+  app.use(GRAPHQL_IDE_ASSETS, graphqlIdeAssets());
   app.use('/api', apiVersionHeader);
   app.use('/graphql', apiVersionHeader);
   app.use(deprecatedUnversionedApi);
@@ -82,9 +87,11 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     stopOnTerminationSignals: false,
     // The schema sets no cache hints, so the plugin only ever computed "no-store" (≈10% of CPU on a
     // week read); the header is set below instead.
-    plugins: [ApolloServerPluginCacheControlDisabled()],
+    // GET /graphql from a browser is our own GraphiQL (graphql-ide.ts); Apollo's landing page loads a CDN.
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
   });
   await apollo.start();
+  app.get('/graphql', graphqlIdePage);
   app.use(
     '/graphql',
     (_req, res, next) => {
@@ -105,7 +112,10 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     logger: deps.logger,
     maxBodyBytes: MAX_BODY_BYTES,
     context: ({ req, res }) => createRequestContext(deps, req, res),
+    describe: { title: 'Session API', version: 'v1' },
   });
+  // Its description and reference, before the surface (which answers 404 to paths it does not route).
+  app.use('/api/v1', sessionDocsRouter(schema, sessionRoutes, session.openAPIDocument));
   app.use('/api/v1', uploadRoutes(deps));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
   // The Public API: its own surface, authenticated by API key and limited per key.

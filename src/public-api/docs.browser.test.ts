@@ -1,51 +1,25 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { externalRequests, launchBrowser, pageErrors } from '../../test/support/browser.js';
 import { publicRoutes } from '../../rest/public-routes.js';
 
-/** Debian's chromium (CI installs it: see .ci/run). */
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 let app: TestApp;
-let profile: string;
-let browser: BrowserContext | undefined;
+let browser: Browser | undefined;
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium (apt-get install -y chromium) to run the docs browser test`);
-  }
   app = await startTestApp();
-  profile = await mkdtemp(join(tmpdir(), 'lp-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  if (profile) await rm(profile, { recursive: true, force: true });
   await app?.close();
 });
 
 describe('the docs page in a real browser', () => {
   it('renders the reference from local assets and lists every operation', async () => {
     const page = await browser!.newPage();
-    const outside: string[] = [];
-    page.on('request', (request) => {
-      if (!request.url().startsWith(app.url)) outside.push(request.url());
-    });
-    const errors: string[] = [];
-    page.on('pageerror', (error) => errors.push(error.message));
+    const outside = externalRequests(page, app.url);
+    const errors = pageErrors(page);
 
     const res = await page.goto(`${app.url}/api/public/v1/docs`, { waitUntil: 'load' });
     expect(res?.status()).toBe(200);

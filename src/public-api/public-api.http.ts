@@ -11,7 +11,8 @@ import { ApiKeyAuthenticator, type ApiKeyAuth } from '../api-keys/api-key-auth.j
 import { API_KEY_LOCAL, apiKeyAuthentication } from './public-auth.js';
 import { publicApiRateLimiter } from './public-rate-limit.js';
 import { buildPublicOpenApi } from './openapi.js';
-import { docsRoutes } from './docs.js';
+import { docsRoutes } from '../openapi/swagger-ui.js';
+import { errorEnvelope } from '../../rest/envelope.js';
 
 export const PUBLIC_API_BASE = '/api/public/v1';
 
@@ -61,7 +62,13 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
     yaml ??= buildPublicOpenApi(surface.openAPIDocument(), schema, publicRoutes, PUBLIC_API_BASE).yaml;
     res.type('application/yaml').send(yaml);
   });
-  router.use(docsRoutes(PUBLIC_API_BASE));
+  router.use(
+    docsRoutes({
+      base: PUBLIC_API_BASE,
+      title: 'Public API v1 reference',
+      notFound: (req, res) => res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.originalUrl.split('?')[0]}` })),
+    }),
+  );
 
   router.use(apiKeyAuthentication(new ApiKeyAuthenticator(deps.orm, deps.logger)));
   const limiter = publicApiRateLimiter(deps.config, limiterStores(redis));

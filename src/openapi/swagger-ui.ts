@@ -1,7 +1,7 @@
-import express, { Router } from 'express';
+import express, { Router, type Request, type Response } from 'express';
+import escapeHtml from 'escape-html';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { errorEnvelope } from '../../rest/envelope.js';
 
 /** swagger-ui-dist's folder, found without loading its (browser) bundle into Node. */
 const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -9,13 +9,13 @@ const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve('swagger-u
 /** The only files of swagger-ui-dist the page uses (its own index.html points at a remote example). */
 const ASSETS = new Set(['swagger-ui.css', 'swagger-ui-bundle.js', 'swagger-ui-standalone-preset.js', 'favicon-16x16.png', 'favicon-32x32.png']);
 
-function page(base: string): string {
+function page(base: string, title: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>Public API v1 reference</title>
+  <title>${escapeHtml(title)}</title>
   <link rel="stylesheet" href="${base}/docs/assets/swagger-ui.css">
   <link rel="icon" type="image/png" href="${base}/docs/assets/favicon-32x32.png" sizes="32x32">
 </head>
@@ -43,10 +43,18 @@ function init(base: string): string {
 `;
 }
 
-/** `GET <base>/docs`: an interactive reference of the OpenAPI document, from local assets only. */
-export function docsRoutes(base: string): Router {
+export interface DocsPageOptions {
+  /** The surface's base path: the page reads `<base>/openapi.yaml` and lives at `<base>/docs`. */
+  base: string;
+  title: string;
+  /** Answers a request for an asset the page does not use, in the surface's error shape. */
+  notFound(req: Request, res: Response): void;
+}
+
+/** `GET <base>/docs`: an interactive reference (Swagger UI) of the OpenAPI document, from local assets only. */
+export function docsRoutes({ base, title, notFound }: DocsPageOptions): Router {
   const router = Router();
-  const html = page(base);
+  const html = page(base, title);
   const script = init(base);
   router.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'");
@@ -59,7 +67,7 @@ export function docsRoutes(base: string): Router {
   router.use('/docs/assets', (req, res, next) => {
     const name = req.path.replace(/^\//, '');
     if (!ASSETS.has(name)) {
-      res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No asset ${name}` }));
+      notFound(req, res);
       return;
     }
     statics(req, res, next);

@@ -1,0 +1,99 @@
+import { Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { buildRestOpenApi, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
+import { docsRoutes } from '../src/openapi/swagger-ui.js';
+import { errorEnvelope } from './envelope.js';
+import type { RouteTable } from './route-table.js';
+
+export const SESSION_API_BASE = '/api/v1';
+
+/** Operations answered without a session (signing up, in and out, tokens sent by mail). */
+const WITHOUT_SESSION = new Set(['register', 'login', 'logout', 'requestPasswordReset', 'resetPassword', 'verifyEmail', 'resendVerification']);
+
+/** Operations that need a plan with the feature (src/accounts/subscription.ts `requireFeature`). */
+const PLAN_GATED = new Set(['createApiKey', 'rotateApiKey', 'webhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'webhookDeliveries', 'testWebhook']);
+
+const ref = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+
+/**
+ * The Session API's OpenAPI 3.0 document: every route of `routes` (rest/session-routes.ts) described
+ * from the same schema the surface serves (src/openapi/rest-openapi.ts), with the session cookie, and
+ * the error answers each route can give.
+ */
+export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, routes: RouteTable): { document: Json; yaml: string } {
+  return buildRestOpenApi({
+    sofaDocument,
+    schema,
+    routes,
+    basePath: SESSION_API_BASE,
+    tag: 'Session API',
+    info: {
+      title: 'Life Planner Session API',
+      version: 'v1',
+      description: [
+        'The REST API of the web and mobile apps. Sign in with `POST /auth/login` (or `/auth/register`): the',
+        'answer sets the `lp_session` cookie, which authenticates every other request. Bodies are JSON',
+        '(`Content-Type: application/json`). Answers are `{ ok: true, data, meta? }` (lists add',
+        '`meta: { page, limit, total }`); errors are `{ ok: false, error: { code, message, details? } }`.',
+        'Multipart uploads (`POST /files/upload`, `POST /body-composition/photos`) and file bytes',
+        '(`GET /files/{fileId}/download`) are served beside these routes.',
+      ].join(' '),
+    },
+    securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lp_session' } },
+    security: (route) => (WITHOUT_SESSION.has(route.field) ? [] : [{ session: [] }]),
+    successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
+    errors: (route) => ({
+      ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
+      ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : WITHOUT_SESSION.has(route.field) ? {} : { '401': ref('Unauthorized') }),
+      ...(PLAN_GATED.has(route.field) ? { '403': ref('SubscriptionRequired') } : {}),
+      ...(route.hasPathParameters || route.referencesRecord ? { '404': ref('NotFound') } : {}),
+      ...(route.field === 'register' ? { '409': ref('EmailExists') } : {}),
+      ...(route.hasBody ? { '413': ref('PayloadTooLarge') } : {}),
+      '429': ref('RateLimited'),
+      '500': ref('InternalError'),
+    }),
+    responses: {
+      ValidationError: errorResponse(
+        'VALIDATION_ERROR: the input failed validation or a rule; `details.errors` lists `{ path, message }`, `details.rule` names the rule.',
+        {},
+        'ValidationErrorEnvelope',
+      ),
+      Unauthorized: errorResponse('UNAUTHORIZED: no session cookie, or the session ended.'),
+      InvalidCredentials: errorResponse('INVALID_CREDENTIALS: wrong email or password.'),
+      SubscriptionRequired: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`).'),
+      NotFound: errorResponse('NOT_FOUND: no such record, or it belongs to another user.'),
+      EmailExists: errorResponse('EMAIL_EXISTS: this email is already registered.'),
+      PayloadTooLarge: errorResponse('PAYLOAD_TOO_LARGE: the body is over 2 MB.'),
+      RateLimited: errorResponse('RATE_LIMIT_EXCEEDED: too many requests from this address in the window.', {
+        headers: {
+          'RateLimit-Limit': { schema: { type: 'integer' } },
+          'RateLimit-Remaining': { schema: { type: 'integer' } },
+          'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+          'Retry-After': { schema: { type: 'integer' } },
+        },
+      }),
+      InternalError: errorResponse('INTERNAL_ERROR'),
+    },
+  });
+}
+
+/**
+ * `GET /api/v1/openapi.yaml` and `/api/v1/docs` (no session needed). Mounted on /api/v1 before the
+ * REST surface, whose 404 for unknown routes would otherwise answer them.
+ */
+export function sessionDocsRouter(schema: GraphQLSchema, routes: RouteTable, sofaDocument: () => Json): Router {
+  const router = Router();
+  let yaml: string | undefined;
+  router.get('/openapi.yaml', (_req, res) => {
+    yaml ??= buildSessionOpenApi(sofaDocument(), schema, routes).yaml;
+    res.type('application/yaml').send(yaml);
+  });
+  router.use(
+    docsRoutes({
+      base: SESSION_API_BASE,
+      title: 'Session API v1 reference',
+      notFound: (req, res) => res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.originalUrl.split('?')[0]}` })),
+    }),
+  );
+  return router;
+}

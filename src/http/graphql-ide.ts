@@ -1,0 +1,94 @@
+import { Router, type NextFunction, type Request, type Response } from 'express';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+/**
+ * `GET /graphql` from a browser: GraphiQL, served from the `graphiql`, `react` and `react-dom` packages
+ * (their prebuilt browser builds), never from a CDN, so it works on a box without internet. Queries go
+ * to `/graphql` with the session cookie (same origin) as `application/json`. API clients (a GET with
+ * `?query=` or without `text/html` preferred) still reach Apollo.
+ */
+
+export const GRAPHQL_IDE_ASSETS = '/graphql-ide';
+
+const require = createRequire(import.meta.url);
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+
+/** The only files the page loads: name → file in node_modules. */
+const ASSETS: Record<string, string> = {
+  'graphiql.min.css': join(packageDir('graphiql'), 'graphiql.min.css'),
+  'graphiql.min.js': join(packageDir('graphiql'), 'graphiql.min.js'),
+  'react.production.min.js': join(packageDir('react'), 'umd', 'react.production.min.js'),
+  'react-dom.production.min.js': join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'),
+};
+
+const PAGE = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>GraphQL IDE</title>
+  <link rel="stylesheet" href="${GRAPHQL_IDE_ASSETS}/graphiql.min.css">
+  <link rel="stylesheet" href="${GRAPHQL_IDE_ASSETS}/page.css">
+</head>
+<body>
+  <div id="graphiql">Loading the GraphQL IDE…</div>
+  <script src="${GRAPHQL_IDE_ASSETS}/react.production.min.js"></script>
+  <script src="${GRAPHQL_IDE_ASSETS}/react-dom.production.min.js"></script>
+  <script src="${GRAPHQL_IDE_ASSETS}/graphiql.min.js"></script>
+  <script src="${GRAPHQL_IDE_ASSETS}/init.js"></script>
+</body>
+</html>
+`;
+
+const PAGE_CSS = 'html, body { height: 100%; margin: 0; } #graphiql { height: 100vh; }\n';
+
+const INIT = `// Same-origin fetch: the browser sends the session cookie with every query.
+const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify('/graphql')} });
+ReactDOM.createRoot(document.getElementById('graphiql')).render(
+  React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true, shouldPersistHeaders: false }),
+);
+`;
+
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // GraphiQL's components set inline styles.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** A browser asking for a page: a GET with no operation that prefers HTML over JSON. */
+function wantsIde(req: Request): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (req.query.query !== undefined || req.query.extensions !== undefined) return false;
+  return req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+}
+
+/** Mount before Apollo on `/graphql`: answers browsers, passes everything else on. */
+export function graphqlIdePage(req: Request, res: Response, next: NextFunction): void {
+  if (!wantsIde(req)) return next();
+  res.setHeader('Content-Security-Policy', CSP);
+  res.setHeader('Vary', 'Accept');
+  res.type('html').send(PAGE);
+}
+
+/** `/graphql-ide/*`: the page's script and style files. */
+export function graphqlIdeAssets(): Router {
+  const router = Router();
+  router.get('/init.js', (_req, res) => {
+    res.type('application/javascript').send(INIT);
+  });
+  router.get('/page.css', (_req, res) => {
+    res.type('text/css').send(PAGE_CSS);
+  });
+  router.get('/:name', (req, res, next) => {
+    const file = ASSETS[req.params.name as string];
+    if (!file || !Object.hasOwn(ASSETS, req.params.name as string)) return next();
+    res.sendFile(file, { maxAge: '1d' });
+  });
+  return router;
+}
