@@ -74,6 +74,8 @@ const SCALARS: Record<string, Json> = {
   DateTimeISO: { type: 'string', format: 'date-time', example: '2026-11-22T07:30:00Z' },
   UUID: { type: 'string', format: 'uuid' },
   LocalDate: { type: 'string', format: 'date' },
+  JSON: { description: 'Any JSON value.' },
+  JSONObject: { type: 'object', additionalProperties: true },
 };
 
 /** Examples for fields whose generated example would be meaningless (Swagger UI makes "_" from a pattern). */

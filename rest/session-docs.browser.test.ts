@@ -1,0 +1,49 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/support/test-app.js';
+import { externalRequests, launchBrowser, pageErrors } from '../test/support/browser.js';
+import { sessionRoutes } from './session-routes.js';
+
+let app: TestApp;
+let browser: Browser | undefined;
+beforeAll(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+describe('the Session API docs page in a real browser', () => {
+  it('renders the reference from local assets, lists every route and shows a route\'s parameters and body', async () => {
+    const page = await browser!.newPage();
+    const outside = externalRequests(page, app.url);
+    const errors = pageErrors(page);
+
+    const res = await page.goto(`${app.url}/api/v1/docs`, { waitUntil: 'load' });
+    expect(res?.status()).toBe(200);
+    await page.waitForSelector('.opblock', { timeout: 30_000 });
+    expect(await page.locator('.info .title').first().innerText()).toContain('Session API');
+
+    const operations = await page.locator('.opblock').evaluateAll((blocks) =>
+      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
+    );
+    const expected = Object.values(sessionRoutes).map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`);
+    expect(operations.sort()).toEqual(expected.sort());
+    // The session cookie scheme is offered (Authorize button).
+    expect(await page.locator('.btn.authorize').count()).toBeGreaterThan(0);
+
+    // Expanding PATCH /tasks/{taskId} shows its path parameter and its body.
+    await page.locator('.opblock-patch .opblock-summary-path[data-path="/tasks/{taskId}"]').click();
+    await page.waitForSelector('.opblock.is-open .opblock-section-request-body', { timeout: 10_000 });
+    const open = await page.locator('.opblock.is-open').innerText();
+    expect(open).toContain('taskId');
+    expect(open).toContain('title');
+    expect(open).toContain('404');
+
+    expect(errors).toEqual([]);
+    expect(outside).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,148 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/support/test-app.js';
+import { HttpClient, signUp } from '../test/support/http-client.js';
+import { sessionRoutes } from './session-routes.js';
+import { publicRoutes } from './public-routes.js';
+
+let app: TestApp;
+let doc: any;
+beforeAll(async () => {
+  app = await startTestApp();
+  const res = await new HttpClient(app.url).get('/api/v1/openapi.yaml');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
+  doc = parse(res.text);
+  if (process.env.DUMP_OPENAPI) (await import('node:fs')).writeFileSync(process.env.DUMP_OPENAPI, res.text);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const oasPath = (path: string) => path.replace(/:([^/]+)/g, '{$1}');
+const operation = (method: string, path: string) => doc.paths[oasPath(path)]?.[method.toLowerCase()];
+const resolve = (schema: any): any => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);
+
+describe('GET /api/v1/openapi.yaml', () => {
+  it('is a valid OpenAPI 3.0 document, served without a session', async () => {
+    expect(doc.openapi).toMatch(/^3\.0\./);
+    await expect(SwaggerParser.validate(structuredClone(doc))).resolves.toBeTruthy();
+    expect(doc.servers).toEqual([{ url: '/api/v1' }]);
+    expect(doc.components.securitySchemes.session).toEqual({ type: 'apiKey', in: 'cookie', name: 'lp_session' });
+  });
+
+  it('is not shadowed by the surface: unknown paths still answer the 404 envelope', async () => {
+    const http = new HttpClient(app.url);
+    const unknown = await http.get('/api/v1/openapi.json');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    // The deprecated unversioned form reaches it too.
+    expect((await http.get('/api/openapi.yaml')).status).toBe(200);
+  });
+
+  it('describes every route of rest/session-routes.ts, and nothing else', () => {
+    const described = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
+    const expected = Object.values(sessionRoutes).map((r) => `${r.method} ${oasPath(r.path)}`);
+    expect(described.sort()).toEqual(expected.sort());
+    for (const r of Object.values(publicRoutes)) expect(doc.paths[oasPath(r.path)]?.[r.method.toLowerCase()]?.operationId ?? '').not.toMatch(/^public/);
+  });
+
+  it('gives every route its path parameters, query parameters or body, and nowhere else', () => {
+    for (const route of Object.values(sessionRoutes)) {
+      const op = operation(route.method, route.path);
+      const pathNames = [...route.path.matchAll(/:([^/]+)/g)].map((m) => m[1]);
+      const params = op.parameters ?? [];
+      expect(params.filter((p: any) => p.in === 'path').map((p: any) => p.name).sort(), route.path).toEqual([...pathNames].sort());
+      for (const p of params.filter((p: any) => p.in === 'path')) expect(p.required).toBe(true);
+      const body = op.requestBody?.content?.['application/json']?.schema;
+      if (route.method === 'GET' || route.method === 'DELETE') expect(op.requestBody, route.path).toBeUndefined();
+      else expect(params.filter((p: any) => p.in === 'query'), route.path).toEqual([]);
+      for (const name of pathNames) expect(body?.properties ?? {}, `${route.path} body`).not.toHaveProperty(name!);
+    }
+    // Query parameters with their types and defaults.
+    const tasks = Object.fromEntries(operation('GET', '/tasks').parameters.map((p: any) => [p.name, p]));
+    expect(tasks.page).toMatchObject({ in: 'query', schema: { type: 'integer' } });
+    expect(tasks.limit).toMatchObject({ in: 'query', schema: { type: 'integer' } });
+    // A body with its required fields and rules.
+    const createTask = operation('POST', '/tasks').requestBody.content['application/json'].schema;
+    expect(createTask.required).toContain('title');
+    expect(operation('POST', '/auth/login').requestBody.content['application/json'].schema.required.sort()).toEqual(['email', 'password']);
+    const updateTask = operation('PATCH', '/tasks/:taskId');
+    expect(updateTask.parameters).toEqual([expect.objectContaining({ name: 'taskId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) })]);
+    expect(updateTask.requestBody.content['application/json'].schema.properties).toHaveProperty('title');
+  });
+
+  it('describes the success envelope: pages as data + meta, records as data', () => {
+    for (const route of Object.values(sessionRoutes)) {
+      const op = operation(route.method, route.path);
+      const status = String(route.responseStatus ?? 200);
+      const schema = op.responses[status].content['application/json'].schema;
+      expect(schema.properties.ok, route.path).toEqual({ type: 'boolean', enum: [true] });
+      expect(schema.required).toContain('data');
+    }
+    const list = operation('GET', '/tasks').responses['200'].content['application/json'].schema;
+    expect(list.properties.data.type).toBe('array');
+    expect(Object.keys(resolve(list.properties.data.items).properties)).toContain('title');
+    expect(Object.keys(resolve(list.properties.meta).properties).sort()).toEqual(expect.arrayContaining(['limit', 'page', 'total']));
+    const one = operation('GET', '/tasks/:taskId').responses['200'].content['application/json'].schema;
+    expect(resolve(one.properties.data).properties).toHaveProperty('title');
+    expect(operation('POST', '/tasks').responses).toHaveProperty('201');
+  });
+
+  it('describes the error answers of each route and its security', () => {
+    for (const route of Object.values(sessionRoutes)) {
+      const op = operation(route.method, route.path);
+      expect(op.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+      expect(op.responses['500']).toEqual({ $ref: '#/components/responses/InternalError' });
+      if (route.path.includes(':')) {
+        expect(op.responses['404'], route.path).toEqual({ $ref: '#/components/responses/NotFound' });
+        expect(op.responses['400'], route.path).toEqual({ $ref: '#/components/responses/ValidationError' });
+      }
+      if (!route.path.startsWith('/auth/')) {
+        expect(op.security, route.path).toEqual([{ session: [] }]);
+        expect(op.responses['401'], route.path).toEqual({ $ref: '#/components/responses/Unauthorized' });
+      }
+    }
+    expect(operation('POST', '/auth/login').security).toEqual([]);
+    expect(operation('POST', '/auth/login').responses['401']).toEqual({ $ref: '#/components/responses/InvalidCredentials' });
+    expect(operation('POST', '/auth/register').responses['409']).toEqual({ $ref: '#/components/responses/EmailExists' });
+    expect(operation('GET', '/auth/me').security).toEqual([{ session: [] }]);
+    expect(operation('POST', '/webhooks').responses['403']).toEqual({ $ref: '#/components/responses/SubscriptionRequired' });
+    for (const name of Object.keys(doc.components.responses)) expect(doc.components.responses[name].content['application/json'].schema.$ref).toMatch(/Envelope$/);
+  });
+
+  it('matches what the surface does: the documented required fields are enough, and the 401 is real', async () => {
+    const { client } = await signUp(app.url);
+    const createTask = operation('POST', '/tasks').requestBody.content['application/json'].schema;
+    // A value for each required field, made from its documented type and range only.
+    const valueOf = (schema: any): unknown => (schema.type === 'integer' || schema.type === 'number' ? (schema.minimum ?? 0) + 1 : schema.type === 'string' ? 'Documented' : undefined);
+    const body = Object.fromEntries(createTask.required.map((name: string) => [name, valueOf(createTask.properties[name])]));
+    expect(Object.values(body).every((v) => v !== undefined), `required: ${createTask.required}`).toBe(true);
+    const created = await client.post('/api/v1/tasks', body);
+    expect(created.status).toBe(201);
+    expect(created.body.ok).toBe(true);
+    const anonymous = await new HttpClient(app.url).get('/api/v1/tasks');
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('GET /api/v1/docs', () => {
+  it('serves the reference page and its assets locally (no CDN), without a session', async () => {
+    const http = new HttpClient(app.url);
+    const page = await http.get('/api/v1/docs');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(page.text).toContain('<title>Session API v1 reference</title>');
+    const sources = [...page.text.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.length).toBeGreaterThanOrEqual(4);
+    for (const src of sources) {
+      expect(src.startsWith('/api/v1/docs/')).toBe(true);
+      expect((await http.get(src)).status, src).toBe(200);
+    }
+    expect((await http.get('/api/v1/docs/init.js')).text).toContain('"/api/v1/openapi.yaml"');
+    const missing = await http.get('/api/v1/docs/assets/index.html');
+    expect(missing.status).toBe(404);
+    expect(missing.body).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+  });
+});
