@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/test-app.js';
 import { HttpClient, signUp } from '../test/support/http-client.js';
 import { sessionRoutes } from './session-routes.js';
+import { BYTE_ROUTES } from './session-openapi.js';
 import { publicRoutes } from './public-routes.js';
 
 let app: TestApp;
@@ -41,10 +42,18 @@ describe('GET /api/v1/openapi.yaml', () => {
     expect((await http.get('/api/openapi.yaml')).status).toBe(200);
   });
 
-  it('describes every route of rest/session-routes.ts, and nothing else', () => {
+  it('describes every route of rest/session-routes.ts and the multipart and byte routes, and nothing else', () => {
     const described = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    const expected = Object.values(sessionRoutes).map((r) => `${r.method} ${oasPath(r.path)}`);
+    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos'];
+    const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${oasPath(r.path)}`), ...bytes];
     expect(described.sort()).toEqual(expected.sort());
+    expect(Object.entries<any>(BYTE_ROUTES).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort()).toEqual([...bytes].sort());
+    const upload = doc.paths['/files/upload'].post;
+    expect(upload.requestBody.content['multipart/form-data'].schema.properties.file).toEqual(expect.objectContaining({ type: 'string', format: 'binary' }));
+    expect(resolve(upload.responses['201'].content['application/json'].schema.properties.data).properties).toHaveProperty('mimeType');
+    const photo = doc.paths['/body-composition/photos'].post.requestBody.content['multipart/form-data'].schema;
+    expect(photo.required.sort()).toEqual(['dayId', 'file', 'pose']);
+    expect(resolve(photo.properties.pose).enum).toEqual(['front', 'side', 'back', 'other']);
     for (const r of Object.values(publicRoutes)) expect(doc.paths[oasPath(r.path)]?.[r.method.toLowerCase()]?.operationId ?? '').not.toMatch(/^public/);
   });
 

@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { buildRestOpenApi, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
+import { buildRestOpenApi, dataEnvelope, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from './envelope.js';
 import type { RouteTable } from './route-table.js';
@@ -14,6 +14,77 @@ const WITHOUT_SESSION = new Set(['register', 'login', 'logout', 'requestPassword
 const PLAN_GATED = new Set(['createApiKey', 'rotateApiKey', 'webhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'webhookDeliveries', 'testWebhook']);
 
 const ref = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+const schemaRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+
+const FILE_ID: Json = { name: 'fileId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+const BYTES: Json = { description: 'The file\'s bytes, with its own Content-Type.', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } };
+const multipart = (properties: Json, required: string[]): Json => ({
+  required: true,
+  content: { 'multipart/form-data': { schema: { type: 'object', required, properties: { file: { type: 'string', format: 'binary', description: 'The file (at most MAX_FILE_SIZE bytes).' }, ...properties } } } },
+});
+
+/**
+ * The hand-written routes beside the route table (rest/uploads.ts): multipart uploads and file bytes.
+ * Sofa cannot serve them, so they are described here, with the same envelopes and errors.
+ */
+export const BYTE_ROUTES: Json = {
+  '/files/upload': {
+    post: {
+      operationId: 'uploadFile',
+      summary: 'Upload a file (multipart)',
+      security: [{ session: [] }],
+      requestBody: multipart({ fileType: schemaRef('FileType') }, ['file']),
+      responses: {
+        '201': { description: 'Success: `{ ok: true, data }` with the stored file and a signed `url`.', content: { 'application/json': { schema: dataEnvelope(schemaRef('File')) } } },
+        '400': ref('ValidationError'),
+        '401': ref('Unauthorized'),
+        '413': ref('PayloadTooLarge'),
+        '429': ref('RateLimited'),
+        '500': ref('InternalError'),
+      },
+    },
+  },
+  '/files/{fileId}/download': {
+    get: {
+      operationId: 'downloadFile',
+      summary: 'Download a file\'s bytes',
+      security: [{ session: [] }],
+      parameters: [FILE_ID],
+      responses: { '200': BYTES, '400': ref('ValidationError'), '401': ref('Unauthorized'), '404': ref('NotFound'), '429': ref('RateLimited'), '500': ref('InternalError') },
+    },
+  },
+  '/files/{fileId}/content': {
+    get: {
+      operationId: 'fileContent',
+      summary: 'A file\'s bytes through a signed URL (the `url` of a file; no cookie)',
+      security: [],
+      parameters: [
+        FILE_ID,
+        { name: 'variant', in: 'query', required: false, schema: { type: 'string', enum: ['thumbnail', 'small', 'medium', 'large', 'original'], default: 'original' } },
+        { name: 'expires', in: 'query', required: true, schema: { type: 'integer' }, description: 'Unix seconds.' },
+        { name: 'signature', in: 'query', required: true, schema: { type: 'string' } },
+      ],
+      responses: { '200': BYTES, '400': ref('ValidationError'), '401': errorResponse('UNAUTHORIZED: the link is invalid or has expired.'), '404': ref('NotFound'), '429': ref('RateLimited'), '500': ref('InternalError') },
+    },
+  },
+  '/body-composition/photos': {
+    post: {
+      operationId: 'uploadProgressPhoto',
+      summary: 'Upload a progress photo (multipart)',
+      security: [{ session: [] }],
+      requestBody: multipart({ dayId: { type: 'string', format: 'uuid' }, pose: schemaRef('PhotoPose'), notes: { type: 'string' } }, ['file', 'dayId', 'pose']),
+      responses: {
+        '201': { description: 'Success: `{ ok: true, data }` with the photo and its `file`.', content: { 'application/json': { schema: dataEnvelope(schemaRef('ProgressPhoto')) } } },
+        '400': ref('ValidationError'),
+        '401': ref('Unauthorized'),
+        '404': ref('NotFound'),
+        '413': ref('PayloadTooLarge'),
+        '429': ref('RateLimited'),
+        '500': ref('InternalError'),
+      },
+    },
+  },
+};
 
 /**
  * The Session API's OpenAPI 3.0 document: every route of `routes` (rest/session-routes.ts) described
@@ -35,12 +106,12 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
         'answer sets the `lp_session` cookie, which authenticates every other request. Bodies are JSON',
         '(`Content-Type: application/json`). Answers are `{ ok: true, data, meta? }` (lists add',
         '`meta: { page, limit, total }`); errors are `{ ok: false, error: { code, message, details? } }`.',
-        'Multipart uploads (`POST /files/upload`, `POST /body-composition/photos`) and file bytes',
-        '(`GET /files/{fileId}/download`) are served beside these routes.',
+        'Multipart uploads (`POST /files/upload`, `POST /body-composition/photos`) take `multipart/form-data`.',
       ].join(' '),
     },
     securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lp_session' } },
     security: (route) => (WITHOUT_SESSION.has(route.field) ? [] : [{ session: [] }]),
+    extraPaths: BYTE_ROUTES,
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),

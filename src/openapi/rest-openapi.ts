@@ -67,6 +67,8 @@ export interface RestOpenApiOptions {
   responses: Json;
   /** Further schemas the responses refer to. */
   schemas?: Json;
+  /** Operations served beside the route table (hand-written routes), `path → method → operation`. */
+  extraPaths?: Json;
 }
 
 /** Scalars described inline (Sofa leaves custom scalars as references to components it never defines). */
@@ -216,8 +218,13 @@ function collectRefs(value: unknown, found: Set<string>, components: Json): void
  * The success envelope of a field: `{ ok: true, data }`, or for a page (`{ items, meta }` in GraphQL)
  * `{ ok: true, data: [items], meta }`, as rest/envelope.ts answers it.
  */
+/** `{ ok: true, data }` around a schema. */
+export function dataEnvelope(data: Json): Json {
+  return { type: 'object', required: ['ok', 'data'], properties: { ok: { type: 'boolean', enum: [true] }, data } };
+}
+
 function successSchema(field: GraphQLField<unknown, unknown> | undefined, sofaSchema: Json | undefined): Json {
-  const base = (data: Json): Json => ({ type: 'object', required: ['ok', 'data'], properties: { ok: { type: 'boolean', enum: [true] }, data } });
+  const base = dataEnvelope;
   const type = field ? (isNonNullType(field.type) ? field.type.ofType : field.type) : undefined;
   if (type && isObjectType(type)) {
     const fields = type.getFields();
@@ -379,6 +386,13 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
         ...options.errors(traits),
       },
     };
+  }
+
+  for (const [path, operations] of Object.entries<Json>(options.extraPaths ?? {})) {
+    for (const [method, op] of Object.entries<Json>(operations)) {
+      if (paths[path]?.[method]) throw new Error(`${method.toUpperCase()} ${path} is in the route table already`);
+      (paths[path] ??= {})[method] = { tags: [options.tag], ...op };
+    }
   }
 
   // Input objects get their rules too; then keep only the schemas the routes reach.
