@@ -86,8 +86,9 @@ export function graphqlIdeAssets(): Router {
     res.type('text/css').send(PAGE_CSS);
   });
   router.get('/:name', (req, res, next) => {
-    const file = ASSETS[req.params.name as string];
-    if (!file || !Object.hasOwn(ASSETS, req.params.name as string)) return next();
+    const name = req.params.name as string;
+    if (!Object.hasOwn(ASSETS, name)) return next();
+    const file = ASSETS[name]!;
     res.sendFile(file, { maxAge: '1d' });
   });
   return router;
