@@ -9,6 +9,8 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { AppContext, AppDeps } from '../core/context.js';
 import { compiledExecutionGateway } from '../graphql/compiled-gateway.js';
 import { createFormatError } from '../graphql/format-error.js';
+import { LIMITED_PARSE_OPTIONS } from '../graphql/operation-limits.js';
+import { operationLimitsPlugin } from '../graphql/operation-limits-plugin.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../../rest/envelope.js';
@@ -82,7 +84,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     stopOnTerminationSignals: false,
     // The schema sets no cache hints, so the plugin only ever computed "no-store" (≈10% of CPU on a
     // week read); the header is set below instead.
-    plugins: [ApolloServerPluginCacheControlDisabled()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), operationLimitsPlugin()],
+    parseOptions: LIMITED_PARSE_OPTIONS,
   });
   await apollo.start();
   app.use(
