@@ -41,8 +41,8 @@ describe('limits on one GraphQL operation', () => {
   it('refuses more aliases than the limit, naming it, in the GraphQL error shape with the VALIDATION_ERROR code', async () => {
     const res = await app.http.withoutCookie().graphql(aliased(OPERATION_LIMITS.maxAliases + 1, '__type(name: "Task") { name }'));
     expectRefused(res, /Aliases limit of 15 exceeded, found 16/);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
-    expect(res.body.errors[0].extensions.stacktrace).toBeUndefined();
+    expect(res.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', status: 400 });
+    expect(res.body.errors![0].extensions.stacktrace).toBeUndefined();
     expect((await app.http.graphql(aliased(OPERATION_LIMITS.maxAliases, '__type(name: "Task") { name }'))).status).toBe(200);
   });
 
