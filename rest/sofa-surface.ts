@@ -224,6 +224,8 @@ export function createSofaSurface(options: SurfaceOptions) {
     if (!response) {
       return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${url.pathname}` });
     }
+    // A failed operation never sets a cookie.
+    if (!response.ok) server.res.removeHeader('Set-Cookie');
     if (response.ok) {
       // A resolver may choose the status (201 on creation, 200 when it already existed).
       const status = server.res.locals[STATUS_OVERRIDE] as number | undefined;
