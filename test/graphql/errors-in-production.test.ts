@@ -37,6 +37,6 @@ describe('GraphQL errors without NODE_ENV', () => {
     const app = await startedLikeNpmStart({ GRAPHQL_DEBUG: 'true' });
     const res = await app.http.graphql('{ noSuchField }');
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].extensions.stacktrace).toEqual(expect.arrayContaining([expect.stringMatching(/node_modules/)]));
+    expect(res.body.errors![0].extensions.stacktrace).toEqual(expect.arrayContaining([expect.stringMatching(/node_modules/)]));
   });
 });

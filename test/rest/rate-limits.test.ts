@@ -1,6 +1,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import { createClient } from 'redis';
-import { afterAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { HttpClient, signUp, type HttpResult } from '../support/http-client.js';
 
@@ -243,5 +244,17 @@ describe('with REDIS_URL', () => {
     expect((await new HttpClient(a.url).post('/api/v1/auth/login', credentials)).status).toBe(401);
     expect((await new HttpClient(b.url).post('/api/v1/auth/login', credentials)).status).toBe(401);
     expect((await new HttpClient(a.url).post('/api/v1/auth/login', credentials)).status).toBe(429);
+  });
+});
+
+describe('request logs', () => {
+  it('name the client address express derives: the forwarded one behind a trusted proxy', async () => {
+    const lines: Record<string, any>[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
+    const a = await startTestApp({ TRUST_PROXY: '127.0.0.1' }, logger);
+    apps.push(a);
+    await new HttpClient(a.url).get('/api/v1/nope', { headers: { 'x-forwarded-for': '203.0.113.77' } });
+    await vi.waitFor(() => expect(lines.find((l) => l.req?.url === '/api/v1/nope')).toBeDefined());
+    expect(lines.find((l) => l.req?.url === '/api/v1/nope')!.req.remoteAddress).toBe('203.0.113.77');
   });
 });
