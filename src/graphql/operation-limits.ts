@@ -180,9 +180,12 @@ export function operationLimitViolation(
   let cost: number;
   try {
     cost = operationCost(schema, document, operationName, variables);
-  } catch {
-    // A bad variable value fails the cost walk the same way it fails execution, which reports it.
-    return null;
+  } catch (error) {
+    // A bad variable value fails the walk as it fails execution, which reports it before running
+    // anything; any other failure (the walk's own node limit, for fragments spread into a huge tree)
+    // is a refusal.
+    const message = (error as Error).message;
+    return message.startsWith('Variable "$') ? null : operationLimitError(`Cost could not be estimated: ${message}`);
   }
   if (cost > OPERATION_LIMITS.maxCost) return operationLimitError(`Cost limit of ${OPERATION_LIMITS.maxCost} exceeded, estimated ${cost}.`);
   return null;
