@@ -166,6 +166,45 @@ function shapeErrors(schema: GraphQLSchema, document: DocumentNode): readonly Gr
 }
 
 /**
+ * Variables the cost depends on: page sizes (`limit`) and `@include`/`@skip` conditions. Other
+ * variables (a date, an id) change nothing in the estimate.
+ */
+function costVariableNames(document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const collect = (node: Parameters<typeof visit>[0]) => visit(node, { Variable: (variable) => void names.add(variable.name.value) });
+  visit(document, {
+    Argument: (node) => void (node.name.value === 'limit' && collect(node.value)),
+    Directive: (node) => void collect(node),
+  });
+  return [...names].sort();
+}
+
+interface CostCache {
+  variableNames: string[];
+  costs: Map<string, number>;
+}
+
+/** Costs already estimated per document and values of its cost variables (the walk takes about a millisecond on a week read). */
+const costCachesBySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, CostCache>>();
+const MAX_CACHED_COSTS = 100;
+
+function cachedOperationCost(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, variables?: Record<string, unknown> | null): number {
+  let byDocument = costCachesBySchema.get(schema);
+  if (!byDocument) costCachesBySchema.set(schema, (byDocument = new WeakMap()));
+  let cache = byDocument.get(document);
+  if (!cache) byDocument.set(document, (cache = { variableNames: costVariableNames(document), costs: new Map() }));
+  const key = JSON.stringify([operationName ?? null, ...cache.variableNames.map((name) => variables?.[name] ?? null)]);
+  let cost = cache.costs.get(key);
+  if (cost === undefined) {
+    cost = operationCost(schema, document, operationName, variables);
+    // Callers choose the values: keep the cache small rather than let it grow with them.
+    if (cache.costs.size >= MAX_CACHED_COSTS) cache.costs.clear();
+    cache.costs.set(key, cost);
+  }
+  return cost;
+}
+
+/**
  * The first limit the operation breaks, or null. Every execution path calls this before running a
  * document: Apollo's request pipeline (operation-limits-plugin.ts) and the REST surfaces' execute.
  */
@@ -179,7 +218,7 @@ export function operationLimitViolation(
   if (shape.length) return shape[0]!;
   let cost: number;
   try {
-    cost = operationCost(schema, document, operationName, variables);
+    cost = cachedOperationCost(schema, document, operationName, variables);
   } catch (error) {
     // A bad variable value fails the walk as it fails execution, which reports it before running
     // anything; any other failure (the walk's own node limit, for fragments spread into a huge tree)
