@@ -7,8 +7,10 @@ import type { Logger } from '../src/core/logger.js';
 import { internalErrorBody } from '../src/core/errors.js';
 import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
 import { executeCompiled } from '../src/graphql/compiled-execute.js';
+import { operationLimitViolation } from '../src/graphql/operation-limits.js';
 import { errorResponse, successEnvelope } from './envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
+import { SOFA_DEPTH_LIMIT } from './sofa-operations.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
 import { checkArguments } from './variable-check.js';
 import { STATUS_OVERRIDE } from '../src/http/request-context.js';
@@ -131,6 +133,9 @@ function executeForSofa(args: ExecutionArgs): Promise<ExecutionResult> | Executi
     }
     variableValues = withNulls;
   }
+  // The same limits as /graphql (a route's document is fixed; its variables set the page size).
+  const violation = operationLimitViolation(args.schema, args.document, args.operationName, variableValues);
+  if (violation) return { errors: [violation] };
   const result = executeCompiled({ ...args, variableValues });
   return result instanceof Promise ? result.then(enveloped) : enveloped(result);
 }
@@ -157,7 +162,7 @@ export function createSofaSurface(options: SurfaceOptions) {
     basePath,
     schema,
     routes: toSofaRoutes(routes),
-    depthLimit: 1,
+    depthLimit: SOFA_DEPTH_LIMIT,
     context: async (server) => {
       const { req } = server as unknown as ServerContext;
       const context = await options.context(server as unknown as ServerContext);
@@ -219,6 +224,8 @@ export function createSofaSurface(options: SurfaceOptions) {
     if (!response) {
       return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${url.pathname}` });
     }
+    // A failed operation never sets a cookie.
+    if (!response.ok) server.res.removeHeader('Set-Cookie');
     if (response.ok) {
       // A resolver may choose the status (201 on creation, 200 when it already existed).
       const status = server.res.locals[STATUS_OVERRIDE] as number | undefined;

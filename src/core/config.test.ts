@@ -24,6 +24,22 @@ describe('loadConfig', () => {
     expect(config.files.allowedDocumentTypes).toEqual(['application/pdf']);
     expect(config.files.imageProcessingMode).toBe('eager');
     expect(config.files.storageAdapter).toBe('disk');
+    expect(config.trustProxy).toBe(false);
+    expect(config.graphqlDebug).toBe(false);
+  });
+
+  it('reads TRUST_PROXY as express reads trust proxy: a boolean, a hop count, or addresses and subnets', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.168.1.0/255.255.255.0, fd00::/8, 203.0.113.7' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      '192.168.1.0/255.255.255.0',
+      'fd00::/8',
+      '203.0.113.7',
+    ]);
+    expect(loadConfig({ GRAPHQL_DEBUG: 'true' }).graphqlDebug).toBe(true);
   });
 
   it('reads settings from the environment', () => {
@@ -52,6 +68,10 @@ describe('loadConfig', () => {
     [{ JOBS_BACKEND: 'mongo' }, 'MONGODB_URL'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ BASE_URL: 'not a url' }, 'BASE_URL'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: 'loopback, 300.1.1.1' }, 'TRUST_PROXY'],
+    [{ GRAPHQL_DEBUG: 'sometimes' }, 'GRAPHQL_DEBUG'],
   ])('refuses %o naming %s', (env, setting) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 
 /** A bad setting stops the start with one line naming it (operations.md). */
@@ -25,6 +26,10 @@ export interface Config {
   smtpUrl: string | undefined;
   mailOutboxDir: string;
   logLevel: string;
+  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address (TRUST_PROXY). */
+  trustProxy: TrustProxy;
+  /** GRAPHQL_DEBUG: GraphQL errors carry stack traces (never by default, whatever NODE_ENV says). */
+  graphqlDebug: boolean;
   rateLimit: {
     disabled: boolean;
     max: number;
@@ -46,6 +51,9 @@ export interface Config {
     s3: S3Settings | null;
   };
 }
+
+/** false: the socket's address; a number: that many proxies in front; a list: the proxies trusted. */
+export type TrustProxy = boolean | number | string[];
 
 export interface S3Settings {
   bucket: string;
@@ -105,6 +113,33 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
   return raw;
 }
 
+/** Names express knows for address ranges (proxy-addr). */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  if (/^\d+$/.test(prefix)) return Number(prefix) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(prefix) === 4; // a netmask, as express accepts
+}
+
+/** TRUST_PROXY as express's `trust proxy` takes it: false, true, a hop count, or addresses/subnets. */
+function readTrustProxy(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = entries.find((entry) => !isProxyAddress(entry));
+  if (bad !== undefined || !entries.length) {
+    throw new ConfigError('TRUST_PROXY', `expected false, true, a number of proxies, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal; got "${bad ?? raw}"`);
+  }
+  return entries;
+}
+
 function readS3(env: Env): S3Settings | null {
   const bucket = env.S3_BUCKET || undefined;
   if (!bucket) {
@@ -146,6 +181,8 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailOutboxDir: resolve(env.MAIL_OUTBOX_DIR || `${dataDir}/mail`),
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    trustProxy: readTrustProxy(env),
+    graphqlDebug: readBool(env, 'GRAPHQL_DEBUG', false),
     rateLimit: {
       disabled: readBool(env, 'DISABLE_RATE_LIMIT', false),
       max: readInt(env, 'RATE_LIMIT_MAX', 1000, 1),

@@ -27,6 +27,8 @@ export interface CookieOptions {
 export interface HttpBridge {
   setCookie(name: string, value: string, options?: CookieOptions): void;
   clearCookie(name: string): void;
+  /** Takes back every cookie this response was to set (its operation failed after all). */
+  withdrawCookies(): void;
   /** Overrides the route's success status (e.g. 200 instead of 201 when nothing was created). */
   setStatus(status: number): void;
   readonly ip: string | undefined;

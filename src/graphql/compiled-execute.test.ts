@@ -3,6 +3,8 @@ import { execute, GraphQLError, parse, type ExecutionResult } from 'graphql';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { executeCompiled } from './compiled-execute.js';
 
+const steps: string[] = [];
+
 /** Compiled execution must answer exactly what graphql-js answers; these are the cases where graphql-jit differs on its own. */
 const schema = makeExecutableSchema({
   typeDefs: /* GraphQL */ `
@@ -14,8 +16,16 @@ const schema = makeExecutableSchema({
       item: Item
       items: [Item!]!
     }
+    type Mutation { step(name: String!, fail: Boolean): String! }
   `,
   resolvers: {
+    Mutation: {
+      step: async (_: unknown, args: { name: string; fail?: boolean }) => {
+        steps.push(args.name);
+        if (args.fail) throw new Error(`${args.name} failed`);
+        return args.name;
+      },
+    },
     Query: {
       effort: (_: unknown, args: { effort: string; count?: number | null }) => `${args.effort}:${args.count === undefined ? 'unset' : args.count}`,
       failing: () => {
@@ -64,6 +74,18 @@ describe('compiled execution', () => {
       expect(actual.data).toEqual(expected.data);
       expect(actual.errors?.map((e) => [e.message, e.path])).toEqual(expected.errors?.map((e) => [e.message, e.path]));
     }
+  });
+
+  it('runs root mutations one after another and stops at the first that fails, like graphql-js (later ones never run)', async () => {
+    const mutation = 'mutation { a: step(name: "a") b: step(name: "b", fail: true) c: step(name: "c") }';
+    steps.length = 0;
+    const expected = await execute({ schema, document: parse(mutation) });
+    expect(steps).toEqual(['a', 'b']);
+    steps.length = 0;
+    const actual = await executeCompiled({ schema, document: parse(mutation) });
+    expect(steps).toEqual(['a', 'b']);
+    expect(actual.data).toBeNull();
+    expect(actual.errors?.map((e) => [e.message, e.path])).toEqual(expected.errors?.map((e) => [e.message, e.path]));
   });
 
   it('compiles a document once and reuses it (the same answer for the same document object)', async () => {

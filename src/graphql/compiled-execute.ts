@@ -1,4 +1,4 @@
-import { execute, getOperationAST, GraphQLError, valueFromASTUntyped, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLError, Kind, OperationTypeNode, valueFromASTUntyped, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 
 /*
@@ -48,8 +48,19 @@ function withGraphQLJsErrors(result: ExecutionResult): ExecutionResult {
   return result.errors?.length ? { ...result, errors: result.errors.map(asGraphQLJsError) } : result;
 }
 
+/**
+ * A mutation selecting several root fields. graphql-js runs them one after another and stops at the
+ * first that fails (its null reaches `data`); graphql-jit runs the later ones anyway, so a failed
+ * operation could still sign in or write. Those run through graphql-js; a single mutation is compiled.
+ */
+function isSerialMutation(document: DocumentNode, operationName: string | undefined | null): boolean {
+  const operation = getOperationAST(document, operationName);
+  return operation?.operation === OperationTypeNode.MUTATION && (operation.selectionSet.selections.length > 1 || operation.selectionSet.selections[0]?.kind !== Kind.FIELD);
+}
+
 /** Drop-in for graphql-js `execute` for queries and mutations (documents are cached by identity). */
 export function executeCompiled(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+  if (isSerialMutation(args.document, args.operationName)) return execute(args);
   const compiledQuery = compiled(args.schema, args.document, args.operationName);
   if (!compiledQuery) return execute(args);
   let variables = args.variableValues ?? {};

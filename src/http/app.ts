@@ -9,6 +9,8 @@ import { expressMiddleware } from '@as-integrations/express5';
 import type { AppContext, AppDeps } from '../core/context.js';
 import { compiledExecutionGateway } from '../graphql/compiled-gateway.js';
 import { createFormatError } from '../graphql/format-error.js';
+import { LIMITED_PARSE_OPTIONS } from '../graphql/operation-limits.js';
+import { operationLimitsPlugin } from '../graphql/operation-limits-plugin.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../../rest/envelope.js';
@@ -19,18 +21,12 @@ import { homeRoutes } from './home.js';
 import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from './graphql-ide.js';
 import { sessionDocsRouter } from '../../rest/session-openapi.js';
 import { limiterStores, sessionRateLimiters } from './rate-limits.js';
+import { authLimitPlugin } from './auth-limit-plugin.js';
+import { isAuthMutationRoute } from './auth-operations.js';
 import { createRequestContext } from './request-context.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
 import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
 import type { RedisClientType } from 'redis';
-
-/** Root fields served by the /auth routes; a GraphQL document naming one is auth-limited. */
-const AUTH_OPERATIONS = /\b(register|login|logout|requestPasswordReset|resetPassword|changePassword|verifyEmail|resendVerification)\b/;
-
-function touchesAuthOperation(body: unknown): boolean {
-  const requests = Array.isArray(body) ? body : [body];
-  return requests.some((r) => typeof (r as { query?: unknown })?.query === 'string' && AUTH_OPERATIONS.test((r as { query: string }).query));
-}
 
 /** Request bodies above this are refused before parsing (a 1 MB string still reaches validation). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -43,6 +39,8 @@ export interface HttpApp {
 export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?: RedisClientType): Promise<HttpApp> {
   const app = express();
   app.disable('x-powered-by');
+  // req.ip (rate limits, logs, sessions) is the client's address as the trusted proxies report it.
+  app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'extended');
 
   app.use(
@@ -55,6 +53,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
         return id;
       },
       autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
+      // The client's address as express derives it (TRUST_PROXY), not the proxy's socket address.
+      serializers: { req: (req: { raw: Request; remoteAddress?: string }) => Object.assign(req, { remoteAddress: req.raw.ip ?? req.remoteAddress }) },
     }),
   );
   app.use(healthRoutes(deps, [() => deps.jobs.ping()]));
@@ -73,22 +73,26 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
 
   const limiters = sessionRateLimiters(deps.config, limiterStores(redis));
   if (limiters) {
-    // The auth limiter runs last on /auth routes so its (stricter) RateLimit headers are the ones sent.
+    // The auth limiter runs last on auth mutations so its (stricter) RateLimit headers are the ones
+    // sent; on /graphql it counts the operation to run (auth-limit-plugin.ts).
     app.use('/api/v1', limiters.global);
     app.use('/graphql', limiters.global);
-    app.use('/api/v1/auth', limiters.auth);
+    app.use('/api/v1', (req, res, next) => (isAuthMutationRoute(req.method, req.path) ? limiters.auth(req, res, next) : next()));
   }
 
   const apollo = new ApolloServer<AppContext>({
     gateway: compiledExecutionGateway(schema),
     formatError: createFormatError(deps.logger),
     introspection: true,
+    // Stack traces and file paths only when the operator asks (GRAPHQL_DEBUG), whatever NODE_ENV says.
+    includeStacktraceInErrorResponses: deps.config.graphqlDebug,
     // main.ts owns SIGTERM/SIGINT and stops everything in order; Apollo must not race it.
     stopOnTerminationSignals: false,
     // The schema sets no cache hints, so the plugin only ever computed "no-store" (≈10% of CPU on a
     // week read); the header is set below instead.
     // GET /graphql from a browser is our own GraphiQL (graphql-ide.ts); Apollo's landing page loads a CDN.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationLimitsPlugin(), authLimitPlugin(limiters)],
+    parseOptions: LIMITED_PARSE_OPTIONS,
   });
   await apollo.start();
   app.get('/graphql', graphqlIdePage);
@@ -100,8 +104,6 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
       next();
     },
     express.json({ limit: MAX_BODY_BYTES }),
-    // Signing in through GraphQL counts against the auth limit exactly like the /auth routes.
-    (req, res, next) => (limiters && touchesAuthOperation(req.body) ? limiters.auth(req, res, next) : next()),
     expressMiddleware(apollo, { context: ({ req, res }) => createRequestContext(deps, req, res) }),
   );
 

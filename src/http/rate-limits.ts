@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
-import { rateLimit, type Store } from 'express-rate-limit';
+import type { Request, RequestHandler } from 'express';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RedisClientType } from 'redis';
 import type { Config } from '../core/config.js';
@@ -22,7 +22,19 @@ export function limiterStores(redis: RedisClientType | undefined): LimiterStores
   };
 }
 
-function sessionLimiter(name: string, max: number, windowMs: number, stores: LimiterStores): RequestHandler {
+/**
+ * The client a limit counts: the address express derives (`req.ip`, which follows TRUST_PROXY), an
+ * IPv6 client by its /56 as express-rate-limit does by default.
+ */
+export function clientKey(ip: string | undefined): string {
+  return ip ? ipKeyGenerator(ip) : 'unknown';
+}
+
+function limitMessage(max: number, windowMs: number): string {
+  return `Too many requests: at most ${max} per ${Math.round(windowMs / 1000)} seconds`;
+}
+
+function sessionLimiter(max: number, windowMs: number, store: Store | undefined): RequestHandler {
   return rateLimit({
     windowMs,
     limit: max,
@@ -30,25 +42,42 @@ function sessionLimiter(name: string, max: number, windowMs: number, stores: Lim
     legacyHeaders: false,
     // The window is part of the key: instances share a counter only when they count the same window,
     // and a changed window starts fresh instead of inheriting the old window's expiry.
-    store: stores.store(`${name}:${windowMs}`),
+    store,
+    keyGenerator: (req: Request) => clientKey(req.ip),
+    // The check reads the key generator's source for ipKeyGenerator; clientKey calls it.
+    validate: { keyGeneratorIpFallback: false },
     handler(_req, res) {
-      res.status(429).json(
-        errorEnvelope({
-          status: 429,
-          code: 'RATE_LIMIT_EXCEEDED',
-          message: `Too many requests: at most ${max} per ${Math.round(windowMs / 1000)} seconds`,
-        }),
-      );
+      res.status(429).json(errorEnvelope({ status: 429, code: 'RATE_LIMIT_EXCEEDED', message: limitMessage(max, windowMs) }));
     },
   });
 }
 
-/** The session API's global limiter and the stricter one on /auth routes (spec: Limits). */
-export function sessionRateLimiters(config: Config, stores: LimiterStores): { global: RequestHandler; auth: RequestHandler } | null {
+/** One counted auth operation: refused when over the limit, with the seconds until the window ends. */
+export type AuthHit = { limited: false } | { limited: true; message: string; retryAfterSeconds: number; max: number };
+
+export interface SessionLimiters {
+  global: RequestHandler;
+  /** The auth limit as middleware, for the REST routes of auth mutations. */
+  auth: RequestHandler;
+  /** Counts one auth mutation of a client (GraphQL, where one request may carry it by hash alone). */
+  hitAuth(ip: string | undefined): Promise<AuthHit>;
+}
+
+/** The session API's global limiter and the stricter one on auth mutations (spec: Limits). */
+export function sessionRateLimiters(config: Config, stores: LimiterStores): SessionLimiters | null {
   const rl = config.rateLimit;
   if (rl.disabled) return null;
+  // One store for both ways of counting auth operations, so they share a counter.
+  const authStore = stores.store(`auth:${rl.authWindowMs}`) ?? new MemoryStore();
+  const auth = sessionLimiter(rl.authMax, rl.authWindowMs, authStore);
   return {
-    global: sessionLimiter('session', rl.max, rl.windowMs, stores),
-    auth: sessionLimiter('auth', rl.authMax, rl.authWindowMs, stores),
+    global: sessionLimiter(rl.max, rl.windowMs, stores.store(`session:${rl.windowMs}`)),
+    auth,
+    async hitAuth(ip) {
+      const { totalHits, resetTime } = await authStore.increment(clientKey(ip));
+      if (totalHits <= rl.authMax) return { limited: false };
+      const retryAfterSeconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + rl.authWindowMs) - Date.now()) / 1000));
+      return { limited: true, message: limitMessage(rl.authMax, rl.authWindowMs), retryAfterSeconds, max: rl.authMax };
+    },
   };
 }

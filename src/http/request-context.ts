@@ -16,6 +16,9 @@ function httpBridge(deps: AppDeps, req: Request, res: Response): HttpBridge {
     clearCookie(name) {
       res.clearCookie(name, { httpOnly: true, sameSite: 'lax', secure, path: '/' });
     },
+    withdrawCookies() {
+      res.removeHeader('Set-Cookie');
+    },
     setStatus(status) {
       res.locals[STATUS_OVERRIDE] = status;
     },

@@ -29,6 +29,7 @@ function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
       // The Public API sets no cookies.
       setCookie() {},
       clearCookie() {},
+      withdrawCookies() {},
       setStatus(status) {
         res.locals[STATUS_OVERRIDE] = status;
       },

@@ -1,0 +1,30 @@
+import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { createSofa } from 'sofa-api';
+import { schemaForRoutes } from './prune-schema.js';
+import type { RouteTable } from './route-table.js';
+
+/** Sofa's selection depth for a surface (sofa-surface.ts passes it to useSofa). */
+export const SOFA_DEPTH_LIMIT = 1;
+
+/**
+ * The fixed document Sofa builds for each route of a table, built the way Sofa's router builds it
+ * (its own models and depth), so the operation limits can be checked against every route.
+ */
+export function sofaRouteOperations(schema: GraphQLSchema, routes: RouteTable): Map<string, DocumentNode> {
+  const sofa = createSofa({ basePath: '/', schema: schemaForRoutes(schema, routes), depthLimit: SOFA_DEPTH_LIMIT });
+  const documents = new Map<string, DocumentNode>();
+  for (const operation of Object.keys(routes)) {
+    const [typeName, field] = operation.split('.') as [string, string];
+    const node = buildOperationNodeForField({
+      kind: typeName === 'Mutation' ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY,
+      schema: sofa.schema,
+      field,
+      models: sofa.models,
+      ignore: sofa.ignore,
+      circularReferenceDepth: sofa.depthLimit,
+    });
+    documents.set(operation, { kind: Kind.DOCUMENT, definitions: [node] });
+  }
+  return documents;
+}

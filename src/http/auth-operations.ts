@@ -1,0 +1,44 @@
+import { Kind, OperationTypeNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import { sessionRoutes } from '../../rest/session-routes.js';
+import { matchRoute } from '../../rest/route-table.js';
+
+/**
+ * The auth mutations (sign-in, registration, password and e-mail flows): the mutations the /auth routes
+ * serve. Each one executed is one hit on the auth limit, whichever way it arrives; reading who is
+ * signed in (`me`) is not one.
+ */
+export const AUTH_MUTATIONS: ReadonlySet<string> = new Set(
+  Object.entries(sessionRoutes)
+    .filter(([operation, route]) => operation.startsWith('Mutation.') && route.path.startsWith('/auth/'))
+    .map(([operation]) => operation.slice('Mutation.'.length)),
+);
+
+/** Whether a session API request (path below /api/v1) runs an auth mutation. */
+export function isAuthMutationRoute(method: string, path: string): boolean {
+  const match = matchRoute(sessionRoutes, '', method, path);
+  return match.kind === 'route' && match.operation.startsWith('Mutation.') && AUTH_MUTATIONS.has(match.operation.slice('Mutation.'.length));
+}
+
+function countIn(selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
+  let count = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      if (AUTH_MUTATIONS.has(selection.name.value)) count++;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      count += countIn(selection.selectionSet, fragments, seen);
+    } else if (!seen.has(selection.name.value)) {
+      seen.add(selection.name.value);
+      const fragment = fragments.get(selection.name.value);
+      if (fragment) count += countIn(fragment.selectionSet, fragments, seen);
+    }
+  }
+  return count;
+}
+
+/** Auth mutations at the root of the operation to run (aliases and fragments included, directives ignored). */
+export function authMutationCount(document: DocumentNode, operation: OperationDefinitionNode): number {
+  if (operation.operation !== OperationTypeNode.MUTATION) return 0;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  return countIn(operation.selectionSet, fragments, new Set());
+}
