@@ -78,6 +78,7 @@ export class AuthService {
       row.user.passwordHash = passwordHash;
       // A reset ends every session: whoever held the old password is signed out.
       await em.nativeDelete(LoginSession, { user: row.user.id });
+      await this.endResetTokens(em, row.user.id);
     });
   }
 
@@ -93,6 +94,7 @@ export class AuthService {
     await this.em.transactional(async (em) => {
       em.persist(user);
       await em.nativeDelete(LoginSession, { user: user.id, id: { $ne: sessionId } });
+      await this.endResetTokens(em, user.id);
     });
   }
 
@@ -124,6 +126,11 @@ export class AuthService {
     const { token, hash } = newOneTimeToken();
     this.em.create(AuthToken, { user, kind, tokenHash: hash, expiresAt: new Date(Date.now() + TOKEN_TTL_MS[kind]) });
     return token;
+  }
+
+  /** A new password ends every outstanding reset link: an older mail must not undo or bypass it. */
+  private async endResetTokens(em: EntityManager, userId: string): Promise<void> {
+    await em.nativeUpdate(AuthToken, { user: userId, kind: 'password_reset', usedAt: null }, { usedAt: new Date() });
   }
 
   /** Marks a token used; one that is unknown, used or expired is refused. */

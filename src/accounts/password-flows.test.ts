@@ -122,6 +122,41 @@ describe('POST /auth/reset-password', () => {
   });
 });
 
+describe('outstanding reset links after a new password', () => {
+  /** Every reset token mailed to `email`, oldest first. */
+  async function resetTokens(email: string, count: number): Promise<string[]> {
+    await tokenFromMail(outbox, email, BASE_URL, '/reset-password'); // waits for the newest mail
+    const re = /\/reset-password\?token=([A-Za-z0-9_%.-]+)/;
+    const tokens = (await mailsTo(outbox, email)).map((m) => re.exec(m.text)?.[1]).filter((t): t is string => Boolean(t));
+    expect(tokens).toHaveLength(count);
+    return tokens.map(decodeURIComponent);
+  }
+
+  it('a completed reset ends the other reset links too', async () => {
+    const { email } = await signUp(app.url);
+    const anon = new HttpClient(app.url);
+    await anon.post('/api/v1/auth/request-password-reset', { email });
+    await anon.post('/api/v1/auth/request-password-reset', { email });
+    const [older, newer] = await resetTokens(email, 2);
+    expect((await anon.post('/api/v1/auth/reset-password', { token: newer, newPassword: NEW_PASSWORD })).status).toBe(200);
+    // Whoever still holds the older mail cannot set a password of their own.
+    const res = await anon.post('/api/v1/auth/reset-password', { token: older, newPassword: 'the attacker password' });
+    expectError(res, 400, 'VALIDATION_ERROR');
+    expect(res.body.error.details.errors[0].path).toEqual(['token']);
+    expect((await anon.post('/api/v1/auth/login', { email, password: NEW_PASSWORD })).status).toBe(200);
+  });
+
+  it('a password change ends every outstanding reset link', async () => {
+    const { client, email, password } = await signUp(app.url);
+    await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email });
+    const [token] = await resetTokens(email, 1);
+    expect((await client.post('/api/v1/auth/change-password', { currentPassword: password, newPassword: NEW_PASSWORD })).status).toBe(200);
+    const res = await new HttpClient(app.url).post('/api/v1/auth/reset-password', { token, newPassword: 'the attacker password' });
+    expectError(res, 400, 'VALIDATION_ERROR');
+    expect((await new HttpClient(app.url).post('/api/v1/auth/login', { email, password: NEW_PASSWORD })).status).toBe(200);
+  });
+});
+
 describe('POST /auth/change-password', () => {
   it('requires the session', async () => {
     const res = await new HttpClient(app.url).post('/api/v1/auth/change-password', { currentPassword: 'whatever it is', newPassword: NEW_PASSWORD });
