@@ -1,7 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type Request } from 'express';
 import cookieParser from 'cookie-parser';
-import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
@@ -17,6 +15,7 @@ import { apiVersionHeader, deprecatedUnversionedApi } from './api-headers.js';
 import { healthRoutes } from './health.js';
 import { limiterStores, sessionRateLimiters } from './rate-limits.js';
 import { createRequestContext } from './request-context.js';
+import { requestLogging } from './request-logging.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
 import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
 import type { RedisClientType } from 'redis';
@@ -42,18 +41,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
 
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-    }),
-  );
+  app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps, [() => deps.jobs.ping()]));
   app.use('/api', apiVersionHeader);
   app.use('/graphql', apiVersionHeader);
