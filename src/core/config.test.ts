@@ -41,6 +41,12 @@ describe('loadConfig', () => {
     expect(config.defaultPlan).toBe('pro');
   });
 
+  it('reads TRUSTED_ORIGINS as a list of origins (none by default)', () => {
+    expect(loadConfig({}).trustedOrigins).toEqual([]);
+    const config = loadConfig({ TRUSTED_ORIGINS: 'https://App.Example.com/, http://localhost:5173 ,https://x.example.com:443' });
+    expect(config.trustedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173', 'https://x.example.com']);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -52,6 +58,10 @@ describe('loadConfig', () => {
     [{ JOBS_BACKEND: 'mongo' }, 'MONGODB_URL'],
     [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
     [{ BASE_URL: 'not a url' }, 'BASE_URL'],
+    [{ TRUSTED_ORIGINS: 'app.example.com' }, 'TRUSTED_ORIGINS'],
+    [{ TRUSTED_ORIGINS: 'https://ok.example.com, https://app.example.com/path' }, 'TRUSTED_ORIGINS'],
+    [{ TRUSTED_ORIGINS: 'ftp://files.example.com' }, 'TRUSTED_ORIGINS'],
+    [{ TRUSTED_ORIGINS: 'https://*.example.com' }, 'TRUSTED_ORIGINS'],
   ])('refuses %o naming %s', (env, setting) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {

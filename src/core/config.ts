@@ -25,6 +25,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailOutboxDir: string;
   logLevel: string;
+  /** Other origins allowed to send cookie-authenticated writes (TRUSTED_ORIGINS), as `scheme://host[:port]`. */
+  trustedOrigins: string[];
   rateLimit: {
     disabled: boolean;
     max: number;
@@ -105,6 +107,23 @@ function readUrl(env: Env, name: string, protocols: string[]): string | undefine
   return raw;
 }
 
+/** TRUSTED_ORIGINS: comma-separated `http(s)://host[:port]` origins, without a path. */
+function readOrigins(env: Env, name: string): string[] {
+  return readList(env, name, []).map((raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, `"${raw}" is not an origin (expected like https://app.example.com)`);
+    }
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (!['http:', 'https:'].includes(url.protocol) || !bare || raw.includes('*')) {
+      throw new ConfigError(name, `"${raw}" is not an origin (expected scheme://host[:port], no path or wildcard)`);
+    }
+    return url.origin;
+  });
+}
+
 function readS3(env: Env): S3Settings | null {
   const bucket = env.S3_BUCKET || undefined;
   if (!bucket) {
@@ -145,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailOutboxDir: resolve(env.MAIL_OUTBOX_DIR || `${dataDir}/mail`),
+    trustedOrigins: readOrigins(env, 'TRUSTED_ORIGINS'),
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     rateLimit: {
       disabled: readBool(env, 'DISABLE_RATE_LIMIT', false),

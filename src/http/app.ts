@@ -10,12 +10,14 @@ import { createFormatError } from '../graphql/format-error.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../../rest/envelope.js';
-import { internalErrorBody, type ErrorBody } from '../core/errors.js';
+import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from './api-headers.js';
 import { healthRoutes } from './health.js';
 import { limiterStores, sessionRateLimiters } from './rate-limits.js';
 import { createRequestContext } from './request-context.js';
 import { requestLogging } from './request-logging.js';
+import { sameOriginWrites } from './same-origin-writes.js';
+import { isJsonContentType } from './json-content-type.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
 import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
 import type { RedisClientType } from 'redis';
@@ -53,6 +55,9 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     next(length > MAX_BODY_BYTES ? Object.assign(new Error('Request body too large'), { status: 413 }) : undefined);
   });
   app.use(cookieParser());
+  // CSRF: the cookie-authenticated surfaces refuse writes sent by pages of other origins (after the
+  // deprecated /api/... paths were rewritten to /api/v1; the Public API is keyed, not behind this).
+  app.use(['/graphql', '/api/v1'], sameOriginWrites(deps.config));
 
   const limiters = sessionRateLimiters(deps.config, limiterStores(redis));
   if (limiters) {
@@ -80,6 +85,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
       res.setHeader('Cache-Control', 'no-store');
       next();
     },
+    // A POST is JSON only (Apollo would parse nothing else and block some types as CSRF with a 400).
+    (req, _res, next) => next(req.method === 'POST' && !isJsonContentType(req.headers['content-type']) ? new UnsupportedMediaTypeError(req.headers['content-type']) : undefined),
     express.json({ limit: MAX_BODY_BYTES }),
     // Signing in through GraphQL counts against the auth limit exactly like the /auth routes.
     (req, res, next) => (limiters && touchesAuthOperation(req.body) ? limiters.auth(req, res, next) : next()),
@@ -93,6 +100,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     logger: deps.logger,
     maxBodyBytes: MAX_BODY_BYTES,
     context: ({ req, res }) => createRequestContext(deps, req, res),
+    jsonBodiesOnly: true,
   });
   app.use('/api/v1', uploadRoutes(deps));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
@@ -107,7 +115,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
     let body: ErrorBody;
-    if (status === 413) body = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${MAX_BODY_BYTES} bytes` };
+    if (error instanceof AppError) body = appErrorBody(error);
+    else if (status === 413) body = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${MAX_BODY_BYTES} bytes` };
     else if (status >= 400 && status < 500) {
       const message = error.type === 'entity.parse.failed' ? `Request body is not valid JSON: ${error.message}` : error.expose ? error.message : 'Bad request';
       body = { status: 400, code: 'VALIDATION_ERROR', message, details: { errors: [{ path: [], message }] } };
