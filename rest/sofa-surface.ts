@@ -150,16 +150,18 @@ function withBodyText(request: Request, text: string): Request {
   return new Request(request.url, { method: request.method, headers, body: hasBody ? text : undefined });
 }
 
-/** The CSRF rules of `jsonBodiesOnly`: a non-JSON body, or a mutation's arguments in the query string. */
-function refuseNonJsonSources(request: Request, url: URL, operation: string, text: string): Response | undefined {
+/**
+ * The CSRF rules of `jsonBodiesOnly`: a non-JSON body (415), or a mutation argument in the query string
+ * (400 naming it; Sofa would read it from there). Other query parameters are not read and stay harmless.
+ */
+function refuseNonJsonSources(request: Request, url: URL, operation: string, argNames: readonly string[], text: string): Response | undefined {
   const type = request.headers.get('content-type');
   if (text.trim() !== '' && !isJsonContentType(type)) return errorResponse(appErrorBody(new UnsupportedMediaTypeError(type ?? undefined)));
-  const names = [...new Set(url.searchParams.keys())];
-  if (operation.startsWith('Mutation.') && names.length) {
-    const message = `${request.method} ${url.pathname} reads its arguments from the path and the JSON body, never the query string`;
-    return errorResponse(validationErrorBody(names.map((name) => ({ path: [name], message }))));
-  }
-  return undefined;
+  if (!operation.startsWith('Mutation.')) return undefined;
+  const named = [...new Set(url.searchParams.keys())].filter((key) => argNames.includes(key.split('[')[0]!));
+  if (!named.length) return undefined;
+  const message = `${request.method} ${url.pathname} reads its arguments from the path and the JSON body, never the query string`;
+  return errorResponse(validationErrorBody(named.map((name) => ({ path: [name], message }))));
 }
 
 /**
@@ -220,8 +222,9 @@ export function createSofaSurface(options: SurfaceOptions) {
     const bodyless = request.body == null; // then Sofa gets the request itself (no stream was read)
     const read = await readBody(request, maxBodyBytes);
     if (!read.ok) return read.response;
+    const field = fieldOf(match.operation);
     if (options.jsonBodiesOnly) {
-      const refused = refuseNonJsonSources(request, url, match.operation, read.text);
+      const refused = refuseNonJsonSources(request, url, match.operation, field?.args.map((a) => a.name) ?? [], read.text);
       if (refused) return refused;
     }
     const parsed = parseBody(read.text);
@@ -229,7 +232,6 @@ export function createSofaSurface(options: SurfaceOptions) {
 
     const query = queryValues(url);
     nullsByRequest.set(server.req, bodyNulls(parsed.body, match.params, query));
-    const field = fieldOf(match.operation);
     if (field) {
       // Bracketed query keys (`input[a]=1`) are Sofa's nested form: leave those arguments to Sofa.
       const args = field.args.filter((arg) => ![...url.searchParams.keys()].some((k) => k.startsWith(`${arg.name}[`)));

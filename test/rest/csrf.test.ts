@@ -143,6 +143,10 @@ describe('a body that is not sent as JSON', () => {
     expectRefused(res, 400, 'VALIDATION_ERROR');
     expect(res.body.error.details.errors.map((e: any) => e.path)).toEqual([['title'], ['timebox']]);
     expect((await client.get('/api/v1/tasks')).body.data).toEqual([]);
+    const nested = await client.post('/api/v1/tasks?title[x]=1', { title: 'a', timebox: 30 });
+    expectRefused(nested, 400, 'VALIDATION_ERROR');
+    // A parameter that names no argument is not read, and harmless.
+    expect((await client.post('/api/v1/tasks?cacheBust=1', { title: 'ok', timebox: 30 })).status).toBe(201);
     // Reads keep their query parameters.
     expect((await client.get('/api/v1/tasks?page=1&limit=5')).status).toBe(200);
   });
