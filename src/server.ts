@@ -15,6 +15,7 @@ import { createHttpApp } from './http/app.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { registerJobs } from './jobs.js';
 import { runSeeds } from './seeds.js';
+import { BackgroundWork } from './core/background-work.js';
 
 export interface RunningServer {
   url: string;
@@ -51,6 +52,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir }),
       sessionTokens: new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir)),
       jobs: (jobs = await createJobRunner(config, database.url, logger)),
+      background: new BackgroundWork(logger),
     };
     registerJobs(deps);
     await jobs.start();
@@ -76,6 +78,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         });
         logger.debug('http server closed');
         await http.stop();
+        await deps.background.idle(); // mails requests already answered for
         await jobs!.stop();
         logger.debug('job runner stopped');
         await redis?.quit().catch(() => undefined);

@@ -9,6 +9,8 @@ import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import { SESSION_TTL_MS } from './session-token.js';
 import { hashToken, newOneTimeToken } from './one-time-token.js';
 import { User } from './user.entity.js';
+import { rowShape } from '../core/database/read-rows.js';
+import { randomUUID } from 'node:crypto';
 
 const TOKEN_TTL_MS: Record<AuthTokenKind, number> = {
   password_reset: 60 * 60 * 1000, // operations.md: reset links expire after one hour
@@ -48,7 +50,8 @@ export class AuthService {
       if ((error as { code?: string }).code === '23505') throw new EmailExistsError();
       throw error;
     }
-    await this.mail(verificationMail(user.email, this.deps.config.baseUrl, verification));
+    // A slow mail server must not hold the sign-up.
+    this.mailLater(verificationMail(user.email, this.deps.config.baseUrl, verification));
     return this.startSession(user);
   }
 
@@ -63,12 +66,13 @@ export class AuthService {
     if (sessionId) await this.em.nativeDelete(LoginSession, { id: sessionId });
   }
 
+  /**
+   * The same work for a known and an unknown address before the answer (one statement, which inserts
+   * the token only for an account), and the mail sent after it: the answer's timing tells nothing.
+   */
   async requestPasswordReset(email: string): Promise<void> {
-    const user = await this.em.findOne(User, { email: normalizeEmail(email) });
-    if (!user) return; // same answer for unknown emails
-    const token = this.issueToken(user, 'password_reset');
-    await this.em.flush();
-    await this.mail(passwordResetMail(user.email, this.deps.config.baseUrl, token));
+    const issued = await this.issueTokenByEmail(normalizeEmail(email), 'password_reset');
+    if (issued) this.mailLater(passwordResetMail(issued.email, this.deps.config.baseUrl, issued.token));
   }
 
   async resetPassword(token: string, newPassword: string): Promise<void> {
@@ -78,6 +82,7 @@ export class AuthService {
       row.user.passwordHash = passwordHash;
       // A reset ends every session: whoever held the old password is signed out.
       await em.nativeDelete(LoginSession, { user: row.user.id });
+      await this.endResetTokens(em, row.user.id);
     });
   }
 
@@ -93,6 +98,7 @@ export class AuthService {
     await this.em.transactional(async (em) => {
       em.persist(user);
       await em.nativeDelete(LoginSession, { user: user.id, id: { $ne: sessionId } });
+      await this.endResetTokens(em, user.id);
     });
   }
 
@@ -104,12 +110,10 @@ export class AuthService {
     });
   }
 
+  /** Like requestPasswordReset: one statement either way (unknown and verified addresses get no token). */
   async resendVerification(email: string): Promise<void> {
-    const user = await this.em.findOne(User, { email: normalizeEmail(email) });
-    if (!user || user.emailVerifiedAt) return; // same answer either way
-    const token = this.issueToken(user, 'email_verification');
-    await this.em.flush();
-    await this.mail(verificationMail(user.email, this.deps.config.baseUrl, token));
+    const issued = await this.issueTokenByEmail(normalizeEmail(email), 'email_verification');
+    if (issued) this.mailLater(verificationMail(issued.email, this.deps.config.baseUrl, issued.token));
   }
 
   private async startSession(user: User): Promise<StartedSession> {
@@ -124,6 +128,33 @@ export class AuthService {
     const { token, hash } = newOneTimeToken();
     this.em.create(AuthToken, { user, kind, tokenHash: hash, expiresAt: new Date(Date.now() + TOKEN_TTL_MS[kind]) });
     return token;
+  }
+
+  /**
+   * Inserts a mail token for the account with this address, if there is one (for a verification: if
+   * it is not verified yet), in one statement that runs the same whether or not it inserts.
+   */
+  private async issueTokenByEmail(email: string, kind: AuthTokenKind): Promise<{ email: string; token: string } | null> {
+    const { token, hash } = newOneTimeToken();
+    const t = rowShape(this.em, AuthToken);
+    const u = rowShape(this.em, User);
+    const unverified = kind === 'email_verification' ? ` and u.${u.column('emailVerifiedAt')} is null` : '';
+    const rows = await this.em.getConnection().execute<unknown[]>(
+      `insert into ${t.table} (${t.column('id')}, ${t.column('user')}, ${t.column('kind')}, ${t.column('tokenHash')}, ${t.column('expiresAt')}, ${t.column('createdAt')}) ` +
+        `select ?, u.${u.column('id')}, ?, ?, ?, now() from ${u.table} as u where u.${u.column('email')} = ?${unverified} returning ${t.column('id')}`,
+      [randomUUID(), kind, hash, new Date(Date.now() + TOKEN_TTL_MS[kind]), email],
+    );
+    return rows.length ? { email, token } : null;
+  }
+
+  /** Sends after the answer (BackgroundWork); a failure is logged like any mail failure. */
+  private mailLater(mail: Parameters<AppDeps['mailer']['send']>[0]): void {
+    this.deps.background.run('account mail', () => this.mail(mail));
+  }
+
+  /** A new password ends every outstanding reset link: an older mail must not undo or bypass it. */
+  private async endResetTokens(em: EntityManager, userId: string): Promise<void> {
+    await em.nativeUpdate(AuthToken, { user: userId, kind: 'password_reset', usedAt: null }, { usedAt: new Date() });
   }
 
   /** Marks a token used; one that is unknown, used or expired is refused. */

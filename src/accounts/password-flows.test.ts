@@ -18,6 +18,11 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** Reset and verification mails leave after the answer: wait until the ones asked for are written. */
+function mailsSent(of: TestApp): Promise<void> {
+  return of.server.deps.background.idle();
+}
+
 let n = 0;
 const freshEmail = () => `pw${Date.now()}_${process.pid}_${++n}@example.com`;
 const NEW_PASSWORD = 'a completely new password';
@@ -33,7 +38,9 @@ describe('POST /auth/request-password-reset', () => {
     const unknown = freshEmail();
     const anon = new HttpClient(app.url);
     const known = await anon.post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
     const missing = await anon.post('/api/v1/auth/request-password-reset', { email: unknown });
+    await mailsSent(app);
     expect(known.status).toBe(200);
     expect(known.body.ok).toBe(true);
     expect(missing.status).toBe(known.status);
@@ -48,6 +55,7 @@ describe('POST /auth/request-password-reset', () => {
   it('finds the account whatever the case of the email', async () => {
     const { email } = await signUp(app.url);
     await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email: ` ${email.toUpperCase()}` });
+    await mailsSent(app);
     expect(await tokenFromMail(outbox, email, BASE_URL, '/reset-password')).toBeTruthy();
   });
 
@@ -57,6 +65,7 @@ describe('POST /auth/request-password-reset', () => {
     try {
       const { email } = await signUp(other.url);
       await new HttpClient(other.url).post('/api/v1/auth/request-password-reset', { email });
+      await mailsSent(other);
       expect(await tokenFromMail(dir, email, other.server.deps.config.baseUrl, '/reset-password')).toBeTruthy();
       expect(await readOutbox(join(other.dataDir, 'mail'))).toEqual([]);
     } finally {
@@ -71,6 +80,7 @@ describe('POST /auth/reset-password', () => {
     const second = new HttpClient(app.url);
     await second.post('/api/v1/auth/login', { email, password });
     await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
     const token = await tokenFromMail(outbox, email, BASE_URL, '/reset-password');
 
     const res = await new HttpClient(app.url).post('/api/v1/auth/reset-password', { token, newPassword: NEW_PASSWORD });
@@ -91,6 +101,7 @@ describe('POST /auth/reset-password', () => {
   it('refuses an expired token', async () => {
     const { id, email, password } = await signUp(app.url);
     await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
     const token = await tokenFromMail(outbox, email, BASE_URL, '/reset-password');
     const aged = await sql(app.databaseUrl, `update auth_tokens set expires_at = now() - interval '1 second' where user_id = $1 and kind = 'password_reset'`, [id]);
     expect(aged).toBeDefined();
@@ -102,6 +113,7 @@ describe('POST /auth/reset-password', () => {
   it('expires reset tokens after one hour', async () => {
     const { id, email } = await signUp(app.url);
     await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
     const [row] = await sql(app.databaseUrl, `select extract(epoch from expires_at - created_at) as ttl from auth_tokens where user_id = $1 and kind = 'password_reset'`, [id]);
     expect(Number(row!.ttl)).toBeCloseTo(3600, -1);
   });
@@ -113,12 +125,51 @@ describe('POST /auth/reset-password', () => {
     const verifyToken = await tokenFromMail(outbox, email, BASE_URL, '/verify-email');
     expectError(await anon.post('/api/v1/auth/reset-password', { token: verifyToken, newPassword: NEW_PASSWORD }), 400, 'VALIDATION_ERROR');
     await anon.post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
     const token = await tokenFromMail(outbox, email, BASE_URL, '/reset-password');
     const short = await anon.post('/api/v1/auth/reset-password', { token, newPassword: 'short' });
     expectError(short, 400, 'VALIDATION_ERROR');
     expect(short.body.error.details.errors[0].path).toEqual(['newPassword']);
     // The refused attempt did not use the token up.
     expect((await anon.post('/api/v1/auth/reset-password', { token, newPassword: NEW_PASSWORD })).status).toBe(200);
+  });
+});
+
+describe('outstanding reset links after a new password', () => {
+  /** Every reset token mailed to `email`, oldest first. */
+  async function resetTokens(email: string, count: number): Promise<string[]> {
+    await tokenFromMail(outbox, email, BASE_URL, '/reset-password'); // waits for the newest mail
+    const re = /\/reset-password\?token=([A-Za-z0-9_%.-]+)/;
+    const tokens = (await mailsTo(outbox, email)).map((m) => re.exec(m.text)?.[1]).filter((t): t is string => Boolean(t));
+    expect(tokens).toHaveLength(count);
+    return tokens.map(decodeURIComponent);
+  }
+
+  it('a completed reset ends the other reset links too', async () => {
+    const { email } = await signUp(app.url);
+    const anon = new HttpClient(app.url);
+    await anon.post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
+    await anon.post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
+    const [older, newer] = await resetTokens(email, 2);
+    expect((await anon.post('/api/v1/auth/reset-password', { token: newer, newPassword: NEW_PASSWORD })).status).toBe(200);
+    // Whoever still holds the older mail cannot set a password of their own.
+    const res = await anon.post('/api/v1/auth/reset-password', { token: older, newPassword: 'the attacker password' });
+    expectError(res, 400, 'VALIDATION_ERROR');
+    expect(res.body.error.details.errors[0].path).toEqual(['token']);
+    expect((await anon.post('/api/v1/auth/login', { email, password: NEW_PASSWORD })).status).toBe(200);
+  });
+
+  it('a password change ends every outstanding reset link', async () => {
+    const { client, email, password } = await signUp(app.url);
+    await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
+    const [token] = await resetTokens(email, 1);
+    expect((await client.post('/api/v1/auth/change-password', { currentPassword: password, newPassword: NEW_PASSWORD })).status).toBe(200);
+    const res = await new HttpClient(app.url).post('/api/v1/auth/reset-password', { token, newPassword: 'the attacker password' });
+    expectError(res, 400, 'VALIDATION_ERROR');
+    expect((await new HttpClient(app.url).post('/api/v1/auth/login', { email, password: NEW_PASSWORD })).status).toBe(200);
   });
 });
 
@@ -174,6 +225,7 @@ describe('POST /auth/verify-email and /auth/resend-verification', () => {
   it('refuses a reset token and garbage', async () => {
     const { email } = await signUp(app.url);
     await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
     const resetToken = await tokenFromMail(outbox, email, BASE_URL, '/reset-password');
     expectError(await new HttpClient(app.url).post('/api/v1/auth/verify-email', { token: resetToken }), 400, 'VALIDATION_ERROR');
     expectError(await new HttpClient(app.url).post('/api/v1/auth/verify-email', { token: 'garbage' }), 400, 'VALIDATION_ERROR');
@@ -184,10 +236,13 @@ describe('POST /auth/verify-email and /auth/resend-verification', () => {
 
   it('resend-verification mails a new working link, and answers the same for unknown and verified emails', async () => {
     const { email } = await signUp(app.url);
+    await mailsSent(app);
     const before = (await mailsTo(outbox, email)).length;
     const anon = new HttpClient(app.url);
     const known = await anon.post('/api/v1/auth/resend-verification', { email });
+    await mailsSent(app);
     const unknown = await anon.post('/api/v1/auth/resend-verification', { email: freshEmail() });
+    await mailsSent(app);
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
     expect(unknown.body).toEqual(known.body);
@@ -197,6 +252,7 @@ describe('POST /auth/verify-email and /auth/resend-verification', () => {
     expect((await anon.post('/api/v1/auth/verify-email', { token })).status).toBe(200);
     // Already verified: same answer, no new mail.
     const verified = await anon.post('/api/v1/auth/resend-verification', { email });
+    await mailsSent(app);
     expect(verified.body).toEqual(known.body);
     expect((await mailsTo(outbox, email)).length).toBe(before + 1);
   });
@@ -213,6 +269,7 @@ describe('secrets at rest', () => {
   it('stores only a SHA-256 of mail tokens', async () => {
     const { id, email } = await signUp(app.url);
     await new HttpClient(app.url).post('/api/v1/auth/request-password-reset', { email });
+    await mailsSent(app);
     const tokens = [
       await tokenFromMail(outbox, email, BASE_URL, '/verify-email'),
       await tokenFromMail(outbox, email, BASE_URL, '/reset-password'),

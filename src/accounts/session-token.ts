@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
 export const SESSION_COOKIE = 'lp_session';
@@ -14,6 +15,11 @@ export class SessionTokens {
 
   constructor(secret: string) {
     this.key = new TextEncoder().encode(secret);
+  }
+
+  /** A key for another purpose (form tokens), derived from the session secret so there is one secret to keep. */
+  derivedSecret(purpose: string): string {
+    return createHmac('sha256', this.key).update(`life-planner:${purpose}`).digest('base64url');
   }
 
   sign(claims: SessionClaims, expiresAt: Date): Promise<string> {

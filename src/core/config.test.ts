@@ -57,6 +57,12 @@ describe('loadConfig', () => {
     expect(config.defaultPlan).toBe('pro');
   });
 
+  it('reads TRUSTED_ORIGINS as a list of origins (none by default)', () => {
+    expect(loadConfig({}).trustedOrigins).toEqual([]);
+    const config = loadConfig({ TRUSTED_ORIGINS: 'https://App.Example.com/, http://localhost:5173 ,https://x.example.com:443' });
+    expect(config.trustedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173', 'https://x.example.com']);
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
     [{ PORT: '70000' }, 'PORT'],
@@ -72,6 +78,10 @@ describe('loadConfig', () => {
     [{ TRUST_PROXY: '10.0.0.0/33' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: 'loopback, 300.1.1.1' }, 'TRUST_PROXY'],
     [{ GRAPHQL_DEBUG: 'sometimes' }, 'GRAPHQL_DEBUG'],
+    [{ TRUSTED_ORIGINS: 'app.example.com' }, 'TRUSTED_ORIGINS'],
+    [{ TRUSTED_ORIGINS: 'https://ok.example.com, https://app.example.com/path' }, 'TRUSTED_ORIGINS'],
+    [{ TRUSTED_ORIGINS: 'ftp://files.example.com' }, 'TRUSTED_ORIGINS'],
+    [{ TRUSTED_ORIGINS: 'https://*.example.com' }, 'TRUSTED_ORIGINS'],
   ])('refuses %o naming %s', (env, setting) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     try {

@@ -30,6 +30,9 @@ export interface Config {
   trustProxy: TrustProxy;
   /** GRAPHQL_DEBUG: GraphQL errors carry stack traces (never by default, whatever NODE_ENV says). */
   graphqlDebug: boolean;
+
+  /** Other origins allowed to send cookie-authenticated writes (TRUSTED_ORIGINS), as `scheme://host[:port]`. */
+  trustedOrigins: string[];
   rateLimit: {
     disabled: boolean;
     max: number;
@@ -138,6 +141,22 @@ function readTrustProxy(env: Env): TrustProxy {
     throw new ConfigError('TRUST_PROXY', `expected false, true, a number of proxies, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal; got "${bad ?? raw}"`);
   }
   return entries;
+
+/** TRUSTED_ORIGINS: comma-separated `http(s)://host[:port]` origins, without a path. */
+function readOrigins(env: Env, name: string): string[] {
+  return readList(env, name, []).map((raw) => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new ConfigError(name, `"${raw}" is not an origin (expected like https://app.example.com)`);
+    }
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (!['http:', 'https:'].includes(url.protocol) || !bare || raw.includes('*')) {
+      throw new ConfigError(name, `"${raw}" is not an origin (expected scheme://host[:port], no path or wildcard)`);
+    }
+    return url.origin;
+  });
 }
 
 function readS3(env: Env): S3Settings | null {
@@ -180,6 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: readUrl(env, 'REDIS_URL', ['redis:', 'rediss:']),
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailOutboxDir: resolve(env.MAIL_OUTBOX_DIR || `${dataDir}/mail`),
+    trustedOrigins: readOrigins(env, 'TRUSTED_ORIGINS'),
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     trustProxy: readTrustProxy(env),
     graphqlDebug: readBool(env, 'GRAPHQL_DEBUG', false),

@@ -8,6 +8,7 @@ import type { User } from '../accounts/user.entity.js';
 import type { Loaders } from '../loaders.js';
 import type { JobRunner } from '../jobs/job-runner.js';
 import type { ApiKeyAuth } from '../api-keys/api-key-auth.js';
+import type { BackgroundWork } from './background-work.js';
 
 /** Long-lived parts shared by every request. */
 export interface AppDeps {
@@ -17,6 +18,8 @@ export interface AppDeps {
   mailer: Mailer;
   sessionTokens: SessionTokens;
   jobs: JobRunner;
+  /** Work started by a request and finished after its answer (shutdown waits for it). */
+  background: BackgroundWork;
 }
 
 export interface CookieOptions {

@@ -12,7 +12,9 @@ export type ErrorCode =
   | 'RATE_LIMIT_EXCEEDED'
   | 'SUBSCRIPTION_REQUIRED'
   | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE';
+  | 'PAYLOAD_TOO_LARGE'
+  | 'FORBIDDEN'
+  | 'UNSUPPORTED_MEDIA_TYPE';
 
 export interface FieldError {
   path: (string | number)[];
@@ -72,6 +74,20 @@ export class EmailExistsError extends AppError {
 export class SubscriptionRequiredError extends AppError {
   constructor(feature: string) {
     super('SUBSCRIPTION_REQUIRED', 403, `Your plan does not include ${feature}`, { feature });
+  }
+}
+
+/** The request came from a page of another origin (CSRF), or carries no valid form token. */
+export class ForbiddenError extends AppError {
+  constructor(message: string) {
+    super('FORBIDDEN', 403, message);
+  }
+}
+
+/** A body that is not JSON where JSON is required. */
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(contentType: string | undefined) {
+    super('UNSUPPORTED_MEDIA_TYPE', 415, `Request bodies must be sent as Content-Type: application/json (got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none'})`);
   }
 }
 

@@ -1,7 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type Request } from 'express';
 import cookieParser from 'cookie-parser';
-import { pinoHttp } from 'pino-http';
-import { randomUUID } from 'node:crypto';
 import type { GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
@@ -14,7 +12,7 @@ import { operationLimitsPlugin } from '../graphql/operation-limits-plugin.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../../rest/envelope.js';
-import { internalErrorBody, type ErrorBody } from '../core/errors.js';
+import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from './api-headers.js';
 import { healthRoutes } from './health.js';
 import { homeRoutes } from './home.js';
@@ -24,6 +22,9 @@ import { limiterStores, sessionRateLimiters } from './rate-limits.js';
 import { authLimitPlugin } from './auth-limit-plugin.js';
 import { isAuthMutationRoute } from './auth-operations.js';
 import { createRequestContext } from './request-context.js';
+import { requestLogging } from './request-logging.js';
+import { sameOriginWrites } from './same-origin-writes.js';
+import { isJsonContentType } from './json-content-type.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
 import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
 import type { RedisClientType } from 'redis';
@@ -43,20 +44,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.set('trust proxy', deps.config.trustProxy);
   app.set('query parser', 'extended');
 
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/readyz' },
-      // The client's address as express derives it (TRUST_PROXY), not the proxy's socket address.
-      serializers: { req: (req: { raw: Request; remoteAddress?: string }) => Object.assign(req, { remoteAddress: req.raw.ip ?? req.remoteAddress }) },
-    }),
-  );
+  app.use(requestLogging(deps.logger));
   app.use(healthRoutes(deps, [() => deps.jobs.ping()]));
   app.use(homeRoutes());
   app.use(GRAPHQL_IDE_ASSETS, graphqlIdeAssets());
@@ -70,6 +58,9 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     next(length > MAX_BODY_BYTES ? Object.assign(new Error('Request body too large'), { status: 413 }) : undefined);
   });
   app.use(cookieParser());
+  // CSRF: the cookie-authenticated surfaces refuse writes sent by pages of other origins (after the
+  // deprecated /api/... paths were rewritten to /api/v1; the Public API is keyed, not behind this).
+  app.use(['/graphql', '/api/v1'], sameOriginWrites(deps.config));
 
   const limiters = sessionRateLimiters(deps.config, limiterStores(redis));
   if (limiters) {
@@ -103,6 +94,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
       res.setHeader('Cache-Control', 'no-store');
       next();
     },
+    // A POST is JSON only (Apollo would parse nothing else and block some types as CSRF with a 400).
+    (req, _res, next) => next(req.method === 'POST' && !isJsonContentType(req.headers['content-type']) ? new UnsupportedMediaTypeError(req.headers['content-type']) : undefined),
     express.json({ limit: MAX_BODY_BYTES }),
     expressMiddleware(apollo, { context: ({ req, res }) => createRequestContext(deps, req, res) }),
   );
@@ -115,6 +108,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     maxBodyBytes: MAX_BODY_BYTES,
     context: ({ req, res }) => createRequestContext(deps, req, res),
     describe: { title: 'Session API', version: 'v1' },
+    jsonBodiesOnly: true,
   });
   // Its description and reference, before the surface (which answers 404 to paths it does not route).
   app.use('/api/v1', sessionDocsRouter(schema, sessionRoutes, session.openAPIDocument));
@@ -131,7 +125,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   const onError: ErrorRequestHandler = (error, req, res, _next) => {
     const status = typeof error?.status === 'number' ? error.status : 500;
     let body: ErrorBody;
-    if (status === 413) body = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${MAX_BODY_BYTES} bytes` };
+    if (error instanceof AppError) body = appErrorBody(error);
+    else if (status === 413) body = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${MAX_BODY_BYTES} bytes` };
     else if (status >= 400 && status < 500) {
       const message = error.type === 'entity.parse.failed' ? `Request body is not valid JSON: ${error.message}` : error.expose ? error.message : 'Bad request';
       body = { status: 400, code: 'VALIDATION_ERROR', message, details: { errors: [{ path: [], message }] } };

@@ -251,7 +251,7 @@ describe('request logs', () => {
   it('name the client address express derives: the forwarded one behind a trusted proxy', async () => {
     const lines: Record<string, any>[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-    const a = await startTestApp({ TRUST_PROXY: '127.0.0.1' }, logger);
+    const a = await startTestApp({ TRUST_PROXY: '127.0.0.1' }, { logger });
     apps.push(a);
     await new HttpClient(a.url).get('/api/v1/nope', { headers: { 'x-forwarded-for': '203.0.113.77' } });
     await vi.waitFor(() => expect(lines.find((l) => l.req?.url === '/api/v1/nope')).toBeDefined());

@@ -43,14 +43,23 @@ export async function mailsTo(dir: string, address: string): Promise<OutboxMail[
   return (await readOutbox(dir)).filter((m) => m.to.toLowerCase().includes(address.toLowerCase()));
 }
 
-/** The token of the newest mail to `address` that links to `baseUrl + route`. */
-export async function tokenFromMail(dir: string, address: string, baseUrl: string, route: '/reset-password' | '/verify-email'): Promise<string> {
+/**
+ * The token of the newest mail to `address` that links to `baseUrl + route`. Reset and verification
+ * mails are sent after the answer, so this waits for one (up to `timeoutMs`).
+ */
+export async function tokenFromMail(dir: string, address: string, baseUrl: string, route: '/reset-password' | '/verify-email', timeoutMs = 10_000): Promise<string> {
   const escaped = (baseUrl + route).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const re = new RegExp(`${escaped}\\?token=([A-Za-z0-9_%.-]+)`);
-  const mails = (await mailsTo(dir, address)).reverse();
-  for (const mail of mails) {
-    const match = re.exec(mail.text);
-    if (match) return decodeURIComponent(match[1]!);
+  const started = Date.now();
+  let mails: OutboxMail[];
+  for (;;) {
+    mails = (await mailsTo(dir, address)).reverse();
+    for (const mail of mails) {
+      const match = re.exec(mail.text);
+      if (match) return decodeURIComponent(match[1]!);
+    }
+    if (Date.now() - started > timeoutMs) break;
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`no mail to ${address} links to ${baseUrl}${route} (mails: ${mails.map((m) => m.subject).join(', ')})`);
 }

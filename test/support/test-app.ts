@@ -21,9 +21,10 @@ export interface TestApp {
 
 /**
  * The real service on a free port over real HTTP, with a database cloned from the migrated template
- * and a data folder of its own. `env` adds or overrides settings exactly as the environment would.
+ * and a data folder of its own. `env` adds or overrides settings exactly as the environment would;
+ * `options.logger` receives the service's logs (a test reading them).
  */
-export async function startTestApp(env: Record<string, string> = {}, logger?: Logger): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestApp> {
   const serverUrl = inject('dbServerUrl');
   const name = `lp_t_${randomUUID().replace(/-/g, '').slice(0, 16)}`;
   const databaseUrl = await createDatabase(serverUrl, name, inject('dbTemplate'));
@@ -36,7 +37,7 @@ export async function startTestApp(env: Record<string, string> = {}, logger?: Lo
     ...env,
     DATABASE_URL: databaseUrl,
   });
-  const server = await startServer(config, { logger: logger ?? createLogger(config.logLevel) });
+  const server = await startServer(config, { logger: options.logger ?? createLogger(config.logLevel) });
   return {
     url: server.url,
     server,
