@@ -28,6 +28,7 @@ export interface JobRunner {
 async function ensureAgendaSchema(connectionString: string): Promise<void> {
   const { PostgresJobRepository } = await import('@agendajs/postgres-backend');
   const lock = new pg.Client({ connectionString });
+  lock.on('error', () => undefined); // a lost connection fails the query below instead
   await lock.connect();
   try {
     await lock.query("SELECT pg_advisory_lock(hashtext('life-planner:agenda-schema'))");
@@ -43,16 +44,32 @@ async function ensureAgendaSchema(connectionString: string): Promise<void> {
 }
 
 /**
+ * Agenda's connections, made here rather than by its backend so that a connection the database drops
+ * (a restart, `pg_terminate_backend`) is logged and replaced instead of ending the process: the
+ * backend's own pool has no error listener. Agenda polls again on its next tick.
+ */
+function jobPool(connectionString: string, logger: Logger): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: 10, idleTimeoutMillis: 30_000 });
+  pool.on('error', (error) => logger.warn({ err: error }, 'job database connection lost'));
+  return pool;
+}
+
+/**
  * Agenda on its PostgreSQL backend (same database, its own `agenda_jobs` table) by default, or on
  * MongoDB with JOBS_BACKEND=mongo. Jobs survive restarts: they live in the backend, not in memory.
  */
 export async function createJobRunner(config: Config, databaseUrl: string, logger: Logger): Promise<JobRunner> {
   let backend;
+  let pool: pg.Pool | undefined;
   if (config.jobsBackend === 'mongo') {
     backend = new (await import('@agendajs/mongo-backend')).MongoBackend({ address: config.mongodbUrl! });
   } else {
     await ensureAgendaSchema(databaseUrl);
-    backend = new (await import('@agendajs/postgres-backend')).PostgresBackend({ connectionString: databaseUrl, ensureSchema: false });
+    pool = jobPool(databaseUrl, logger);
+    const postgres = new (await import('@agendajs/postgres-backend')).PostgresBackend({ pool, ensureSchema: false });
+    // The LISTEN connection reconnects by itself (with backoff); its errors must not go unheard.
+    postgres.notificationChannel?.on('error', (error: unknown) => logger.warn({ err: error }, 'job notification channel error; reconnecting'));
+    backend = postgres;
   }
   const agenda = new Agenda({ backend, processEvery: 1000 });
   agenda.on('error', (error: unknown) => logger.error({ err: error }, 'job runner error'));
@@ -70,8 +87,12 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
     },
     async stop() {
       for (const companion of [...companions].reverse()) await companion.stop().catch((error) => logger.error({ err: error }, 'job companion stop failed'));
-      if (started) await agenda.stop();
-      else await agenda.stop().catch(() => undefined);
+      try {
+        if (started) await agenda.stop();
+        else await agenda.stop().catch(() => undefined);
+      } finally {
+        await pool?.end().catch(() => undefined);
+      }
     },
     async ping() {
       await agenda.queryJobs({ name: '__readiness__', limit: 1 });
