@@ -25,6 +25,8 @@ export interface Config {
   smtpUrl: string | undefined;
   mailOutboxDir: string;
   logLevel: string;
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, how long open connections are still answered (with `Connection: close`). */
+  shutdownDrainMs: number;
   rateLimit: {
     disabled: boolean;
     max: number;
@@ -146,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     smtpUrl: readUrl(env, 'SMTP_URL', ['smtp:', 'smtps:']),
     mailOutboxDir: resolve(env.MAIL_OUTBOX_DIR || `${dataDir}/mail`),
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 1000),
     rateLimit: {
       disabled: readBool(env, 'DISABLE_RATE_LIMIT', false),
       max: readInt(env, 'RATE_LIMIT_MAX', 1000, 1),
