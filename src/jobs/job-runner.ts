@@ -44,13 +44,14 @@ async function ensureAgendaSchema(connectionString: string): Promise<void> {
 }
 
 /**
- * Agenda's connections, made here rather than by its backend so that a connection the database drops
- * (a restart, `pg_terminate_backend`) is logged and replaced instead of ending the process: the
+ * Agenda's connections are made here rather than by its backend, so that a connection the database
+ * drops (a restart, `pg_terminate_backend`) is logged and replaced instead of ending the process: the
  * backend's own pool has no error listener. Agenda polls again on its next tick.
  */
-function jobPool(connectionString: string, logger: Logger): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10, idleTimeoutMillis: 30_000 });
-  pool.on('error', (error) => logger.warn({ err: error }, 'job database connection lost'));
+function jobPool(connectionString: string, logger: Logger, max: number, purpose: string): pg.Pool {
+  // A bounded wait for a connection: a request for one fails while the database is away instead of hanging.
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => logger.warn({ err: error, pool: purpose }, 'job database connection lost'));
   return pool;
 }
 
@@ -60,18 +61,24 @@ function jobPool(connectionString: string, logger: Logger): pg.Pool {
  */
 export async function createJobRunner(config: Config, databaseUrl: string, logger: Logger): Promise<JobRunner> {
   let backend;
-  let pool: pg.Pool | undefined;
+  let notificationChannel;
+  const pools: pg.Pool[] = [];
   if (config.jobsBackend === 'mongo') {
     backend = new (await import('@agendajs/mongo-backend')).MongoBackend({ address: config.mongodbUrl! });
   } else {
     await ensureAgendaSchema(databaseUrl);
-    pool = jobPool(databaseUrl, logger);
-    const postgres = new (await import('@agendajs/postgres-backend')).PostgresBackend({ pool, ensureSchema: false });
-    // The LISTEN connection reconnects by itself (with backoff); its errors must not go unheard.
-    postgres.notificationChannel?.on('error', (error: unknown) => logger.warn({ err: error }, 'job notification channel error; reconnecting'));
-    backend = postgres;
+    const { PostgresBackend, PostgresNotificationChannel } = await import('@agendajs/postgres-backend');
+    const pool = jobPool(databaseUrl, logger, 10, 'jobs');
+    backend = new PostgresBackend({ pool, ensureSchema: false, disableNotifications: true });
+    // The LISTEN/NOTIFY channel on a pool of its own: a connection it loses while (re)connecting is not
+    // handed back to its pool, and must not take the job queries' connections with it. It reconnects
+    // by itself; its errors must not go unheard (an EventEmitter's unheard 'error' ends the process).
+    const listenPool = jobPool(databaseUrl, logger, 4, 'job notifications');
+    notificationChannel = new PostgresNotificationChannel({ pool: listenPool, reconnect: { enabled: true, initialDelayMs: 1000, maxDelayMs: 30_000 } });
+    notificationChannel.on('error', (error: unknown) => logger.warn({ err: error }, 'job notification channel error; reconnecting'));
+    pools.push(pool, listenPool);
   }
-  const agenda = new Agenda({ backend, processEvery: 1000 });
+  const agenda = new Agenda({ backend, notificationChannel, processEvery: 1000 });
   agenda.on('error', (error: unknown) => logger.error({ err: error }, 'job runner error'));
   let started = false;
   const companions: JobCompanion[] = [];
@@ -91,7 +98,7 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
         if (started) await agenda.stop();
         else await agenda.stop().catch(() => undefined);
       } finally {
-        await pool?.end().catch(() => undefined);
+        for (const pool of pools) await pool.end().catch(() => undefined);
       }
     },
     async ping() {
