@@ -49,6 +49,9 @@ async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
 const terminateAll = (client: pg.Client, name: string) =>
   client.query('select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()', [name]);
 
+/** What a crashed process printed besides its JSON log lines (the uncaught error). */
+const crashOutput = (output: string[]) => output.filter((line) => !line.startsWith('{')).slice(0, 12).join('\n');
+
 /** One request with a deadline: a hang shows as a status of -1. */
 async function timedGet(url: string, cookie: string | undefined, timeoutMs: number): Promise<{ status: number; body: any; ms: number }> {
   const started = Date.now();
@@ -109,7 +112,7 @@ describe('the database goes away and comes back', () => {
     });
     const readyDuring = await timedGet(`${service.url}/readyz`, undefined, 15_000);
     const healthDuring = await timedGet(`${service.url}/healthz`, undefined, 15_000);
-    expect(service.child.exitCode, service.output.filter((l) => !l.startsWith("{")).slice(0, 12).join("\n")).toBeNull();
+    expect(service.child.exitCode, crashOutput(service.output)).toBeNull();
     phase = 'recovering';
     await admin((client) => client.query(`alter database "${dbName}" allow_connections true`));
 
@@ -156,7 +159,13 @@ describe('the database goes away and comes back', () => {
       (rows) => rows.length === 2 && rows.every((row) => row.status === 'success'),
       30_000,
     );
-    expect(service.child.exitCode, service.output.filter((l) => !l.startsWith("{")).slice(0, 12).join("\n")).toBeNull();
+    // The outbox LISTEN connection itself came back (not only the fallback poll).
+    await eventually(
+      async () => service.output.some((line) => line.includes('webhook listener reconnected')),
+      (reconnected) => reconnected,
+      30_000,
+    );
+    expect(service.child.exitCode, crashOutput(service.output)).toBeNull();
     expect(service.output.join('\n')).not.toContain("Unhandled 'error' event");
     expect(await service.stop()).toBe(0);
   }, 180_000);
