@@ -12,6 +12,7 @@ import { SessionTokens } from './accounts/session-token.js';
 import { createMailer } from './mail/mailer.js';
 import { buildAppSchema } from './graphql/build-schema.js';
 import { createHttpApp } from './http/app.js';
+import { ConnectionDrain } from './http/connection-drain.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { registerJobs } from './jobs.js';
 import { runSeeds } from './seeds.js';
@@ -59,6 +60,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const schema = await buildAppSchema();
     const http = await createHttpApp(deps, schema, redis);
     const server: Server = createServer(http.app);
+    const drain = new ConnectionDrain(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
@@ -71,11 +73,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
-        // Stop accepting connections, let requests in flight finish, then release the rest.
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
+        // Stop accepting connections, answer what arrives on open ones during the drain, then release the rest.
+        await drain.close(config.shutdownDrainMs);
         logger.debug('http server closed');
         await http.stop();
         await deps.background.idle(); // mails requests already answered for

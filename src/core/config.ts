@@ -33,6 +33,8 @@ export interface Config {
 
   /** Other origins allowed to send cookie-authenticated writes (TRUSTED_ORIGINS), as `scheme://host[:port]`. */
   trustedOrigins: string[];
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, how long open connections are still answered (with `Connection: close`). */
+  shutdownDrainMs: number;
   rateLimit: {
     disabled: boolean;
     max: number;
@@ -203,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: readEnum(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
     trustProxy: readTrustProxy(env),
     graphqlDebug: readBool(env, 'GRAPHQL_DEBUG', false),
+    shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 1000),
     rateLimit: {
       disabled: readBool(env, 'DISABLE_RATE_LIMIT', false),
       max: readInt(env, 'RATE_LIMIT_MAX', 1000, 1),

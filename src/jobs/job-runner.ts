@@ -28,6 +28,7 @@ export interface JobRunner {
 async function ensureAgendaSchema(connectionString: string): Promise<void> {
   const { PostgresJobRepository } = await import('@agendajs/postgres-backend');
   const lock = new pg.Client({ connectionString });
+  lock.on('error', () => undefined); // a lost connection fails the query below instead
   await lock.connect();
   try {
     await lock.query("SELECT pg_advisory_lock(hashtext('life-planner:agenda-schema'))");
@@ -43,18 +44,41 @@ async function ensureAgendaSchema(connectionString: string): Promise<void> {
 }
 
 /**
+ * Agenda's connections are made here rather than by its backend, so that a connection the database
+ * drops (a restart, `pg_terminate_backend`) is logged and replaced instead of ending the process: the
+ * backend's own pool has no error listener. Agenda polls again on its next tick.
+ */
+function jobPool(connectionString: string, logger: Logger, max: number, purpose: string): pg.Pool {
+  // A bounded wait for a connection: a request for one fails while the database is away instead of hanging.
+  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  pool.on('error', (error) => logger.warn({ err: error, pool: purpose }, 'job database connection lost'));
+  return pool;
+}
+
+/**
  * Agenda on its PostgreSQL backend (same database, its own `agenda_jobs` table) by default, or on
  * MongoDB with JOBS_BACKEND=mongo. Jobs survive restarts: they live in the backend, not in memory.
  */
 export async function createJobRunner(config: Config, databaseUrl: string, logger: Logger): Promise<JobRunner> {
   let backend;
+  let notificationChannel;
+  const pools: pg.Pool[] = [];
   if (config.jobsBackend === 'mongo') {
     backend = new (await import('@agendajs/mongo-backend')).MongoBackend({ address: config.mongodbUrl! });
   } else {
     await ensureAgendaSchema(databaseUrl);
-    backend = new (await import('@agendajs/postgres-backend')).PostgresBackend({ connectionString: databaseUrl, ensureSchema: false });
+    const { PostgresBackend, PostgresNotificationChannel } = await import('@agendajs/postgres-backend');
+    const pool = jobPool(databaseUrl, logger, 10, 'jobs');
+    backend = new PostgresBackend({ pool, ensureSchema: false, disableNotifications: true });
+    // The LISTEN/NOTIFY channel on a pool of its own: a connection it loses while (re)connecting is not
+    // handed back to its pool, and must not take the job queries' connections with it. It reconnects
+    // by itself; its errors must not go unheard (an EventEmitter's unheard 'error' ends the process).
+    const listenPool = jobPool(databaseUrl, logger, 4, 'job notifications');
+    notificationChannel = new PostgresNotificationChannel({ pool: listenPool, reconnect: { enabled: true, initialDelayMs: 1000, maxDelayMs: 30_000 } });
+    notificationChannel.on('error', (error: unknown) => logger.warn({ err: error }, 'job notification channel error; reconnecting'));
+    pools.push(pool, listenPool);
   }
-  const agenda = new Agenda({ backend, processEvery: 1000 });
+  const agenda = new Agenda({ backend, notificationChannel, processEvery: 1000 });
   agenda.on('error', (error: unknown) => logger.error({ err: error }, 'job runner error'));
   let started = false;
   const companions: JobCompanion[] = [];
@@ -70,8 +94,12 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
     },
     async stop() {
       for (const companion of [...companions].reverse()) await companion.stop().catch((error) => logger.error({ err: error }, 'job companion stop failed'));
-      if (started) await agenda.stop();
-      else await agenda.stop().catch(() => undefined);
+      try {
+        if (started) await agenda.stop();
+        else await agenda.stop().catch(() => undefined);
+      } finally {
+        for (const pool of pools) await pool.end().catch(() => undefined);
+      }
     },
     async ping() {
       await agenda.queryJobs({ name: '__readiness__', limit: 1 });

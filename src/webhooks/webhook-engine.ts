@@ -16,6 +16,9 @@ const POLL_MS = 2000;
 /** How often stuck deliveries (no job, a crashed attempt) are looked for, and how late they must be. */
 const SWEEP_MS = 15_000;
 const SWEEP_GRACE_MS = 30_000;
+/** Backoff between attempts to replace a lost LISTEN connection. */
+const LISTEN_RETRY_MIN_MS = 1000;
+const LISTEN_RETRY_MAX_MS = 30_000;
 export const PAUSED_ERROR = 'Webhook paused: the delivery was stopped';
 
 export interface DeliveryAttempt {
@@ -75,6 +78,8 @@ export class WebhookEngine {
   private readonly sender: WebhookSender;
   private box: Promise<SecretBox>;
   private listener: pg.Client | undefined;
+  private listenTimer: NodeJS.Timeout | undefined;
+  private listenRetryMs = LISTEN_RETRY_MIN_MS;
   /** The engine's own connections: dispatch and attempts never queue behind HTTP requests for the ORM's pool. */
   private readonly pool: pg.Pool;
   private timers: NodeJS.Timeout[] = [];
@@ -151,6 +156,7 @@ export class WebhookEngine {
     if (this.stopping) return;
     this.stopping = true;
     for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.listenTimer);
     await this.listener?.end().catch(() => undefined);
     await this.dispatching?.catch(() => undefined);
     // Attempts in flight finish and record their outcome (each is bounded by the timeout).
@@ -186,24 +192,45 @@ export class WebhookEngine {
     }
   }
 
+  /**
+   * The LISTEN connection for outbox notifications. Lost (the database restarted, the connection was
+   * killed), it is replaced with backoff (1 s doubling to 30 s), and each new one runs the dispatcher at
+   * once: events written while it was away are picked up without waiting for a notification.
+   */
   private async listen(): Promise<void> {
-    const connectionString = this.deps.orm.config.get('clientUrl')!;
-    const connect = async () => {
-      const client = new pg.Client({ connectionString });
-      client.on('notification', () => this.nudge());
-      client.on('error', (error) => {
-        this.log.warn({ err: error }, 'webhook listener lost; reconnecting');
-        if (this.listener === client) this.listener = undefined;
-        client.end().catch(() => undefined);
-        if (!this.stopping) setTimeout(() => void connect().catch(() => undefined), 1000).unref();
-      });
+    const client = new pg.Client({ connectionString: this.deps.orm.config.get('clientUrl')! });
+    let lost = false;
+    const onLost = (error?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = undefined;
+      void client.end().catch(() => undefined);
+      if (this.stopping) return;
+      const delay = this.listenRetryMs;
+      this.listenRetryMs = Math.min(delay * 2, LISTEN_RETRY_MAX_MS);
+      this.log.warn({ err: error, retryInMs: delay }, 'webhook listener lost; reconnecting');
+      this.listenTimer = setTimeout(() => void this.listen().catch(() => undefined), delay);
+      this.listenTimer.unref();
+    };
+    client.on('notification', () => this.nudge());
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
       await client.connect();
       await client.query(`LISTEN ${NOTIFY_CHANNEL}`);
-      if (this.stopping) await client.end();
-      else this.listener = client;
-      this.nudge();
-    };
-    await connect();
+    } catch (error) {
+      onLost(error as Error);
+      throw error;
+    }
+    if (this.stopping) {
+      lost = true;
+      await client.end().catch(() => undefined);
+      return;
+    }
+    if (this.listenRetryMs !== LISTEN_RETRY_MIN_MS) this.log.info('webhook listener reconnected');
+    this.listenRetryMs = LISTEN_RETRY_MIN_MS;
+    this.listener = client;
+    this.nudge();
   }
 
   /** Runs the dispatcher now, or once more right after the run in progress. */
