@@ -9,6 +9,7 @@ import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/e
 import { executeCompiled } from '../src/graphql/compiled-execute.js';
 import { errorResponse, successEnvelope } from './envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
+import { shapedDocuments } from './answer-shape.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
 import { checkArguments } from './variable-check.js';
 import { STATUS_OVERRIDE } from '../src/http/request-context.js';
@@ -153,11 +154,14 @@ function withBodyText(request: Request, text: string): Request {
 export function createSofaSurface(options: SurfaceOptions) {
   const { basePath, routes, logger, maxBodyBytes } = options;
   const schema = schemaForRoutes(options.schema, routes);
+  const depthLimit = 1;
+  // A route with a declared answer shape runs its own selection in place of Sofa's everything-reachable one.
+  const shaped = shapedDocuments(schema, routes, depthLimit);
   const sofa = useSofa({
     basePath,
     schema,
     routes: toSofaRoutes(routes),
-    depthLimit: 1,
+    depthLimit,
     context: async (server) => {
       const { req } = server as unknown as ServerContext;
       const context = await options.context(server as unknown as ServerContext);
@@ -165,7 +169,8 @@ export function createSofaSurface(options: SurfaceOptions) {
       if (nulls) nullsByContext.set(context, nulls);
       return context;
     },
-    execute: executeForSofa as typeof execute,
+    execute: ((args: ExecutionArgs) =>
+      executeForSofa({ ...args, document: (args.operationName && shaped.get(args.operationName)) || args.document })) as typeof execute,
     openAPI: options.describe ? { endpoint: '/__sofa-openapi.json', info: options.describe } : { endpoint: false },
     swaggerUI: { endpoint: false },
     errorHandler(errors) {
