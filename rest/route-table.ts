@@ -1,11 +1,24 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/**
+ * The relations (object-typed fields) a REST answer includes, by name, nested: `true` is the relation
+ * with its own leaf fields only. Leaf fields (scalars, enums and lists of them) are always included.
+ */
+export interface AnswerShape {
+  [relation: string]: true | AnswerShape;
+}
+
 export interface RestRoute {
   method: HttpMethod;
   path: string;
   /** Success status; defaults to 200. A resolver may override it per request (HttpBridge.setStatus). */
   responseStatus?: 200 | 201;
+  /**
+   * The answer's shape where the spec's table fixes one (rest/answer-shape.ts). Without it the answer is
+   * Sofa's default: every field reachable within the surface's depth limit.
+   */
+  answer?: AnswerShape;
 }
 
 /** `Type.field` of a root operation → its REST route. */

@@ -1,4 +1,10 @@
-import type { RouteTable } from './route-table.js';
+import type { AnswerShape, RouteTable } from './route-table.js';
+
+/**
+ * A week as the spec's table answers it: the week with its days, each with its checklist items,
+ * perimeter tasks and tasks (with their category). Other relations of a day are on `GET /days/:dayId`.
+ */
+const WEEK_ANSWER: AnswerShape = { days: { checklist: true, perimeterTasks: true, tasks: { category: true } } };
 
 /**
  * The Session API (`/api/v1`): each route of the spec mapped to its GraphQL operation. Bodies are the
@@ -17,9 +23,9 @@ export const sessionRoutes: RouteTable = {
   'Mutation.resendVerification': { method: 'POST', path: '/auth/resend-verification' },
 
   // Planning: weeks, days, checklist, perimeter
-  'Mutation.generateWeek': { method: 'POST', path: '/weeks/generate', responseStatus: 201 },
-  'Query.week': { method: 'GET', path: '/weeks/:startDate' },
-  'Mutation.updateWeek': { method: 'PATCH', path: '/weeks/:weekId' },
+  'Mutation.generateWeek': { method: 'POST', path: '/weeks/generate', responseStatus: 201, answer: WEEK_ANSWER },
+  'Query.week': { method: 'GET', path: '/weeks/:startDate', answer: WEEK_ANSWER },
+  'Mutation.updateWeek': { method: 'PATCH', path: '/weeks/:weekId', answer: WEEK_ANSWER },
   'Query.today': { method: 'GET', path: '/days/today' },
   'Query.day': { method: 'GET', path: '/days/:dayId' },
   'Mutation.updateDay': { method: 'PATCH', path: '/days/:dayId' },

@@ -2,17 +2,20 @@ import { Kind, OperationTypeNode, type DocumentNode, type GraphQLSchema } from '
 import { buildOperationNodeForField } from '@graphql-tools/utils';
 import { createSofa } from 'sofa-api';
 import { schemaForRoutes } from './prune-schema.js';
+import { shapedDocuments } from './answer-shape.js';
 import type { RouteTable } from './route-table.js';
 
 /** Sofa's selection depth for a surface (sofa-surface.ts passes it to useSofa). */
 export const SOFA_DEPTH_LIMIT = 1;
 
 /**
- * The fixed document Sofa builds for each route of a table, built the way Sofa's router builds it
- * (its own models and depth), so the operation limits can be checked against every route.
+ * The fixed document each route of a table runs, built the way Sofa's router builds it (its own models
+ * and depth) or, for a route with a declared answer shape, the shaped one the surface runs instead, so
+ * the operation limits can be checked against every route.
  */
 export function sofaRouteOperations(schema: GraphQLSchema, routes: RouteTable): Map<string, DocumentNode> {
   const sofa = createSofa({ basePath: '/', schema: schemaForRoutes(schema, routes), depthLimit: SOFA_DEPTH_LIMIT });
+  const shaped = shapedDocuments(sofa.schema, routes, SOFA_DEPTH_LIMIT);
   const documents = new Map<string, DocumentNode>();
   for (const operation of Object.keys(routes)) {
     const [typeName, field] = operation.split('.') as [string, string];
@@ -24,7 +27,7 @@ export function sofaRouteOperations(schema: GraphQLSchema, routes: RouteTable): 
       ignore: sofa.ignore,
       circularReferenceDepth: sofa.depthLimit,
     });
-    documents.set(operation, { kind: Kind.DOCUMENT, definitions: [node] });
+    documents.set(operation, shaped.get(node.name!.value) ?? { kind: Kind.DOCUMENT, definitions: [node] });
   }
   return documents;
 }

@@ -12,6 +12,7 @@ import { operationLimitViolation } from '../src/graphql/operation-limits.js';
 import { errorResponse, successEnvelope } from './envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
 import { SOFA_DEPTH_LIMIT } from './sofa-operations.js';
+import { shapedDocuments } from './answer-shape.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
 import { checkArguments } from './variable-check.js';
 import { STATUS_OVERRIDE } from '../src/http/request-context.js';
@@ -178,6 +179,8 @@ function refuseNonJsonSources(request: Request, url: URL, operation: string, arg
 export function createSofaSurface(options: SurfaceOptions) {
   const { basePath, routes, logger, maxBodyBytes } = options;
   const schema = schemaForRoutes(options.schema, routes);
+  // A route with a declared answer shape runs its own selection in place of Sofa's everything-reachable one.
+  const shaped = shapedDocuments(schema, routes, SOFA_DEPTH_LIMIT);
   const sofa = useSofa({
     basePath,
     schema,
@@ -190,7 +193,8 @@ export function createSofaSurface(options: SurfaceOptions) {
       if (nulls) nullsByContext.set(context, nulls);
       return context;
     },
-    execute: executeForSofa as typeof execute,
+    execute: ((args: ExecutionArgs) =>
+      executeForSofa({ ...args, document: (args.operationName && shaped.get(args.operationName)) || args.document })) as typeof execute,
     openAPI: options.describe ? { endpoint: '/__sofa-openapi.json', info: options.describe } : { endpoint: false },
     swaggerUI: { endpoint: false },
     errorHandler(errors) {

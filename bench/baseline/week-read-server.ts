@@ -1,15 +1,11 @@
 /**
  * The week-read baseline: what `GET /api/v1/weeks/:startDate` costs with nothing but `node:http`, `pg`
  * and a handful of hand-written queries. It checks the session the way the service does (the cookie's
- * JWT, then the live `login_sessions` row and its user) and answers the same JSON as the service.
+ * JWT, then the live `login_sessions` row and its user) and answers the same JSON as the service: the
+ * spec's week shape, each day with its checklist items, perimeter tasks and tasks (with category).
  * Started by bench/scenarios/week-read.ts as its own process; not part of the service.
  *
- * Day lists added by other modules after this file was written (training sessions, water intakes, …)
- * are named in EXTRA_DAY_LISTS (comma-separated GraphQL field names); each is read with one query from
- * the table of the same name in snake_case, its columns given in camelCase. That keeps the baseline's
- * work comparable; the scenario reports any field whose shape this generic reading misses.
- *
- * Env: DATABASE_URL, JWT_SECRET, PORT, HOST, EXTRA_DAY_LISTS.
+ * Env: DATABASE_URL, JWT_SECRET, PORT, HOST.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { jwtVerify } from 'jose';
@@ -20,24 +16,9 @@ pg.types.setTypeParser(1082, (value: string) => value); // date → 'YYYY-MM-DD'
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const key = new TextEncoder().encode(process.env.JWT_SECRET);
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-const camel = (name: string) => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
-const extraDayLists = (process.env.EXTRA_DAY_LISTS ?? '')
-  .split(',')
-  .filter(Boolean)
-  .map((field) => ({ field, table: snake(field) }));
-
 const NORMAL = ['MAKE_BED', 'WATER', 'GYM', 'MOBILITY', 'CARDIO', 'COOK', 'READING', 'MEDITATION', 'JOURNAL', 'PERIMETER'];
 const MINIMUM = ['MAKE_BED', 'WATER', 'PERIMETER'];
 const ORDER = [...NORMAL, 'WEIGHT_LOG'];
-const DEFAULT_SETTINGS = {
-  wake_time: '07:00',
-  in_bed_time: '22:30',
-  lights_out_time: '23:00',
-  stress_week_wake_time: '07:00',
-  stress_week_in_bed_time: '22:00',
-  stress_week_lights_out_time: '22:30',
-};
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -100,14 +81,7 @@ async function readWeek(userId: string, startDate: string) {
     )
   ).rows;
   const dayIds = days.map((d) => d.id);
-  const extrasRead = Promise.all(
-    extraDayLists.map(async ({ field, table }) => {
-      const { rows } = await pool.query(`SELECT * FROM "${table}" WHERE day_id = ANY($1) ORDER BY created_at, id`, [dayIds]);
-      const byDay = group(rows.map((row) => Object.fromEntries(Object.entries(row).filter(([k]) => k !== 'user_id').map(([k, v]) => [camel(k), v]))).map((r) => ({ ...r, day_id: r.dayId as string })));
-      return [field, byDay] as const;
-    }),
-  );
-  const [checklist, perimeter, tasks, settings] = await Promise.all([
+  const [checklist, perimeter, tasks] = await Promise.all([
     pool.query(`SELECT id, created_at, updated_at, day_id, key, completed, value, completed_at FROM checklist_items WHERE day_id = ANY($1)`, [dayIds]),
     pool.query(
       `SELECT l.day_id, p.id, p.created_at, p.updated_at, p.title, p.person_id
@@ -122,17 +96,10 @@ async function readWeek(userId: string, startDate: string) {
         WHERE t.day_id = ANY($1) ORDER BY t.created_at, t.id`,
       [dayIds],
     ),
-    pool.query(`SELECT * FROM user_settings WHERE user_id = $1`, [userId]),
   ]);
-  const extras = await extrasRead;
   const checklistByDay = group(checklist.rows);
   const perimeterByDay = group(perimeter.rows);
   const tasksByDay = group(tasks.rows);
-  const s = settings.rows[0] ?? DEFAULT_SETTINGS;
-  const stressWeek = week.is_stress_week as boolean;
-  const bedtimeTargets = stressWeek
-    ? { wakeTime: s.stress_week_wake_time, inBedTime: s.stress_week_in_bed_time, lightsOutTime: s.stress_week_lights_out_time, stressWeek }
-    : { wakeTime: s.wake_time, inBedTime: s.in_bed_time, lightsOutTime: s.lights_out_time, stressWeek };
 
   return {
     id: week.id,
@@ -140,7 +107,7 @@ async function readWeek(userId: string, startDate: string) {
     updatedAt: week.updated_at,
     startDate: week.start_date,
     endDate: week.end_date,
-    isStressWeek: stressWeek,
+    isStressWeek: week.is_stress_week as boolean,
     days: days.map((d) => {
       const required = d.minimum_mode ? MINIMUM : NORMAL;
       return {
@@ -177,7 +144,6 @@ async function readWeek(userId: string, startDate: string) {
           title: p.title,
           personId: p.person_id,
         })),
-        bedtimeTargets,
         tasks: (tasksByDay.get(d.id) ?? []).map((t) => ({
           id: t.id,
           createdAt: t.created_at,
@@ -195,7 +161,6 @@ async function readWeek(userId: string, startDate: string) {
             ? { id: t.category_id, createdAt: t.c_created_at, updatedAt: t.c_updated_at, name: t.c_name, color: t.c_color }
             : null,
         })),
-        ...Object.fromEntries(extras.map(([field, byDay]) => [field, (byDay.get(d.id) ?? []).map(({ day_id: _, ...rest }) => rest)])),
       };
     }),
   };
@@ -219,12 +184,6 @@ const server = createServer((req, res) => {
     if (!res.headersSent) fail(res, 500, 'INTERNAL_ERROR', 'Internal server error');
   });
 });
-
-// Lists whose table does not exist (yet) are answered empty without a query.
-for (const list of [...extraDayLists]) {
-  const { rows } = await pool.query(`SELECT to_regclass($1) AS t`, [list.table]);
-  if (!rows[0].t) extraDayLists.splice(extraDayLists.indexOf(list), 1);
-}
 
 server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? '127.0.0.1', () => {
   const address = server.address();

@@ -1,7 +1,8 @@
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { buildClientSchema, getIntrospectionQuery, print, type IntrospectionQuery, type OperationDefinitionNode } from 'graphql';
-import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { buildClientSchema, getIntrospectionQuery, print, type IntrospectionQuery } from 'graphql';
+import { shapedDocuments } from '../../rest/answer-shape.js';
+import { sessionRoutes } from '../../rest/session-routes.js';
 import { HttpClient, signUp } from '../../test/support/http-client.js';
 import { findProfile, printProfileSummary, summariseProfile, type ProfileSummary } from '../lib/cpu-profile.js';
 import { measure, type LoadResult, type LoadTarget } from '../lib/load.js';
@@ -82,22 +83,18 @@ async function seed(client: HttpClient, startDate: string): Promise<void> {
 }
 
 /**
- * The GraphQL twin of the REST route: Sofa builds its operation from the schema with depth limit 1;
- * the same builder over the running service's schema (introspected) gives the same selection, so (b)
- * asks for exactly what (a) returns, whatever fields Day has gained (checked again on the answers).
+ * The GraphQL twin of the REST route: the week's answer shape of the route table (rest/answer-shape.ts)
+ * over the running service's schema (introspected) gives the same selection, so (b) asks for exactly
+ * what (a) returns (checked again on the answers).
  */
-async function weekQuery(client: HttpClient): Promise<{ query: string; dayLists: string[] }> {
+async function weekQuery(client: HttpClient): Promise<string> {
   const res = await client.graphql<IntrospectionQuery>(getIntrospectionQuery());
   if (!res.body.data) throw new Error(`introspection failed: ${res.text.slice(0, 500)}`);
   const schema = buildClientSchema(res.body.data);
-  const operation = buildOperationNodeForField({ schema, kind: 'query' as OperationDefinitionNode['operation'], field: 'week', circularReferenceDepth: 1 });
-  const day = schema.getType('Day');
-  const dayLists = day && 'getFields' in day ? Object.values(day.getFields()).filter((f) => /^\[\w+!?\]!?$/.test(String(f.type)) && !/^\[(String|Int|Float|Boolean|ID|ChecklistKey)!?\]/.test(String(f.type))).map((f) => f.name) : [];
-  return { query: print(operation), dayLists };
+  const document = shapedDocuments(schema, { 'Query.week': sessionRoutes['Query.week']! }, 1).get('week_query');
+  if (!document) throw new Error('the route table declares no answer shape for the week read');
+  return print(document);
 }
-
-/** Day lists the baseline reads by hand; others go through its generic one-query-per-table reading. */
-const BASELINE_DAY_LISTS = ['checklist', 'perimeterTasks', 'tasks'];
 
 /** Paths where two JSON values differ (at most `limit`). */
 function differences(a: unknown, b: unknown, path = '$', out: string[] = [], limit = 10): string[] {
@@ -130,15 +127,14 @@ async function run(ctx: ScenarioContext) {
   ctx.log(`seeding the week of ${startDate} through the API`);
   await seed(user.client, startDate);
   const cookie = user.client.cookie!;
-  const { query, dayLists } = await weekQuery(user.client);
-  const extraDayLists = dayLists.filter((f) => !BASELINE_DAY_LISTS.includes(f));
+  const query = await weekQuery(user.client);
   const baseline = await startProcess({
     name: 'baseline',
     script: 'bench/baseline/week-read-server.ts',
-    env: { DATABASE_URL: database.url, JWT_SECRET: service.jwtSecret, EXTRA_DAY_LISTS: extraDayLists.join(',') },
+    env: { DATABASE_URL: database.url, JWT_SECRET: service.jwtSecret },
   });
   ctx.defer(() => baseline.stop());
-  ctx.log(`baseline pid ${baseline.pid} at ${baseline.url}${extraDayLists.length ? `; generic reading of ${extraDayLists.join(', ')}` : ''}`);
+  ctx.log(`baseline pid ${baseline.pid} at ${baseline.url}`);
 
   const targets = {
     rest: { name: '(a) REST GET /api/v1/weeks/:startDate', url: `${service.url}/api/v1/weeks/${startDate}`, headers: { cookie } },

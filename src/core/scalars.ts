@@ -23,6 +23,8 @@ function parseLocalDate(value: unknown): string {
 export const LocalDate = new GraphQLScalarType<string, string>({
   name: 'LocalDate',
   description: 'A calendar date, YYYY-MM-DD.',
+  // Its JSON type, as graphql-scalars' own scalars declare theirs (rest/variable-check.ts reads it).
+  extensions: { jsonSchema: { type: 'string', format: 'date' } },
   serialize: (value) => parseLocalDate(value),
   parseValue: (value) => parseLocalDate(value),
   parseLiteral: (ast) => {
