@@ -2,7 +2,6 @@ import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-gra
 import {
   ArrayMaxSize,
   IsBoolean,
-  IsDivisibleBy,
   IsEnum,
   IsInt,
   IsNumber,
@@ -13,7 +12,9 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   ValidateNested,
+  type ValidationOptions,
 } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, LocalDate, UUID } from '../core/scalars.js';
@@ -48,6 +49,11 @@ export const VELOCITY_MAX = 20;
 export const SET_NOTES_MAX = 1_000;
 /** Eccentric, pause, concentric (and an optional last pause) in seconds, X for explosive: 3-1-1-0, 2-0-X. */
 export const TEMPO_PATTERN = /^(\d{1,2}|[xX])(-(\d{1,2}|[xX])){2,3}$/;
+
+/** A number in steps of 0.5 (validator.js' isDivisibleBy works on integers only). */
+function IsHalfStep(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'isHalfStep', validator: { validate: (value: unknown) => typeof value === 'number' && Number.isInteger(value * 2) } }, options);
+}
 
 // ---------------------------------------------------------------- lists by day
 
@@ -242,7 +248,7 @@ export class TrainingSetInput {
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'rpe must be a number' })
   @Min(1, { message: 'rpe must be 1 to 10' })
   @Max(10, { message: 'rpe must be 1 to 10' })
-  @IsDivisibleBy(0.5, { message: 'rpe must be in steps of 0.5' })
+  @IsHalfStep({ message: 'rpe must be in steps of 0.5' })
   rpe?: number;
 
   @Field(() => String, { nullable: true, description: 'e.g. 3-1-1-0: eccentric, pause, concentric, pause seconds (X for explosive).' })
