@@ -20,7 +20,7 @@ afterAll(async () => {
 /** The names in the database's own collation order (the order `orderBy name` answers). */
 async function sortedByDatabase(names: string[]): Promise<string[]> {
   const rows = await app.server.orm.em.fork().getConnection().execute('select n from json_array_elements_text(?::json) as n order by n', [JSON.stringify(names)]);
-  return rows.map((r: { n: string }) => r.n);
+  return rows.map((r) => String(r.n));
 }
 
 describe('global exercise catalog', () => {
