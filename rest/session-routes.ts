@@ -60,6 +60,8 @@ export const sessionRoutes: RouteTable = {
   'Mutation.deleteTrainingSession': { method: 'DELETE', path: '/training/sessions/:sessionId' },
   'Query.exercises': { method: 'GET', path: '/exercises' },
   'Mutation.createExercise': { method: 'POST', path: '/exercises', responseStatus: 201 },
+  'Query.exercise': { method: 'GET', path: '/exercises/:exerciseId' },
+  'Query.exerciseHistory': { method: 'GET', path: '/exercises/:exerciseId/history' },
   'Mutation.updateExercise': { method: 'PATCH', path: '/exercises/:exerciseId' },
   'Mutation.deleteExercise': { method: 'DELETE', path: '/exercises/:exerciseId' },
   'Mutation.createMobilitySession': { method: 'POST', path: '/mobility/sessions', responseStatus: 201 },

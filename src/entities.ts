@@ -16,6 +16,7 @@ import { TaskCategory } from './tasks/task-category.entity.js';
 import { BodyMeasurement } from './body/body-measurement.entity.js';
 import { CardioSession } from './training/cardio-session.entity.js';
 import { Exercise } from './training/exercise.entity.js';
+import { ExerciseSetting } from './training/exercise-setting.entity.js';
 import { MobilitySession } from './training/mobility-session.entity.js';
 import { TrainingExercise } from './training/training-exercise.entity.js';
 import { TrainingSession } from './training/training-session.entity.js';
@@ -50,6 +51,7 @@ export const entities = [
   Task,
   // Training, mobility, cardio; wellness logs; body composition
   Exercise,
+  ExerciseSetting,
   TrainingSession,
   TrainingExercise,
   TrainingSet,

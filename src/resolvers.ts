@@ -15,7 +15,7 @@ import { BodyMeasurementResolver, DayBodyResolver } from './body/body-measuremen
 import { DayTrainingResolver } from './training/day-training.resolver.js';
 import { ExerciseResolver } from './training/exercise.resolver.js';
 import { CardioSessionResolver, MobilitySessionResolver } from './training/mobility-cardio.resolver.js';
-import { TrainingExerciseResolver, TrainingSessionResolver } from './training/training-session.resolver.js';
+import { TrainingExerciseResolver, TrainingSessionResolver, TrainingSetResolver } from './training/training-session.resolver.js';
 import { DayWellnessResolver, WellnessResolver } from './wellness/wellness.resolver.js';
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { FileResolver } from './files/file.resolver.js';
@@ -39,6 +39,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ExerciseResolver,
   TrainingSessionResolver,
   TrainingExerciseResolver,
+  TrainingSetResolver,
   MobilitySessionResolver,
   CardioSessionResolver,
   DayTrainingResolver,

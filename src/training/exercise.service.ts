@@ -5,6 +5,10 @@ import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { Exercise } from './exercise.entity.js';
 import { findPage } from '../core/database/find-page.js';
+import { queryRows } from '../core/database/read-rows.js';
+import { pageWindow, toPage } from '../core/pagination.js';
+import { randomUUID } from 'node:crypto';
+import { round } from './training-metrics.js';
 
 export interface ExerciseFilter extends PageArgs {
   category?: string | null;
@@ -26,6 +30,20 @@ export interface ExerciseChanges {
   name?: string;
   category?: string;
   muscleGroups?: string[];
+  /** The user's own one-rep max (kg); null clears it. Allowed on global exercises too. */
+  oneRepMax?: number | null;
+}
+
+/** One session's work on an exercise (GET /exercises/:exerciseId/history). */
+export interface ExerciseHistoryRow {
+  sessionId: string;
+  dayId: string;
+  date: string;
+  startTime: Date;
+  split: string;
+  setCount: number;
+  volume: number;
+  bestE1rm: number | null;
 }
 
 /** `%`, `_` and `\` match themselves in a LIKE pattern. */
@@ -77,13 +95,53 @@ export class ExerciseService {
     return exercise;
   }
 
+  /**
+   * Name, category and muscle groups change only on an own exercise (a global one answers NOT_FOUND,
+   * changing nothing); `oneRepMax` is the user's own setting, so it may be set on a global exercise too.
+   */
   async update(userId: string, exerciseId: string, changes: ExerciseChanges): Promise<Exercise> {
-    const exercise = await this.own(userId, exerciseId);
-    if (changes.name !== undefined) exercise.name = changes.name.trim();
-    if (changes.category !== undefined) exercise.category = changes.category.trim();
-    if (changes.muscleGroups !== undefined) exercise.muscleGroups = normaliseGroups(changes.muscleGroups);
-    await this.em.flush();
+    const catalogChange = changes.name !== undefined || changes.category !== undefined || changes.muscleGroups !== undefined;
+    return this.em.transactional(async (em) => {
+      const service = new ExerciseService(em);
+      const exercise = catalogChange ? await service.own(userId, exerciseId) : await service.get(userId, exerciseId);
+      if (changes.name !== undefined) exercise.name = changes.name.trim();
+      if (changes.category !== undefined) exercise.category = changes.category.trim();
+      if (changes.muscleGroups !== undefined) exercise.muscleGroups = normaliseGroups(changes.muscleGroups);
+      if (changes.oneRepMax !== undefined) await setOneRepMax(em, userId, exerciseId, changes.oneRepMax);
+      await em.flush();
+      return exercise;
+    });
+  }
+
+  /** One exercise of the user's catalog (global or own); any other id → NotFoundError. */
+  async get(userId: string, exerciseId: string): Promise<Exercise> {
+    const exercise = await this.em.findOne(Exercise, { id: exerciseId, $or: [{ isGlobal: true }, { userId }] });
+    if (!exercise) throw new NotFoundError('Exercise');
     return exercise;
+  }
+
+  /**
+   * The user's sessions with the exercise, most recent first (by start time), one entry per session
+   * with its set count, volume and best e1RM; two statements (page and total) whatever the data size.
+   */
+  async history(userId: string, exerciseId: string, args: PageArgs): Promise<Page<ExerciseHistoryRow>> {
+    await this.get(userId, exerciseId);
+    const window = pageWindow(args);
+    const [rows, [count]] = await Promise.all([
+      queryRows(this.em, HISTORY_SQL, [userId, exerciseId, window.limit, window.offset]),
+      queryRows(this.em, HISTORY_COUNT_SQL, [userId, exerciseId]),
+    ]);
+    const items = rows.map((r) => ({
+      sessionId: r.sessionId as string,
+      dayId: r.dayId as string,
+      date: r.date as string,
+      startTime: new Date(r.startTime as string | Date),
+      split: r.split as string,
+      setCount: Number(r.setCount),
+      volume: round(Number(r.volume), 2),
+      bestE1rm: r.bestE1rm === null ? null : round(Number(r.bestE1rm), 1),
+    }));
+    return toPage(items, Number(count!.total), window);
   }
 
   /** Sessions that used the exercise keep their entries (with the name as logged). */
@@ -102,9 +160,45 @@ export class ExerciseService {
     return new Map(rows.map((e) => [e.id, e]));
   }
 
-  private async own(userId: string, exerciseId: string): Promise<Exercise> {
+  async own(userId: string, exerciseId: string): Promise<Exercise> {
     const exercise = await this.em.findOne(Exercise, { id: exerciseId, userId, isGlobal: false });
     if (!exercise) throw new NotFoundError('Exercise');
     return exercise;
   }
 }
+
+/** Upserts (or, for null, clears) the user's oneRepMax of an exercise: one statement, safe under concurrent calls. */
+async function setOneRepMax(em: EntityManager, userId: string, exerciseId: string, value: number | null): Promise<void> {
+  const connection = em.getConnection();
+  const tx = em.getTransactionContext();
+  if (value === null) {
+    await connection.execute('update exercise_settings set one_rep_max = null, updated_at = now() where user_id = ? and exercise_id = ?', [userId, exerciseId], 'run', tx);
+    return;
+  }
+  await connection.execute(
+    `insert into exercise_settings (id, created_at, updated_at, user_id, exercise_id, one_rep_max) values (?, now(), now(), ?, ?, ?)
+     on conflict (user_id, exercise_id) do update set one_rep_max = excluded.one_rep_max, updated_at = now()`,
+    [randomUUID(), userId, exerciseId, value],
+    'run',
+    tx,
+  );
+}
+
+const HISTORY_SQL = `
+select ts.id as "sessionId", ts.day_id as "dayId", to_char(d.date, 'YYYY-MM-DD') as "date", ts.start_time as "startTime",
+       ts.split as "split", count(s.id)::int as "setCount",
+       coalesce(sum(coalesce(s.reps, 0) * coalesce(s.load, 0)), 0) as "volume",
+       max(case when s.load > 0 and s.reps > 0 then s.load * (1 + s.reps / 30.0) end) as "bestE1rm"
+from training_sessions ts
+join days d on d.id = ts.day_id
+join training_exercises te on te.session_id = ts.id
+left join training_sets s on s.training_exercise_id = te.id
+where ts.user_id = $1 and te.exercise_id = $2
+group by ts.id, d.date
+order by ts.start_time desc, ts.id desc
+limit $3 offset $4`;
+
+const HISTORY_COUNT_SQL = `
+select count(distinct te.session_id)::int as "total"
+from training_exercises te
+where te.user_id = $1 and te.exercise_id = $2`;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { Exercise } from './exercise.entity.js';
-import { GLOBAL_EXERCISES, seedGlobalExercises } from './exercise-catalog.seed.js';
+import { GLOBAL_EXERCISES, globalExerciseId, seedGlobalExercises } from './exercise-catalog.seed.js';
 import { ExerciseService } from './exercise.service.js';
 import { MISSING_ID, createExercise, expectNotFound, expectValidation, globalExercise } from './activity.test-helpers.js';
 
@@ -17,18 +17,59 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** The names in the database's own collation order (the order `orderBy name` answers). */
+async function sortedByDatabase(names: string[]): Promise<string[]> {
+  const rows = await app.server.orm.em.fork().getConnection().execute('select n from json_array_elements_text(?::json) as n order by n', [JSON.stringify(names)]);
+  return rows.map((r) => String(r.n));
+}
+
 describe('global exercise catalog', () => {
-  it('is seeded at start with about 30 gym and mobility exercises, idempotently', async () => {
+  it('is seeded at start with at least 150 gym and mobility exercises, idempotently', async () => {
     const em = app.server.orm.em.fork();
     const before = await em.count(Exercise, { isGlobal: true });
     expect(before).toBe(GLOBAL_EXERCISES.length);
-    expect(before).toBeGreaterThanOrEqual(30);
+    expect(before).toBeGreaterThanOrEqual(150);
     await seedGlobalExercises(app.server.orm.em.fork());
     await seedGlobalExercises(app.server.orm.em.fork());
     expect(await app.server.orm.em.fork().count(Exercise, { isGlobal: true })).toBe(before);
     const categories = new Set((await em.find(Exercise, { isGlobal: true })).map((e) => e.category));
     expect(categories).toContain('mobility');
     expect(categories).toContain('strength');
+  });
+});
+
+describe('catalog seed and user data', () => {
+  it('keeps ids and names of earlier catalogs, and re-seeding loses no user data', async () => {
+    // Ids derive from names, so rows and references made by an earlier catalog keep working.
+    expect(globalExerciseId('Bench Press')).toBe('088920c9-8ef2-5b7e-9f8d-b1ff17f694c6');
+    expect(globalExerciseId('Barbell Back Squat')).toBe('e7e78727-712f-5d87-a796-3718d4df9c9c');
+    const bench = await globalExercise(client, 'Bench Press');
+    expect(bench.id).toBe('088920c9-8ef2-5b7e-9f8d-b1ff17f694c6');
+    const em = app.server.orm.em.fork();
+    const rows = await em.find(Exercise, { isGlobal: true });
+    expect(rows.every((r) => r.id === globalExerciseId(r.name) && r.userId === null)).toBe(true);
+    expect(new Set(rows.map((r) => r.name))).toEqual(new Set(GLOBAL_EXERCISES.map((e) => e.name)));
+
+    const { client: own } = await signUp(app.url);
+    const mine = await createExercise(own, { name: 'Mine Before Reseed' });
+    expect((await own.patch(`/api/v1/exercises/${bench.id}`, { oneRepMax: 110 })).status).toBe(200);
+    const days = (await own.post('/api/v1/weeks/generate', { startDate: '2027-05-03' })).body.data.days;
+    const session = await own.post('/api/v1/training/sessions', {
+      dayId: days[0].id,
+      split: 'Push',
+      exercises: [{ exerciseId: bench.id, sets: [{ reps: 5, load: 88 }] }, { exerciseId: mine.id }],
+    });
+    expect(session.status).toBe(201);
+
+    await seedGlobalExercises(app.server.orm.em.fork());
+    await seedGlobalExercises(app.server.orm.em.fork());
+
+    expect(await app.server.orm.em.fork().count(Exercise, { isGlobal: true })).toBe(GLOBAL_EXERCISES.length);
+    expect((await own.get(`/api/v1/exercises/${bench.id}`)).body.data).toMatchObject({ name: 'Bench Press', oneRepMax: 110 });
+    expect((await own.get(`/api/v1/exercises/${mine.id}`)).body.data).toMatchObject({ name: 'Mine Before Reseed', isGlobal: false });
+    const after = await own.get(`/api/v1/training/sessions/${session.body.data.id}`);
+    expect(after.body.data.exercises.map((e: any) => e.exerciseId)).toEqual([bench.id, mine.id]);
+    expect(after.body.data.exercises[0].sets[0]).toMatchObject({ reps: 5, load: 88, percent1rm: 80 });
   });
 });
 
@@ -41,7 +82,8 @@ describe('GET /exercises', () => {
     expect(res.body.meta).toEqual({ page: 1, limit: 100, total: GLOBAL_EXERCISES.length + 1 });
     const names = res.body.data.map((e: any) => e.name);
     expect(names).toEqual([...names].sort((a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)));
-    expect(res.body.data).toContainEqual(expect.objectContaining({ id: mine.id, isGlobal: false }));
+    const rest = await own.get('/api/v1/exercises?limit=100&page=2');
+    expect([...res.body.data, ...rest.body.data]).toContainEqual(expect.objectContaining({ id: mine.id, isGlobal: false }));
     const page2 = await own.get('/api/v1/exercises?limit=10&page=2');
     expect(page2.body.data.map((e: any) => e.name)).toEqual(names.slice(10, 20));
   });
@@ -148,7 +190,10 @@ describe('ExerciseService.search (used by the Public API)', () => {
     const service = new ExerciseService(app.server.orm.em.fork());
     const found = await service.search(aId, 'PRESS');
     const names = found.map((e) => e.name);
-    expect(names).toEqual(['Bench Press', 'Incline Dumbbell Press', 'Leg Press', 'Overhead Press', 'Pressing Drill 100%']);
+    const globalPresses = GLOBAL_EXERCISES.map((e) => e.name).filter((n) => n.toLowerCase().includes('press'));
+    expect(names).toHaveLength(globalPresses.length + 1);
+    expect(names).toEqual(expect.arrayContaining([...globalPresses, 'Pressing Drill 100%']));
+    expect(names).toEqual(await sortedByDatabase(names));
     expect(found.find((e) => e.id === mine.id)?.isGlobal).toBe(false);
     expect((await service.search(aId, '100%')).map((e) => e.name)).toEqual(['Pressing Drill 100%']);
     expect((await service.search(aId, '%')).map((e) => e.name)).toEqual(['Pressing Drill 100%']);

@@ -11,6 +11,7 @@ import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 import { TrainingExercise } from './training-exercise.entity.js';
 import { TrainingSession } from './training-session.entity.js';
 import { TrainingSet } from './training-set.entity.js';
+import type { RangeOfMotion } from './range-of-motion.js';
 import { findPage } from '../core/database/find-page.js';
 
 export interface TrainingSetData {
@@ -19,6 +20,13 @@ export interface TrainingSetData {
   load?: number | null;
   rir?: number | null;
   restTime?: number | null;
+  rpe?: number | null;
+  tempo?: string | null;
+  tut?: number | null;
+  rom?: RangeOfMotion | null;
+  pauseDuration?: number | null;
+  velocity?: number | null;
+  notes?: string | null;
 }
 
 export interface TrainingExerciseData {
@@ -157,6 +165,13 @@ function writeExercises(
         load: set.load ?? null,
         rir: set.rir ?? null,
         restTime: set.restTime ?? null,
+        rpe: set.rpe ?? null,
+        tempo: set.tempo?.toUpperCase() ?? null,
+        tut: set.tut ?? null,
+        rom: set.rom ?? null,
+        pauseDuration: set.pauseDuration ?? null,
+        velocity: set.velocity ?? null,
+        notes: set.notes ?? null,
       });
     });
   });

@@ -1,4 +1,4 @@
-import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
+import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import {
   ArrayMaxSize,
   IsBoolean,
@@ -12,11 +12,14 @@ import {
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   ValidateNested,
+  type ValidationOptions,
 } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, LocalDate, UUID } from '../core/scalars.js';
 import { CardioEffort } from './cardio-effort.js';
+import { RangeOfMotion } from './range-of-motion.js';
 import { CardioSession } from './cardio-session.entity.js';
 import { Exercise } from './exercise.entity.js';
 import { IfPresent } from '../core/validation/if-present.js';
@@ -39,6 +42,18 @@ export const PACE_MAX = 10_000;
 export const HEART_RATE_MAX = 300;
 export const CALORIES_MAX = 100_000;
 export const ELEVATION_GAIN_MAX_M = 100_000;
+/** Seconds a set's time under tension or pause may last. */
+export const SET_SECONDS_MAX = 3_600;
+/** m/s; the fastest barbell movements stay well under this. */
+export const VELOCITY_MAX = 20;
+export const SET_NOTES_MAX = 1_000;
+/** Eccentric, pause, concentric (and an optional last pause) in seconds, X for explosive: 3-1-1-0, 2-0-X. */
+export const TEMPO_PATTERN = /^(\d{1,2}|[xX])(-(\d{1,2}|[xX])){2,3}$/;
+
+/** A number in steps of 0.5 (validator.js' isDivisibleBy works on integers only). */
+function IsHalfStep(options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy({ name: 'isHalfStep', validator: { validate: (value: unknown) => typeof value === 'number' && Number.isInteger(value * 2) } }, options);
+}
 
 // ---------------------------------------------------------------- lists by day
 
@@ -143,6 +158,50 @@ export class UpdateExerciseArgs extends ExerciseIdArgs {
   @MinLength(1, { each: true, message: 'muscleGroups must not hold empty names' })
   @MaxLength(100, { each: true, message: 'a muscle group name is at most 100 characters' })
   muscleGroups?: string[];
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Your one-rep max in kg (yours only, also on a global exercise); percent1rm uses it. null clears it.',
+  })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'oneRepMax must be a number' })
+  @Min(0.001, { message: 'oneRepMax must be positive' })
+  @Max(LOAD_MAX_KG)
+  oneRepMax?: number | null;
+}
+
+@ArgsType()
+export class ExerciseHistoryArgs extends PageArgs {
+  @Field(() => UUID)
+  exerciseId!: string;
+}
+
+/** One session's work on an exercise, for progress charts. */
+@ObjectType('ExerciseHistoryEntry', { simpleResolvers: true })
+export class ExerciseHistoryEntry {
+  @Field(() => ID)
+  sessionId!: string;
+
+  @Field(() => ID)
+  dayId!: string;
+
+  @Field(() => LocalDate, { description: 'The day of the session.' })
+  date!: string;
+
+  @Field(() => DateTimeISO)
+  startTime!: Date;
+
+  @Field(() => String)
+  split!: string;
+
+  @Field(() => Int, { description: 'Sets of the exercise in the session.' })
+  setCount!: number;
+
+  @Field(() => Float, { description: 'Σ reps × load of those sets, kg.' })
+  volume!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Best Epley e1RM of those sets, kg; null without a set with reps and load.' })
+  bestE1rm!: number | null;
 }
 
 // ---------------------------------------------------------------- training sessions
@@ -183,6 +242,52 @@ export class TrainingSetInput {
   @Min(0, { message: 'restTime must not be negative' })
   @Max(86_400)
   restTime?: number;
+
+  @Field(() => Float, { nullable: true, description: 'Rating of perceived exertion, 1-10 in steps of 0.5.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'rpe must be a number' })
+  @Min(1, { message: 'rpe must be 1 to 10' })
+  @Max(10, { message: 'rpe must be 1 to 10' })
+  @IsHalfStep({ message: 'rpe must be in steps of 0.5' })
+  rpe?: number;
+
+  @Field(() => String, { nullable: true, description: 'e.g. 3-1-1-0: eccentric, pause, concentric, pause seconds (X for explosive).' })
+  @IsOptional()
+  @IsString()
+  @Matches(TEMPO_PATTERN, { message: 'tempo must look like 3-1-1-0 (three or four phases of seconds or X)' })
+  tempo?: string;
+
+  @Field(() => Int, { nullable: true, description: 'Time under tension, seconds.' })
+  @IsOptional()
+  @IsInt({ message: 'tut must be whole seconds' })
+  @Min(0, { message: 'tut must not be negative' })
+  @Max(SET_SECONDS_MAX)
+  tut?: number;
+
+  @Field(() => RangeOfMotion, { nullable: true })
+  @IsOptional()
+  @IsEnum(RangeOfMotion)
+  rom?: RangeOfMotion;
+
+  @Field(() => Int, { nullable: true, description: 'Seconds.' })
+  @IsOptional()
+  @IsInt({ message: 'pauseDuration must be whole seconds' })
+  @Min(0, { message: 'pauseDuration must not be negative' })
+  @Max(SET_SECONDS_MAX)
+  pauseDuration?: number;
+
+  @Field(() => Float, { nullable: true, description: 'Mean concentric velocity, m/s.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @Min(0, { message: 'velocity must not be negative' })
+  @Max(VELOCITY_MAX)
+  velocity?: number;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(SET_NOTES_MAX)
+  notes?: string;
 }
 
 @InputType('TrainingExerciseInput')
@@ -398,3 +503,5 @@ export const MobilitySessionPage = Paginated(MobilitySession, 'MobilitySessionPa
 export type MobilitySessionPage = InstanceType<typeof MobilitySessionPage>;
 export const CardioSessionPage = Paginated(CardioSession, 'CardioSessionPage');
 export type CardioSessionPage = InstanceType<typeof CardioSessionPage>;
+export const ExerciseHistoryPage = Paginated(ExerciseHistoryEntry, 'ExerciseHistoryPage');
+export type ExerciseHistoryPage = InstanceType<typeof ExerciseHistoryPage>;

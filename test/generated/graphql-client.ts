@@ -58,6 +58,10 @@ export type Query = {
   bodyMeasurements: BodyMeasurementPage;
   /** Your exercise catalog (global and your own), by name. */
   exercises: ExercisePage;
+  /** One exercise of your catalog (global or your own). */
+  exercise: Exercise;
+  /** Your sessions with this exercise, most recent first, each with its volume and best e1RM (for progress charts). */
+  exerciseHistory: ExerciseHistoryPage;
   /** Your mobility sessions; filter by day or date range. */
   mobilitySessions: MobilitySessionPage;
   /** Your cardio sessions by start time; filter by day or date range. */
@@ -146,6 +150,18 @@ export type QueryExercisesArgs = {
   muscleGroup?: InputMaybe<Scalars['String']['input']>;
   global?: InputMaybe<Scalars['Boolean']['input']>;
   q?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryExerciseArgs = {
+  exerciseId: Scalars['UUID']['input'];
+};
+
+
+export type QueryExerciseHistoryArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  exerciseId: Scalars['UUID']['input'];
 };
 
 
@@ -442,6 +458,12 @@ export type TrainingExercise = {
   order: Scalars['Int']['output'];
   /** By set number. */
   sets: Array<TrainingSet>;
+  /** Computed: Σ reps × load of the sets, kg (two decimals). */
+  volume: Scalars['Float']['output'];
+  /** Computed: the best e1RM of the sets, kg (one decimal). */
+  bestE1rm?: Maybe<Scalars['Float']['output']>;
+  /** Computed: % drop of reps × load from the first to the last set having both (one decimal); null under two such sets. */
+  fatigueIndex?: Maybe<Scalars['Float']['output']>;
 };
 
 export type TrainingSet = {
@@ -457,7 +479,29 @@ export type TrainingSet = {
   rir?: Maybe<Scalars['Int']['output']>;
   /** Rest after the set, in seconds. */
   restTime?: Maybe<Scalars['Int']['output']>;
+  /** Rating of perceived exertion, 1-10 in steps of 0.5. */
+  rpe?: Maybe<Scalars['Float']['output']>;
+  /** Tempo: eccentric-pause-concentric-pause seconds, e.g. 3-1-1-0 (X for explosive). */
+  tempo?: Maybe<Scalars['String']['output']>;
+  /** Time under tension, in seconds. */
+  tut?: Maybe<Scalars['Int']['output']>;
+  rom?: Maybe<RangeOfMotion>;
+  /** Pause within the rep, in seconds. */
+  pauseDuration?: Maybe<Scalars['Int']['output']>;
+  /** Mean concentric velocity, in m/s. */
+  velocity?: Maybe<Scalars['Float']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+  /** Computed: Epley e1RM, load × (1 + reps/30), kg (one decimal); null without load or reps. */
+  e1rm?: Maybe<Scalars['Float']['output']>;
+  /** Computed: load ÷ your oneRepMax of the exercise, or else its best e1RM over the 90 days before the session's day, × 100 (one decimal). */
+  percent1rm?: Maybe<Scalars['Float']['output']>;
 };
+
+/** Range of motion of a set: full, partial or lengthened partials. */
+export type RangeOfMotion =
+  | 'full'
+  | 'partial'
+  | 'lengthened';
 
 export type MobilitySession = {
   id: Scalars['ID']['output'];
@@ -633,6 +677,28 @@ export type Exercise = {
   muscleGroups: Array<Scalars['String']['output']>;
   /** Global exercises are shared by every user and cannot be changed. */
   isGlobal: Scalars['Boolean']['output'];
+  /** Your one-rep max of the exercise in kg, set with updateExercise; only you see it. */
+  oneRepMax?: Maybe<Scalars['Float']['output']>;
+};
+
+export type ExerciseHistoryPage = {
+  items: Array<ExerciseHistoryEntry>;
+  meta: PageMeta;
+};
+
+export type ExerciseHistoryEntry = {
+  sessionId: Scalars['ID']['output'];
+  dayId: Scalars['ID']['output'];
+  /** The day of the session. */
+  date: Scalars['LocalDate']['output'];
+  startTime: Scalars['DateTimeISO']['output'];
+  split: Scalars['String']['output'];
+  /** Sets of the exercise in the session. */
+  setCount: Scalars['Int']['output'];
+  /** Σ reps × load of those sets, kg. */
+  volume: Scalars['Float']['output'];
+  /** Best Epley e1RM of those sets, kg; null without a set with reps and load. */
+  bestE1rm?: Maybe<Scalars['Float']['output']>;
 };
 
 export type MobilitySessionPage = {
@@ -883,7 +949,7 @@ export type Mutation = {
   createBodyMeasurement: BodyMeasurement;
   /** Adds an exercise of your own to your catalog. */
   createExercise: Exercise;
-  /** Only your own exercises can be changed; global ones answer NOT_FOUND. */
+  /** Name, category and muscle groups change only on your own exercises (a global one answers NOT_FOUND); oneRepMax is yours and may be set on any exercise of your catalog. */
   updateExercise: Exercise;
   /** Only your own exercises can be deleted; logged sessions keep the entry by name. */
   deleteExercise: Deleted;
@@ -1185,6 +1251,7 @@ export type MutationUpdateExerciseArgs = {
   name?: InputMaybe<Scalars['String']['input']>;
   category?: InputMaybe<Scalars['String']['input']>;
   muscleGroups?: InputMaybe<Array<Scalars['String']['input']>>;
+  oneRepMax?: InputMaybe<Scalars['Float']['input']>;
 };
 
 
@@ -1444,6 +1511,18 @@ export type TrainingSetInput = {
   rir?: InputMaybe<Scalars['Int']['input']>;
   /** Seconds. */
   restTime?: InputMaybe<Scalars['Int']['input']>;
+  /** Rating of perceived exertion, 1-10 in steps of 0.5. */
+  rpe?: InputMaybe<Scalars['Float']['input']>;
+  /** e.g. 3-1-1-0: eccentric, pause, concentric, pause seconds (X for explosive). */
+  tempo?: InputMaybe<Scalars['String']['input']>;
+  /** Time under tension, seconds. */
+  tut?: InputMaybe<Scalars['Int']['input']>;
+  rom?: InputMaybe<RangeOfMotion>;
+  /** Seconds. */
+  pauseDuration?: InputMaybe<Scalars['Int']['input']>;
+  /** Mean concentric velocity, m/s. */
+  velocity?: InputMaybe<Scalars['Float']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type CreatedWebhook = {
