@@ -33,8 +33,20 @@ export function mergeIngredients(batches: Ingredient[][]): MergedItem[] {
   return [...merged.values()];
 }
 
-/** Grouped by section (any case; items without a section last), then by name. */
-export function compareGroceryItems(a: { section: string; name: string }, b: { section: string; name: string }): number {
+const SOURCE_ORDER = ['plan', 'carried', 'manual'];
+
+interface Sortable {
+  section: string;
+  name: string;
+  unit: string;
+  source: string;
+}
+
+/** Grouped by section (any case; items without a section last), then by name, unit and source. */
+export function compareGroceryItems(a: Sortable, b: Sortable): number {
   if (!a.section !== !b.section) return a.section ? -1 : 1;
-  return a.section.toLowerCase().localeCompare(b.section.toLowerCase()) || a.name.toLowerCase().localeCompare(b.name.toLowerCase());
+  const lower = (x: string, y: string) => x.toLowerCase().localeCompare(y.toLowerCase());
+  return (
+    lower(a.section, b.section) || lower(a.name, b.name) || lower(a.unit, b.unit) || SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source)
+  );
 }

@@ -8,7 +8,8 @@ let weekCounter = 0;
 
 /** A fresh week (a distinct Monday per call unless told): `{ id, startDate, days }`. */
 export async function freshWeek(client: HttpClient, startDate?: string): Promise<any> {
-  return generateWeek(client, startDate ?? mondayAfter('2031-03-03', weekCounter++));
+  // Every other Monday: a week made here never has a previous week with a list (no carry-over by accident).
+  return generateWeek(client, startDate ?? mondayAfter('2031-03-03', 2 * weekCounter++));
 }
 
 export function mondayAfter(first: string, weeks: number): string {
