@@ -104,6 +104,7 @@ export class DinnerPlanService {
   /** A cook day's meal is the covered day's too; a covered day cannot take a meal of its own. */
   private async setMeal(em: EntityManager, userId: string, plan: DinnerPlan, mealTemplateId: string | null): Promise<void> {
     if (plan.coveredByDinnerPlanId) {
+      if (mealTemplateId === plan.mealTemplateId) return; // sending back the meal it already eats changes nothing
       throw new RuleViolationError(COOKING_RULE, "this dinner eats its cook day's meal: set the meal on the cook day's plan", ['mealTemplateId']);
     }
     if (mealTemplateId && !(await em.count(MealTemplate, { id: mealTemplateId, userId }))) {

@@ -113,6 +113,8 @@ describe('PATCH /dinner/:dinnerPlanId', () => {
 
     expectRule(await alice.patch(`/api/v1/dinner/${tue.id}`, { mealTemplateId: chili.id }), 'cooking_rule');
     expectRule(await alice.patch(`/api/v1/dinner/${thu.id}`, { mealTemplateId: null }), 'cooking_rule');
+    // sending back the meal a covered day already eats is accepted and changes nothing
+    expect(await setMeal(alice, thu.id, chili.id)).toMatchObject({ id: thu.id, mealTemplateId: chili.id, coveredByDinnerPlanId: wed.id });
 
     // null clears the cook day and its covered day
     await setMeal(alice, mon.id, null);
