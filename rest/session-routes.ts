@@ -69,6 +69,20 @@ export const sessionRoutes: RouteTable = {
   'Mutation.createCardioSession': { method: 'POST', path: '/cardio/sessions', responseStatus: 201 },
   'Query.cardioSessions': { method: 'GET', path: '/cardio/sessions' },
 
+  // Nutrition: meal templates, dinner plans, grocery lists
+  'Query.mealTemplates': { method: 'GET', path: '/meal-templates' },
+  'Mutation.createMealTemplate': { method: 'POST', path: '/meal-templates', responseStatus: 201 },
+  'Query.mealTemplate': { method: 'GET', path: '/meal-templates/:mealTemplateId' },
+  'Mutation.updateMealTemplate': { method: 'PATCH', path: '/meal-templates/:mealTemplateId' },
+  'Mutation.deleteMealTemplate': { method: 'DELETE', path: '/meal-templates/:mealTemplateId' },
+  'Mutation.generateDinnerWeek': { method: 'POST', path: '/dinner/generate-week', responseStatus: 201 },
+  'Query.dinnerPlans': { method: 'GET', path: '/dinner' },
+  'Mutation.updateDinnerPlan': { method: 'PATCH', path: '/dinner/:dinnerPlanId' },
+  'Mutation.generateGroceryList': { method: 'POST', path: '/grocery/generate', responseStatus: 201 },
+  'Query.groceryList': { method: 'GET', path: '/grocery' },
+  'Mutation.updateGroceryItem': { method: 'PATCH', path: '/grocery/:groceryListId/items/:itemId' },
+  'Mutation.addGroceryItem': { method: 'POST', path: '/grocery/:groceryListId/items', responseStatus: 201 },
+
   // Body composition
   'Mutation.createBodyMeasurement': { method: 'POST', path: '/body-composition/measurements', responseStatus: 201 },
   'Query.bodyMeasurements': { method: 'GET', path: '/body-composition/measurements' },

@@ -31,6 +31,9 @@ import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
 import { StoredFile } from './files/stored-file.entity.js';
 import { ImageVariant } from './files/image-variant.entity.js';
 import { ProgressPhoto } from './body/progress-photo.entity.js';
+import { MealTemplate } from './nutrition/meal-template.entity.js';
+import { DinnerPlan } from './nutrition/dinner-plan.entity.js';
+import { GroceryItem, GroceryList } from './nutrition/grocery-list.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -67,6 +70,11 @@ export const entities = [
   StoredFile,
   ImageVariant,
   ProgressPhoto,
+  // Nutrition
+  MealTemplate,
+  DinnerPlan,
+  GroceryList,
+  GroceryItem,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -20,6 +20,9 @@ import { DayWellnessResolver, WellnessResolver } from './wellness/wellness.resol
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { FileResolver } from './files/file.resolver.js';
 import { ProgressPhotoResolver } from './body/progress-photo.resolver.js';
+import { MealTemplateResolver } from './nutrition/meal-template.resolver.js';
+import { DayDinnerResolver, DinnerPlanResolver } from './nutrition/dinner-plan.resolver.js';
+import { GroceryListResolver } from './nutrition/grocery-list.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -50,6 +53,11 @@ export const resolvers: NonEmptyArray<Function> = [
   // Files and images; progress photos
   FileResolver,
   ProgressPhotoResolver,
+  // Nutrition: meal templates, dinner plans, grocery lists
+  MealTemplateResolver,
+  DinnerPlanResolver,
+  DayDinnerResolver,
+  GroceryListResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -47,13 +47,27 @@ export class ChecklistService {
   /** Flips an item; becoming done stores the value and records checklist_completed. */
   async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown): Promise<ChecklistItem> {
     checkValue(key, value);
+    return this.setState(userId, dayId, key, (item) => !item.completed, value);
+  }
+
+  /**
+   * Sets an item done or not done (nothing changes when it already is) for other domains' rules (e.g.
+   * cooking a dinner completes COOK): the same event and day completion as a toggle.
+   */
+  async setCompleted(userId: string, dayId: string, key: ChecklistKey, completed: boolean): Promise<ChecklistItem> {
+    return this.setState(userId, dayId, key, () => completed, null);
+  }
+
+  private async setState(userId: string, dayId: string, key: ChecklistKey, next: (item: ChecklistItem) => boolean, value: unknown): Promise<ChecklistItem> {
     return this.em.transactional(async (em) => {
       // The day row lock serialises toggles of one day, so completion is judged on a stable checklist.
       const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!day) throw new NotFoundError('Day');
       const item = (await em.findOne(ChecklistItem, { dayId, key })) ?? em.create(ChecklistItem, { userId, dayId, key });
+      const completed = next(item);
+      if (completed === item.completed) return item;
       const now = new Date();
-      item.completed = !item.completed;
+      item.completed = completed;
       item.completedAt = item.completed ? now : null;
       item.value = item.completed ? (value ?? null) : null;
       if (item.completed) {

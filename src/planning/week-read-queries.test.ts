@@ -28,6 +28,7 @@ const WEEK_QUERY = `query($s: LocalDate!) {
       perimeterTasks { id title }
       tasks { id title status category { id name color } }
       bedtimeTargets { wakeTime inBedTime lightsOutTime stressWeek }
+      dinnerPlan { id isCookDay coveredByDinnerPlanId mealTemplateId cooked }
     }
   }
 }`;
@@ -46,9 +47,14 @@ beforeAll(async () => {
   }
 
   const exercise = (await client.get('/api/v1/exercises?limit=1')).body.data[0];
+  const meal = await client.post('/api/v1/meal-templates', { name: 'Chili', ingredients: [{ name: 'Beans', quantity: 400, unit: 'g' }] });
+  expect(meal.status, meal.text).toBe(201);
   // Small week: 1 task (Monday). Large week: 200 tasks on Monday and one on each other day.
   for (const [start, onMonday, onOtherDays] of [[SMALL, 1, 0], [LARGE, TASKS_ON_BUSY_DAY, 1]] as const) {
     const week = await generateWeek(client, start);
+    const dinners = await client.post('/api/v1/dinner/generate-week', { weekId: week.id });
+    expect(dinners.status, dinners.text).toBe(201);
+    for (const plan of dinners.body.data.filter((p: any) => p.isCookDay)) await client.patch(`/api/v1/dinner/${plan.id}`, { mealTemplateId: meal.body.data.id });
     for (const day of week.days) {
       const set = await client.post(`/api/v1/perimeter/${day.id}`, { taskIds: perimeter.slice(0, 3) });
       expect(set.status, set.text).toBe(200);
@@ -177,8 +183,10 @@ describe('SQL statements per week read', () => {
     expect(large.body.data.week.days[0].bedtimeTargets.wakeTime).toBe('06:30');
     console.info(`GraphQL week query: ${small.count} statements in ${small.roundTrips} round trips (1 task), ${large.count} in ${large.roundTrips} (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
     expect(large.count, large.sql.join('\n')).toBe(small.count);
-    // session lookup, week, days, settings, checklist, perimeter links, perimeter tasks, tasks, categories
-    expect(small.count).toBeLessThanOrEqual(9);
+    // session lookup, week, days, settings, checklist, perimeter links, perimeter tasks, tasks, categories,
+    // dinner plans
+    expect(small.count).toBeLessThanOrEqual(10);
+    expect(large.body.data.week.days.map((d: any) => d.dinnerPlan.isCookDay)).toEqual([true, false, true, false, true, false, false]);
     expect(small.roundTrips).toBeLessThanOrEqual(5);
   });
 });

@@ -80,6 +80,13 @@ export type Query = {
   fileUrl: FileUrl;
   /** The caller's progress photos, oldest first; filter by day or date range. */
   progressPhotos: ProgressPhotoPage;
+  /** Your meal templates, oldest first. */
+  mealTemplates: MealTemplatePage;
+  mealTemplate: MealTemplate;
+  /** Your dinner plans by date; filter by week or day. */
+  dinnerPlans: DinnerPlanPage;
+  /** The week's grocery list (404 before it is generated). */
+  groceryList: GroceryList;
 };
 
 
@@ -240,6 +247,30 @@ export type QueryProgressPhotosArgs = {
   endDate?: InputMaybe<Scalars['LocalDate']['input']>;
 };
 
+
+export type QueryMealTemplatesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryMealTemplateArgs = {
+  mealTemplateId: Scalars['UUID']['input'];
+};
+
+
+export type QueryDinnerPlansArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  weekId?: InputMaybe<Scalars['UUID']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QueryGroceryListArgs = {
+  weekId: Scalars['UUID']['input'];
+};
+
 export type User = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -360,6 +391,8 @@ export type Day = {
   meditationSessions: Array<MeditationSession>;
   moodEntries: Array<MoodEntry>;
   sleepEntries: Array<SleepEntry>;
+  /** Null until the week's dinner plans are generated. */
+  dinnerPlan?: Maybe<DinnerPlan>;
 };
 
 export type PerimeterTask = {
@@ -612,6 +645,23 @@ export type SleepEntry = {
   /** 1-10. */
   quality?: Maybe<Scalars['Int']['output']>;
   notes?: Maybe<Scalars['String']['output']>;
+};
+
+export type DinnerPlan = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  weekId: Scalars['ID']['output'];
+  dayId: Scalars['ID']['output'];
+  /** The day's date. */
+  date: Scalars['LocalDate']['output'];
+  mealTemplateId?: Maybe<Scalars['ID']['output']>;
+  /** Monday, Wednesday and Friday. */
+  isCookDay: Scalars['Boolean']['output'];
+  /** On Tuesday, Thursday and Saturday: the cook day's plan whose meal this dinner eats. */
+  coveredByDinnerPlanId?: Maybe<Scalars['ID']['output']>;
+  cooked: Scalars['Boolean']['output'];
+  cookedAt?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
 export type PerimeterTaskPage = {
@@ -892,6 +942,66 @@ export type PhotoPose =
   | 'back'
   | 'other';
 
+export type MealTemplatePage = {
+  items: Array<MealTemplate>;
+  meta: PageMeta;
+};
+
+export type MealTemplate = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  ingredients: Array<Ingredient>;
+  instructions?: Maybe<Scalars['String']['output']>;
+  /** An image file of yours (POST /files/upload); cleared when the file is deleted. */
+  imageFileId?: Maybe<Scalars['ID']['output']>;
+  servings?: Maybe<Scalars['Int']['output']>;
+};
+
+export type Ingredient = {
+  name: Scalars['String']['output'];
+  /** Above 0; null for "to taste". */
+  quantity?: Maybe<Scalars['Float']['output']>;
+  /** e.g. g, ml, pcs; may be empty. */
+  unit: Scalars['String']['output'];
+  /** Shop section, e.g. produce; may be empty. */
+  section: Scalars['String']['output'];
+};
+
+export type DinnerPlanPage = {
+  items: Array<DinnerPlan>;
+  meta: PageMeta;
+};
+
+export type GroceryList = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  weekId: Scalars['ID']['output'];
+  /** Grouped by section (items without one last), then by name. */
+  items: Array<GroceryItem>;
+};
+
+export type GroceryItem = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  listId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  quantity?: Maybe<Scalars['Float']['output']>;
+  unit: Scalars['String']['output'];
+  section: Scalars['String']['output'];
+  purchased: Scalars['Boolean']['output'];
+  source: GrocerySource;
+};
+
+/** plan: the week's cook days; carried: unpurchased last week; manual: added by hand. */
+export type GrocerySource =
+  | 'plan'
+  | 'carried'
+  | 'manual';
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -983,6 +1093,21 @@ export type Mutation = {
   deleteFile: Deleted;
   /** A progress photo from an image uploaded with POST /files/upload. */
   createProgressPhoto: ProgressPhoto;
+  /** `imageFileId` must be an image file of yours. */
+  createMealTemplate: MealTemplate;
+  /** `ingredients` replaces every ingredient; null clears instructions, imageFileId, servings. */
+  updateMealTemplate: MealTemplate;
+  /** Dinner plans that used it keep their day with no meal. */
+  deleteMealTemplate: Deleted;
+  /** Makes the 7 dinner plans of the week under the cooking rule; again returns the same 7 (200). */
+  generateDinnerWeek: Array<DinnerPlan>;
+  /** Cooking rule: a cook day's meal is set on the covered day too; cooked on a cook day completes COOK. */
+  updateDinnerPlan: DinnerPlan;
+  /** Makes the week's list from its cook days' meals (201), or refreshes it (200). */
+  generateGroceryList: GroceryList;
+  updateGroceryItem: GroceryItem;
+  /** Adds a manual item (kept when the list is refreshed). */
+  addGroceryItem: GroceryItem;
 };
 
 
@@ -1394,6 +1519,63 @@ export type MutationCreateProgressPhotoArgs = {
   notes?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type MutationCreateMealTemplateArgs = {
+  name: Scalars['String']['input'];
+  ingredients?: InputMaybe<Array<IngredientInput>>;
+  instructions?: InputMaybe<Scalars['String']['input']>;
+  imageFileId?: InputMaybe<Scalars['UUID']['input']>;
+  servings?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationUpdateMealTemplateArgs = {
+  mealTemplateId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  ingredients?: InputMaybe<Array<IngredientInput>>;
+  instructions?: InputMaybe<Scalars['String']['input']>;
+  imageFileId?: InputMaybe<Scalars['UUID']['input']>;
+  servings?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationDeleteMealTemplateArgs = {
+  mealTemplateId: Scalars['UUID']['input'];
+};
+
+
+export type MutationGenerateDinnerWeekArgs = {
+  weekId: Scalars['UUID']['input'];
+};
+
+
+export type MutationUpdateDinnerPlanArgs = {
+  dinnerPlanId: Scalars['UUID']['input'];
+  mealTemplateId?: InputMaybe<Scalars['UUID']['input']>;
+  cooked?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationGenerateGroceryListArgs = {
+  weekId: Scalars['UUID']['input'];
+};
+
+
+export type MutationUpdateGroceryItemArgs = {
+  groceryListId: Scalars['UUID']['input'];
+  itemId: Scalars['UUID']['input'];
+  purchased: Scalars['Boolean']['input'];
+};
+
+
+export type MutationAddGroceryItemArgs = {
+  groceryListId: Scalars['UUID']['input'];
+  name: Scalars['String']['input'];
+  quantity?: InputMaybe<Scalars['Float']['input']>;
+  unit?: InputMaybe<Scalars['String']['input']>;
+  section?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -1545,6 +1727,16 @@ export type WebhookTestResult = {
   message: Scalars['String']['output'];
   /** The delivery after its first attempt (null when nothing was sent). */
   delivery?: Maybe<WebhookDelivery>;
+};
+
+export type IngredientInput = {
+  name: Scalars['String']['input'];
+  /** Above 0 (one batch); leave out for "to taste". */
+  quantity?: InputMaybe<Scalars['Float']['input']>;
+  /** e.g. g, ml, pcs; may be empty (default). */
+  unit?: InputMaybe<Scalars['String']['input']>;
+  /** Shop section, e.g. produce; may be empty (default). */
+  section?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };

@@ -1,0 +1,226 @@
+import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
+import {
+  ArrayMaxSize,
+  IsBoolean,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsPositive,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { UUID } from '../core/scalars.js';
+import { StorableText } from '../core/storable-text.js';
+import { IfPresent } from '../core/validation/if-present.js';
+import { DinnerPlan } from './dinner-plan.entity.js';
+import { MealTemplate } from './meal-template.entity.js';
+
+const NOT_BLANK = /\S/;
+export const NAME_MAX = 200;
+export const UNIT_MAX = 50;
+export const SECTION_MAX = 100;
+export const QUANTITY_MAX = 1_000_000;
+export const INSTRUCTIONS_MAX = 20_000;
+export const MAX_INGREDIENTS = 100;
+export const SERVINGS_MAX = 100;
+
+// ---------------------------------------------------------------- meal templates
+
+@InputType('IngredientInput')
+export class IngredientInput {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @StorableText('name')
+  name!: string;
+
+  @Field(() => Float, { nullable: true, description: 'Above 0 (one batch); leave out for "to taste".' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsPositive({ message: 'quantity must be above 0' })
+  @Max(QUANTITY_MAX)
+  quantity?: number | null;
+
+  @Field(() => String, { nullable: true, description: 'e.g. g, ml, pcs; may be empty (default).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(UNIT_MAX, { message: `unit must be at most ${UNIT_MAX} characters` })
+  @StorableText('unit')
+  unit?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Shop section, e.g. produce; may be empty (default).' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(SECTION_MAX, { message: `section must be at most ${SECTION_MAX} characters` })
+  @StorableText('section')
+  section?: string | null;
+}
+
+@ArgsType()
+export class MealTemplateIdArgs {
+  @Field(() => UUID)
+  mealTemplateId!: string;
+}
+
+@ArgsType()
+export class CreateMealTemplateArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @StorableText('name')
+  name!: string;
+
+  @Field(() => [IngredientInput], { nullable: true, description: 'Defaults to none.' })
+  @IsOptional()
+  @ArrayMaxSize(MAX_INGREDIENTS, { message: `at most ${MAX_INGREDIENTS} ingredients` })
+  @ValidateNested({ each: true })
+  ingredients?: IngredientInput[];
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(INSTRUCTIONS_MAX)
+  @StorableText('instructions')
+  instructions?: string;
+
+  @Field(() => UUID, { nullable: true, description: 'An image file of yours.' })
+  imageFileId?: string;
+
+  @Field(() => Int, { nullable: true, description: `1-${SERVINGS_MAX}.` })
+  @IsOptional()
+  @IsInt({ message: 'servings must be a whole number' })
+  @Min(1, { message: 'servings must be at least 1' })
+  @Max(SERVINGS_MAX, { message: `servings must be at most ${SERVINGS_MAX}` })
+  servings?: number;
+}
+
+@ArgsType()
+export class UpdateMealTemplateArgs extends MealTemplateIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('name')
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @StorableText('name')
+  name?: string;
+
+  @Field(() => [IngredientInput], { nullable: true, description: 'Replaces every ingredient.' })
+  @IfPresent('ingredients')
+  @ArrayMaxSize(MAX_INGREDIENTS, { message: `at most ${MAX_INGREDIENTS} ingredients` })
+  @ValidateNested({ each: true })
+  ingredients?: IngredientInput[];
+
+  @Field(() => String, { nullable: true, description: 'null clears it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(INSTRUCTIONS_MAX)
+  @StorableText('instructions')
+  instructions?: string | null;
+
+  @Field(() => UUID, { nullable: true, description: 'An image file of yours; null clears it.' })
+  imageFileId?: string | null;
+
+  @Field(() => Int, { nullable: true, description: 'null clears it.' })
+  @IsOptional()
+  @IsInt({ message: 'servings must be a whole number' })
+  @Min(1, { message: 'servings must be at least 1' })
+  @Max(SERVINGS_MAX, { message: `servings must be at most ${SERVINGS_MAX}` })
+  servings?: number | null;
+}
+
+// ---------------------------------------------------------------- dinner plans
+
+@ArgsType()
+export class WeekIdArgs {
+  @Field(() => UUID)
+  weekId!: string;
+}
+
+@ArgsType()
+export class ListDinnerPlansArgs extends PageArgs {
+  @Field(() => UUID, { nullable: true })
+  weekId?: string;
+
+  @Field(() => UUID, { nullable: true })
+  dayId?: string;
+}
+
+@ArgsType()
+export class UpdateDinnerPlanArgs {
+  @Field(() => UUID)
+  dinnerPlanId!: string;
+
+  @Field(() => UUID, { nullable: true, description: "A template of yours; on a cook day it is set on the covered day too; null clears it." })
+  mealTemplateId?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: "true on a cook day completes the day's COOK checklist item; false reopens it." })
+  @IfPresent('cooked')
+  @IsBoolean()
+  cooked?: boolean;
+}
+
+// ---------------------------------------------------------------- grocery lists
+
+@ArgsType()
+export class GroceryListIdArgs {
+  @Field(() => UUID)
+  groceryListId!: string;
+}
+
+@ArgsType()
+export class UpdateGroceryItemArgs extends GroceryListIdArgs {
+  @Field(() => UUID)
+  itemId!: string;
+
+  @Field(() => Boolean)
+  @IsBoolean()
+  purchased!: boolean;
+}
+
+@ArgsType()
+export class AddGroceryItemArgs extends GroceryListIdArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @StorableText('name')
+  name!: string;
+
+  @Field(() => Float, { nullable: true, description: 'Above 0; may be left out.' })
+  @IsOptional()
+  @IsNumber({ allowNaN: false, allowInfinity: false })
+  @IsPositive({ message: 'quantity must be above 0' })
+  @Max(QUANTITY_MAX)
+  quantity?: number;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(UNIT_MAX, { message: `unit must be at most ${UNIT_MAX} characters` })
+  @StorableText('unit')
+  unit?: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(SECTION_MAX, { message: `section must be at most ${SECTION_MAX} characters` })
+  @StorableText('section')
+  section?: string;
+}
+
+export const MealTemplatePage = Paginated(MealTemplate, 'MealTemplatePage');
+export type MealTemplatePage = InstanceType<typeof MealTemplatePage>;
+export const DinnerPlanPage = Paginated(DinnerPlan, 'DinnerPlanPage');
+export type DinnerPlanPage = InstanceType<typeof DinnerPlanPage>;
