@@ -30,6 +30,8 @@ import { WebhookEndpoint } from './webhooks/webhook-endpoint.entity.js';
 import { StoredFile } from './files/stored-file.entity.js';
 import { ImageVariant } from './files/image-variant.entity.js';
 import { ProgressPhoto } from './body/progress-photo.entity.js';
+import { JournalQuestion } from './journal/journal-question.entity.js';
+import { JournalEntry } from './journal/journal-entry.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -65,6 +67,9 @@ export const entities = [
   StoredFile,
   ImageVariant,
   ProgressPhoto,
+  // Journal
+  JournalQuestion,
+  JournalEntry,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

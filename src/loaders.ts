@@ -7,6 +7,7 @@ import { createTrainingLoaders } from './training/training.loaders.js';
 import { createWellnessLoaders } from './wellness/wellness.loaders.js';
 import { createWebhooksLoaders } from './webhooks/webhooks.loaders.js';
 import { createFilesLoaders } from './files/files.loaders.js';
+import { createJournalLoaders } from './journal/journal.loaders.js';
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {
@@ -27,6 +28,7 @@ export function createLoaders(em: EntityManager) {
   const body = lazy(() => createBodyLoaders(em));
   const webhooks = lazy(() => createWebhooksLoaders(em));
   const files = lazy(() => createFilesLoaders(em));
+  const journal = lazy(() => createJournalLoaders(em));
   return {
     get planning() {
       return planning();
@@ -51,6 +53,9 @@ export function createLoaders(em: EntityManager) {
     },
     get files() {
       return files();
+    },
+    get journal() {
+      return journal();
     },
   };
 }

@@ -20,6 +20,7 @@ import { DayWellnessResolver, WellnessResolver } from './wellness/wellness.resol
 import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.resolver.js';
 import { FileResolver } from './files/file.resolver.js';
 import { ProgressPhotoResolver } from './body/progress-photo.resolver.js';
+import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from './journal/journal.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -49,6 +50,10 @@ export const resolvers: NonEmptyArray<Function> = [
   // Files and images; progress photos
   FileResolver,
   ProgressPhotoResolver,
+  // Journal
+  JournalQuestionResolver,
+  JournalEntryResolver,
+  DayJournalResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

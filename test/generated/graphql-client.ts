@@ -76,6 +76,13 @@ export type Query = {
   fileUrl: FileUrl;
   /** The caller's progress photos, oldest first; filter by day or date range. */
   progressPhotos: ProgressPhotoPage;
+  /** The global questions, then your own, each by order. */
+  journalQuestions: JournalQuestionPage;
+  /** A global question or one of your own. */
+  journalQuestion: JournalQuestion;
+  /** Your journal entries, oldest first; filter by day and question. */
+  journalEntries: JournalEntryPage;
+  journalEntry: JournalEntry;
 };
 
 
@@ -224,6 +231,30 @@ export type QueryProgressPhotosArgs = {
   endDate?: InputMaybe<Scalars['LocalDate']['input']>;
 };
 
+
+export type QueryJournalQuestionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryJournalQuestionArgs = {
+  questionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryJournalEntriesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  questionId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QueryJournalEntryArgs = {
+  entryId: Scalars['UUID']['input'];
+};
+
 export type User = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -344,6 +375,8 @@ export type Day = {
   meditationSessions: Array<MeditationSession>;
   moodEntries: Array<MoodEntry>;
   sleepEntries: Array<SleepEntry>;
+  /** Oldest first. */
+  journalEntries: Array<JournalEntry>;
 };
 
 export type PerimeterTask = {
@@ -568,6 +601,18 @@ export type SleepEntry = {
   /** 1-10. */
   quality?: Maybe<Scalars['Int']['output']>;
   notes?: Maybe<Scalars['String']['output']>;
+};
+
+export type JournalEntry = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** Null once your question was deleted. */
+  questionId?: Maybe<Scalars['ID']['output']>;
+  /** The question as it read when answered. */
+  question: Scalars['String']['output'];
+  answer: Scalars['String']['output'];
 };
 
 export type PerimeterTaskPage = {
@@ -826,6 +871,27 @@ export type PhotoPose =
   | 'back'
   | 'other';
 
+export type JournalQuestionPage = {
+  items: Array<JournalQuestion>;
+  meta: PageMeta;
+};
+
+export type JournalQuestion = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  question: Scalars['String']['output'];
+  /** Position among the global questions, or among your own (which come after them). */
+  order: Scalars['Int']['output'];
+  /** Global questions are shared by every user and cannot be changed. */
+  isGlobal: Scalars['Boolean']['output'];
+};
+
+export type JournalEntryPage = {
+  items: Array<JournalEntry>;
+  meta: PageMeta;
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -917,6 +983,17 @@ export type Mutation = {
   deleteFile: Deleted;
   /** A progress photo from an image uploaded with POST /files/upload. */
   createProgressPhoto: ProgressPhoto;
+  /** Adds a question of your own (shown after the global ones). */
+  createJournalQuestion: JournalQuestion;
+  /** Only your own questions can be changed; global ones answer NOT_FOUND. */
+  updateJournalQuestion: JournalQuestion;
+  /** Only your own questions can be deleted; their entries stay, with the question text as answered. */
+  deleteJournalQuestion: Deleted;
+  /** The day's first entry completes its JOURNAL checklist item. */
+  createJournalEntry: JournalEntry;
+  updateJournalEntry: JournalEntry;
+  /** The day's JOURNAL checklist item stays as it is. */
+  deleteJournalEntry: Deleted;
 };
 
 
@@ -1325,6 +1402,42 @@ export type MutationCreateProgressPhotoArgs = {
   fileId: Scalars['UUID']['input'];
   pose: PhotoPose;
   notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreateJournalQuestionArgs = {
+  question: Scalars['String']['input'];
+  order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationUpdateJournalQuestionArgs = {
+  questionId: Scalars['UUID']['input'];
+  question?: InputMaybe<Scalars['String']['input']>;
+  order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationDeleteJournalQuestionArgs = {
+  questionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateJournalEntryArgs = {
+  dayId: Scalars['UUID']['input'];
+  questionId: Scalars['UUID']['input'];
+  answer: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateJournalEntryArgs = {
+  entryId: Scalars['UUID']['input'];
+  answer?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteJournalEntryArgs = {
+  entryId: Scalars['UUID']['input'];
 };
 
 export type AuthPayload = {
