@@ -85,6 +85,18 @@ export const sessionRoutes: RouteTable = {
   'Mutation.updateJournalEntry': { method: 'PATCH', path: '/journal/entries/:entryId' },
   'Mutation.deleteJournalEntry': { method: 'DELETE', path: '/journal/entries/:entryId' },
 
+  // Books and reading sessions
+  'Query.books': { method: 'GET', path: '/books' },
+  'Mutation.createBook': { method: 'POST', path: '/books', responseStatus: 201 },
+  'Query.book': { method: 'GET', path: '/books/:bookId' },
+  'Mutation.updateBook': { method: 'PATCH', path: '/books/:bookId' },
+  'Mutation.deleteBook': { method: 'DELETE', path: '/books/:bookId' },
+  'Query.readingSessions': { method: 'GET', path: '/reading-sessions' },
+  'Mutation.createReadingSession': { method: 'POST', path: '/reading-sessions', responseStatus: 201 },
+  'Query.readingSession': { method: 'GET', path: '/reading-sessions/:sessionId' },
+  'Mutation.updateReadingSession': { method: 'PATCH', path: '/reading-sessions/:sessionId' },
+  'Mutation.deleteReadingSession': { method: 'DELETE', path: '/reading-sessions/:sessionId' },
+
   // Subscription and API keys (session cookie only; an API key is never accepted here)
   'Query.subscription': { method: 'GET', path: '/subscription' },
   'Query.apiKeys': { method: 'GET', path: '/api-keys' },

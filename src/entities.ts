@@ -32,6 +32,8 @@ import { ImageVariant } from './files/image-variant.entity.js';
 import { ProgressPhoto } from './body/progress-photo.entity.js';
 import { JournalQuestion } from './journal/journal-question.entity.js';
 import { JournalEntry } from './journal/journal-entry.entity.js';
+import { Book } from './reading/book.entity.js';
+import { ReadingSession } from './reading/reading-session.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -70,6 +72,9 @@ export const entities = [
   // Journal
   JournalQuestion,
   JournalEntry,
+  // Books and reading
+  Book,
+  ReadingSession,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

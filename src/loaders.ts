@@ -8,6 +8,7 @@ import { createWellnessLoaders } from './wellness/wellness.loaders.js';
 import { createWebhooksLoaders } from './webhooks/webhooks.loaders.js';
 import { createFilesLoaders } from './files/files.loaders.js';
 import { createJournalLoaders } from './journal/journal.loaders.js';
+import { createReadingLoaders } from './reading/reading.loaders.js';
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {
@@ -29,6 +30,7 @@ export function createLoaders(em: EntityManager) {
   const webhooks = lazy(() => createWebhooksLoaders(em));
   const files = lazy(() => createFilesLoaders(em));
   const journal = lazy(() => createJournalLoaders(em));
+  const reading = lazy(() => createReadingLoaders(em));
   return {
     get planning() {
       return planning();
@@ -56,6 +58,9 @@ export function createLoaders(em: EntityManager) {
     },
     get journal() {
       return journal();
+    },
+    get reading() {
+      return reading();
     },
   };
 }

@@ -83,6 +83,12 @@ export type Query = {
   /** Your journal entries, oldest first; filter by day and question. */
   journalEntries: JournalEntryPage;
   journalEntry: JournalEntry;
+  /** Your books, oldest first. */
+  books: BookPage;
+  book: Book;
+  /** Your reading sessions, oldest first; filter by day, date range or book. */
+  readingSessions: ReadingSessionPage;
+  readingSession: ReadingSession;
 };
 
 
@@ -255,6 +261,32 @@ export type QueryJournalEntryArgs = {
   entryId: Scalars['UUID']['input'];
 };
 
+
+export type QueryBooksArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBookArgs = {
+  bookId: Scalars['UUID']['input'];
+};
+
+
+export type QueryReadingSessionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  bookId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QueryReadingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+};
+
 export type User = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -377,6 +409,8 @@ export type Day = {
   sleepEntries: Array<SleepEntry>;
   /** Oldest first. */
   journalEntries: Array<JournalEntry>;
+  /** Oldest first. */
+  readingSessions: Array<ReadingSession>;
 };
 
 export type PerimeterTask = {
@@ -615,6 +649,91 @@ export type JournalEntry = {
   answer: Scalars['String']['output'];
 };
 
+export type ReadingSession = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  bookId: Scalars['ID']['output'];
+  pagesRead: Scalars['Int']['output'];
+  /** Minutes. */
+  duration: Scalars['Int']['output'];
+  book: Book;
+};
+
+export type Book = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  title: Scalars['String']['output'];
+  author: Scalars['String']['output'];
+  totalPages: Scalars['Int']['output'];
+  /** 0..totalPages; reading sessions raise it. */
+  currentPage: Scalars['Int']['output'];
+  /** The id of one of your image files (see `cover` for its URL). */
+  coverUrl?: Maybe<Scalars['ID']['output']>;
+  /** The cover image (with its URL), when the book has one. */
+  cover?: Maybe<File>;
+};
+
+export type File = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  userId: Scalars['ID']['output'];
+  /** The name the client sent, kept as metadata (never used as a path). */
+  fileName: Scalars['String']['output'];
+  fileType: FileType;
+  /** Detected from the bytes, not from the name or the declared type. */
+  mimeType: Scalars['String']['output'];
+  /** Bytes. */
+  size: Scalars['Int']['output'];
+  /** `<userId>/<fileId>/original`: identifiers only. */
+  storageKey: Scalars['String']['output'];
+  /** `disk` or `s3`. */
+  storageAdapter: Scalars['String']['output'];
+  /** Images get resized variants. */
+  isImage: Scalars['Boolean']['output'];
+  /** For images: width, height (after EXIF orientation), format. */
+  metadata?: Maybe<Scalars['JSONObject']['output']>;
+  /** Short-lived URL of the original (see fileUrl for variants). */
+  url: Scalars['String']['output'];
+  /** Variants made so far (images only); see fileUrl to make one. */
+  variants: Array<ImageVariant>;
+};
+
+export type FileType =
+  | 'image'
+  | 'document';
+
+export type ImageVariant = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  fileId: Scalars['ID']['output'];
+  variant: ImageVariantName;
+  status: ImageVariantStatus;
+  width?: Maybe<Scalars['Int']['output']>;
+  height?: Maybe<Scalars['Int']['output']>;
+  /** Bytes; 0 for a failed variant. */
+  size: Scalars['Int']['output'];
+  storageKey: Scalars['String']['output'];
+  /** Why the variant could not be made. */
+  error?: Maybe<Scalars['String']['output']>;
+};
+
+export type ImageVariantName =
+  | 'thumbnail'
+  | 'small'
+  | 'medium'
+  | 'large'
+  | 'original';
+
+/** `failed` variants keep the reason in `error`; they are not retried. */
+export type ImageVariantStatus =
+  | 'ready'
+  | 'failed';
+
 export type PerimeterTaskPage = {
   items: Array<PerimeterTask>;
   meta: PageMeta;
@@ -781,64 +900,6 @@ export type FilePage = {
   meta: PageMeta;
 };
 
-export type File = {
-  id: Scalars['ID']['output'];
-  createdAt: Scalars['DateTimeISO']['output'];
-  updatedAt: Scalars['DateTimeISO']['output'];
-  userId: Scalars['ID']['output'];
-  /** The name the client sent, kept as metadata (never used as a path). */
-  fileName: Scalars['String']['output'];
-  fileType: FileType;
-  /** Detected from the bytes, not from the name or the declared type. */
-  mimeType: Scalars['String']['output'];
-  /** Bytes. */
-  size: Scalars['Int']['output'];
-  /** `<userId>/<fileId>/original`: identifiers only. */
-  storageKey: Scalars['String']['output'];
-  /** `disk` or `s3`. */
-  storageAdapter: Scalars['String']['output'];
-  /** Images get resized variants. */
-  isImage: Scalars['Boolean']['output'];
-  /** For images: width, height (after EXIF orientation), format. */
-  metadata?: Maybe<Scalars['JSONObject']['output']>;
-  /** Short-lived URL of the original (see fileUrl for variants). */
-  url: Scalars['String']['output'];
-  /** Variants made so far (images only); see fileUrl to make one. */
-  variants: Array<ImageVariant>;
-};
-
-export type FileType =
-  | 'image'
-  | 'document';
-
-export type ImageVariant = {
-  id: Scalars['ID']['output'];
-  createdAt: Scalars['DateTimeISO']['output'];
-  updatedAt: Scalars['DateTimeISO']['output'];
-  fileId: Scalars['ID']['output'];
-  variant: ImageVariantName;
-  status: ImageVariantStatus;
-  width?: Maybe<Scalars['Int']['output']>;
-  height?: Maybe<Scalars['Int']['output']>;
-  /** Bytes; 0 for a failed variant. */
-  size: Scalars['Int']['output'];
-  storageKey: Scalars['String']['output'];
-  /** Why the variant could not be made. */
-  error?: Maybe<Scalars['String']['output']>;
-};
-
-export type ImageVariantName =
-  | 'thumbnail'
-  | 'small'
-  | 'medium'
-  | 'large'
-  | 'original';
-
-/** `failed` variants keep the reason in `error`; they are not retried. */
-export type ImageVariantStatus =
-  | 'ready'
-  | 'failed';
-
 export type FileUrl = {
   fileId: Scalars['UUID']['output'];
   variant: ImageVariantName;
@@ -889,6 +950,16 @@ export type JournalQuestion = {
 
 export type JournalEntryPage = {
   items: Array<JournalEntry>;
+  meta: PageMeta;
+};
+
+export type BookPage = {
+  items: Array<Book>;
+  meta: PageMeta;
+};
+
+export type ReadingSessionPage = {
+  items: Array<ReadingSession>;
   meta: PageMeta;
 };
 
@@ -994,6 +1065,18 @@ export type Mutation = {
   updateJournalEntry: JournalEntry;
   /** The day's JOURNAL checklist item stays as it is. */
   deleteJournalEntry: Deleted;
+  /** `coverUrl` is the id of one of your image files. */
+  createBook: Book;
+  /** currentPage must stay within 0..totalPages. */
+  updateBook: Book;
+  /** Deletes the book and its reading sessions. */
+  deleteBook: Deleted;
+  /** Raises the book's currentPage by pagesRead (capped) and ticks the day's READING item with the book id. */
+  createReadingSession: ReadingSession;
+  /** A new pagesRead moves the book's currentPage by the difference (capped). */
+  updateReadingSession: ReadingSession;
+  /** Moves the book's currentPage back by what the session added; the READING item stays. */
+  deleteReadingSession: Deleted;
 };
 
 
@@ -1438,6 +1521,50 @@ export type MutationUpdateJournalEntryArgs = {
 
 export type MutationDeleteJournalEntryArgs = {
   entryId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBookArgs = {
+  title: Scalars['String']['input'];
+  author: Scalars['String']['input'];
+  totalPages: Scalars['Int']['input'];
+  coverUrl?: InputMaybe<Scalars['UUID']['input']>;
+  currentPage?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationUpdateBookArgs = {
+  bookId: Scalars['UUID']['input'];
+  currentPage?: InputMaybe<Scalars['Int']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  author?: InputMaybe<Scalars['String']['input']>;
+  totalPages?: InputMaybe<Scalars['Int']['input']>;
+  coverUrl?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationDeleteBookArgs = {
+  bookId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateReadingSessionArgs = {
+  dayId: Scalars['UUID']['input'];
+  bookId: Scalars['UUID']['input'];
+  pagesRead: Scalars['Int']['input'];
+  duration: Scalars['Int']['input'];
+};
+
+
+export type MutationUpdateReadingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+  pagesRead?: InputMaybe<Scalars['Int']['input']>;
+  duration?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationDeleteReadingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
 };
 
 export type AuthPayload = {
