@@ -48,6 +48,7 @@ beforeAll(async () => {
       expect(set.status, set.text).toBe(200);
       await client.post(`/api/v1/checklist/${day.id}/toggle/WATER`, { value: 500 });
     }
+    await addReflection(week.days, taskCount === 1 ? 1 : 3);
     for (let batch = 0; batch < taskCount; batch += 20) {
       const created = await Promise.all(
         Array.from({ length: Math.min(20, taskCount - batch) }, (_, j) => {
@@ -67,6 +68,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
+
+/** Journal entries and reading sessions (each of its own book) on the week's days: `perDay` of each on every day, or one in all when 1. */
+async function addReflection(days: { id: string }[], perDay: number): Promise<void> {
+  const questions = (await client.get('/api/v1/journal/questions')).body.data;
+  const targets = perDay === 1 ? days.slice(0, 1) : days;
+  for (const day of targets) {
+    for (let i = 0; i < perDay; i++) {
+      const entry = await client.post('/api/v1/journal/entries', { dayId: day.id, questionId: questions[i].id, answer: `Answer ${i}` });
+      expect(entry.status, entry.text).toBe(201);
+      const book = await client.post('/api/v1/books', { title: `Book ${i}`, author: 'Author', totalPages: 300 });
+      const session = await client.post('/api/v1/reading-sessions', { dayId: day.id, bookId: book.body.data.id, pagesRead: 10, duration: 15 });
+      expect(session.status, session.text).toBe(201);
+    }
+  }
+}
 
 /** The statements the server runs for one request (the fewest of 3 runs, so a stray background query cannot count). */
 async function measure(send: () => Promise<{ status: number; text: string; body: any }>): Promise<{ count: number; roundTrips: number; sql: string[]; body: any }> {
@@ -95,6 +111,7 @@ describe('SQL statements per week read', () => {
     expect(taskCount(large.body.data.days)).toBe(TASKS_IN_LARGE);
     console.info(`REST GET /weeks/:startDate: ${small.count} statements in ${small.roundTrips} round trips (1 task), ${large.count} in ${large.roundTrips} (${TASKS_IN_LARGE} tasks)\n  ${large.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
     expect(large.count, large.sql.join('\n')).toBe(small.count);
+    for (const table of ['journal_entries', 'reading_sessions']) expect(large.sql.filter((q) => q.includes(`from "${table}"`))).toHaveLength(1);
     // REST selects every field of a day, so each domain that hangs a relation on Day adds one statement.
     expect(small.count).toBeLessThanOrEqual(30);
     expect(new Set(large.sql).size).toBe(large.sql.length);
@@ -118,6 +135,19 @@ describe('SQL statements per week read', () => {
     // session lookup, week, days, settings, checklist, perimeter links, perimeter tasks, tasks, categories
     expect(small.count).toBeLessThanOrEqual(9);
     expect(small.roundTrips).toBeLessThanOrEqual(5);
+  });
+
+  it('GraphQL days with journalEntries and readingSessions { book } add one statement per relation', async () => {
+    const query = `query($s: LocalDate!) { week(startDate: $s) { days { id journalEntries { id answer } readingSessions { id pagesRead book { title currentPage } } } } }`;
+    const small = await measure(() => client.graphql(query, { s: SMALL }));
+    const large = await measure(() => client.graphql(query, { s: LARGE }));
+    expect(large.body.errors).toBeUndefined();
+    const count = (body: any, field: string) => body.data.week.days.reduce((n: number, d: any) => n + d[field].length, 0);
+    expect([count(small.body, 'journalEntries'), count(large.body, 'journalEntries'), count(large.body, 'readingSessions')]).toEqual([1, 21, 21]);
+    console.info(`GraphQL week with journal and reading: ${small.count} statements (1 entry, 1 session), ${large.count} (21 entries, 21 sessions of 21 books)`);
+    expect(large.count, large.sql.join('\n')).toBe(small.count);
+    // session lookup, week, days, journal entries, reading sessions, books
+    expect(small.count).toBeLessThanOrEqual(6);
   });
 
   it('GET /api/v1/days/:dayId stays bounded too', async () => {
