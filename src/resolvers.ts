@@ -21,7 +21,7 @@ import { WebhookDeliveryResolver, WebhookResolver } from './webhooks/webhook.res
 import { FileResolver } from './files/file.resolver.js';
 import { ProgressPhotoResolver } from './body/progress-photo.resolver.js';
 import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from './journal/journal.resolver.js';
-import { BookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
+import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -59,6 +59,7 @@ export const resolvers: NonEmptyArray<Function> = [
   BookResolver,
   ReadingSessionResolver,
   DayReadingResolver,
+  ChecklistBookResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

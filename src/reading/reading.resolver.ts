@@ -1,10 +1,12 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { requireAuth } from '../core/current-user.js';
 import { filesRuntime } from '../files/files-runtime.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { Day } from '../planning/day.entity.js';
+import { ChecklistItem } from '../planning/checklist-item.entity.js';
+import { ChecklistKey } from '../planning/checklist-key.js';
 import { Book } from './book.entity.js';
 import { BookService } from './book.service.js';
 import { ReadingSession } from './reading-session.entity.js';
@@ -100,5 +102,14 @@ export class DayReadingResolver {
   @FieldResolver(() => [ReadingSession], { description: 'Oldest first.' })
   readingSessions(@Root() day: Day, @Ctx() ctx: AppContext): Promise<ReadingSession[]> {
     return ctx.loaders.reading.readingSessionsByDayId.load(day.id);
+  }
+}
+
+/** Spec: "a reading item links to a book through `bookId`": the READING item's value, read as a book id. */
+@Resolver(() => ChecklistItem)
+export class ChecklistBookResolver {
+  @FieldResolver(() => ID, { nullable: true, description: 'READING items: the book read (the item\'s value); null for other keys.' })
+  bookId(@Root() item: ChecklistItem): string | null {
+    return item.key === ChecklistKey.READING && typeof item.value === 'string' ? item.value : null;
   }
 }

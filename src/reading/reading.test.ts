@@ -147,7 +147,8 @@ describe('reading sessions', () => {
     expect(first).toMatchObject({ dayId: day, bookId: book.id, pagesRead: 30, duration: 25, book: { id: book.id, currentPage: 30 } });
     expect(Object.keys(first).sort()).toEqual(['book', 'bookId', 'createdAt', 'dayId', 'duration', 'id', 'pagesRead', 'updatedAt']);
     expect(await page(client, book.id)).toBe(30);
-    expect(await readingItem(client, day!)).toMatchObject({ completed: true, value: book.id });
+    expect(await readingItem(client, day!)).toMatchObject({ completed: true, value: book.id, bookId: book.id });
+    expect((await client.get(`/api/v1/checklist/${day}`)).body.data.find((i: any) => i.key === 'WATER').bookId).toBeNull();
     expect((await outboxEvents(app, id, 'checklist_completed')).map((e) => e.data)).toEqual([{ dayId: day, itemKey: 'READING', completedAt: expect.any(String) }]);
 
     // The same day again: the item is already ticked, no second event.

@@ -356,6 +356,8 @@ export type ChecklistItem = {
   completedAt?: Maybe<Scalars['DateTimeISO']['output']>;
   /** Whether the day's mode requires this item. */
   required: Scalars['Boolean']['output'];
+  /** READING items: the book read (the item's value); null for other keys. */
+  bookId?: Maybe<Scalars['ID']['output']>;
 };
 
 /** A daily checklist item. */
