@@ -95,6 +95,30 @@ export const sessionRoutes: RouteTable = {
   'Mutation.deleteFile': { method: 'DELETE', path: '/files/:fileId' },
   'Query.progressPhotos': { method: 'GET', path: '/body-composition/photos' },
 
+  // Journal
+  'Query.journalQuestions': { method: 'GET', path: '/journal/questions' },
+  'Mutation.createJournalQuestion': { method: 'POST', path: '/journal/questions', responseStatus: 201 },
+  'Query.journalQuestion': { method: 'GET', path: '/journal/questions/:questionId' },
+  'Mutation.updateJournalQuestion': { method: 'PATCH', path: '/journal/questions/:questionId' },
+  'Mutation.deleteJournalQuestion': { method: 'DELETE', path: '/journal/questions/:questionId' },
+  'Query.journalEntries': { method: 'GET', path: '/journal/entries' },
+  'Mutation.createJournalEntry': { method: 'POST', path: '/journal/entries', responseStatus: 201 },
+  'Query.journalEntry': { method: 'GET', path: '/journal/entries/:entryId' },
+  'Mutation.updateJournalEntry': { method: 'PATCH', path: '/journal/entries/:entryId' },
+  'Mutation.deleteJournalEntry': { method: 'DELETE', path: '/journal/entries/:entryId' },
+
+  // Books and reading sessions
+  'Query.books': { method: 'GET', path: '/books' },
+  'Mutation.createBook': { method: 'POST', path: '/books', responseStatus: 201 },
+  'Query.book': { method: 'GET', path: '/books/:bookId' },
+  'Mutation.updateBook': { method: 'PATCH', path: '/books/:bookId' },
+  'Mutation.deleteBook': { method: 'DELETE', path: '/books/:bookId' },
+  'Query.readingSessions': { method: 'GET', path: '/reading-sessions' },
+  'Mutation.createReadingSession': { method: 'POST', path: '/reading-sessions', responseStatus: 201 },
+  'Query.readingSession': { method: 'GET', path: '/reading-sessions/:sessionId' },
+  'Mutation.updateReadingSession': { method: 'PATCH', path: '/reading-sessions/:sessionId' },
+  'Mutation.deleteReadingSession': { method: 'DELETE', path: '/reading-sessions/:sessionId' },
+
   // Subscription and API keys (session cookie only; an API key is never accepted here)
   'Query.subscription': { method: 'GET', path: '/subscription' },
   'Query.apiKeys': { method: 'GET', path: '/api-keys' },

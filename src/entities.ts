@@ -34,6 +34,10 @@ import { ProgressPhoto } from './body/progress-photo.entity.js';
 import { MealTemplate } from './nutrition/meal-template.entity.js';
 import { DinnerPlan } from './nutrition/dinner-plan.entity.js';
 import { GroceryItem, GroceryList } from './nutrition/grocery-list.entity.js';
+import { JournalQuestion } from './journal/journal-question.entity.js';
+import { JournalEntry } from './journal/journal-entry.entity.js';
+import { Book } from './reading/book.entity.js';
+import { ReadingSession } from './reading/reading-session.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -75,6 +79,12 @@ export const entities = [
   DinnerPlan,
   GroceryList,
   GroceryItem,
+  // Journal
+  JournalQuestion,
+  JournalEntry,
+  // Books and reading
+  Book,
+  ReadingSession,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

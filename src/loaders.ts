@@ -8,6 +8,8 @@ import { createWellnessLoaders } from './wellness/wellness.loaders.js';
 import { createWebhooksLoaders } from './webhooks/webhooks.loaders.js';
 import { createFilesLoaders } from './files/files.loaders.js';
 import { createNutritionLoaders } from './nutrition/nutrition.loaders.js';
+import { createJournalLoaders } from './journal/journal.loaders.js';
+import { createReadingLoaders } from './reading/reading.loaders.js';
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {
@@ -29,6 +31,8 @@ export function createLoaders(em: EntityManager) {
   const webhooks = lazy(() => createWebhooksLoaders(em));
   const files = lazy(() => createFilesLoaders(em));
   const nutrition = lazy(() => createNutritionLoaders(em));
+  const journal = lazy(() => createJournalLoaders(em));
+  const reading = lazy(() => createReadingLoaders(em));
   return {
     get planning() {
       return planning();
@@ -56,6 +60,12 @@ export function createLoaders(em: EntityManager) {
     },
     get nutrition() {
       return nutrition();
+    },
+    get journal() {
+      return journal();
+    },
+    get reading() {
+      return reading();
     },
   };
 }

@@ -23,6 +23,8 @@ import { ProgressPhotoResolver } from './body/progress-photo.resolver.js';
 import { MealTemplateResolver } from './nutrition/meal-template.resolver.js';
 import { DayDinnerResolver, DinnerPlanResolver } from './nutrition/dinner-plan.resolver.js';
 import { GroceryListResolver } from './nutrition/grocery-list.resolver.js';
+import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from './journal/journal.resolver.js';
+import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -58,6 +60,15 @@ export const resolvers: NonEmptyArray<Function> = [
   DinnerPlanResolver,
   DayDinnerResolver,
   GroceryListResolver,
+  // Journal
+  JournalQuestionResolver,
+  JournalEntryResolver,
+  DayJournalResolver,
+  // Books and reading
+  BookResolver,
+  ReadingSessionResolver,
+  DayReadingResolver,
+  ChecklistBookResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

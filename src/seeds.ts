@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { seedGlobalExercises } from './training/exercise-catalog.seed.js';
+import { seedGlobalJournalQuestions } from './journal/journal-questions.seed.js';
 
 /**
  * Reference data every deployment needs, written at start after the migrations. Each seed must be
@@ -7,4 +8,5 @@ import { seedGlobalExercises } from './training/exercise-catalog.seed.js';
  */
 export async function runSeeds(em: EntityManager): Promise<void> {
   await seedGlobalExercises(em);
+  await seedGlobalJournalQuestions(em);
 }

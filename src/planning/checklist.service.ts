@@ -67,15 +67,40 @@ export class ChecklistService {
       const completed = next(item);
       if (completed === item.completed) return item;
       const now = new Date();
-      item.completed = completed;
-      item.completedAt = item.completed ? now : null;
-      item.value = item.completed ? (value ?? null) : null;
       if (item.completed) {
-        recordEvent(em, userId, 'checklist_completed', { dayId, itemKey: key, completedAt: now.toISOString() });
+        item.completed = false;
+        item.completedAt = null;
+        item.value = null;
+      } else {
+        markCompleted(em, item, value, now);
       }
       await em.flush();
       await refreshDayCompletion(em, day, now);
       return item;
     });
   }
+}
+
+/** Ticks an item: stores the value and records checklist_completed (a toggle and every automatic tick). */
+function markCompleted(em: EntityManager, item: ChecklistItem, value: unknown, now: Date): void {
+  item.completed = true;
+  item.completedAt = now;
+  item.value = value ?? null;
+  recordEvent(em, item.userId, 'checklist_completed', { dayId: item.dayId, itemKey: item.key, completedAt: now.toISOString() });
+}
+
+/**
+ * Completes `key` on a day as a toggle would (value, checklist_completed, day completion), when it is
+ * not completed yet; a completed item is left as it is. For writes that tick an item by themselves (a
+ * journal entry, a reading session, a meditation). `day` must be the caller's, locked in `em`'s
+ * transaction (lockDay), which serialises this with toggles of the same day. Returns whether it ticked.
+ */
+export async function completeChecklistItem(em: EntityManager, day: Day, key: ChecklistKey, value?: unknown, now = new Date()): Promise<boolean> {
+  checkValue(key, value);
+  const item = (await em.findOne(ChecklistItem, { dayId: day.id, key })) ?? em.create(ChecklistItem, { userId: day.userId, dayId: day.id, key });
+  if (item.completed) return false;
+  markCompleted(em, item, value, now);
+  await em.flush();
+  await refreshDayCompletion(em, day, now);
+  return true;
 }

@@ -70,6 +70,7 @@ beforeAll(async () => {
       const res = await client.post(path, body);
       expect(res.status, res.text).toBe(201);
     }
+    await addReflection(week.days, onMonday === 1 ? 1 : 3);
     const dayIds = [...Array(onMonday).fill(monday), ...week.days.slice(1).flatMap((d: any) => Array(onOtherDays).fill(d.id))];
     for (let batch = 0; batch < dayIds.length; batch += 20) {
       const created = await Promise.all(
@@ -86,6 +87,21 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
 });
+
+/** Journal entries and reading sessions (each of its own book) on the week's days: `perDay` of each on every day, or one in all when 1. */
+async function addReflection(days: { id: string }[], perDay: number): Promise<void> {
+  const questions = (await client.get('/api/v1/journal/questions')).body.data;
+  const targets = perDay === 1 ? days.slice(0, 1) : days;
+  for (const day of targets) {
+    for (let i = 0; i < perDay; i++) {
+      const entry = await client.post('/api/v1/journal/entries', { dayId: day.id, questionId: questions[i].id, answer: `Answer ${i}` });
+      expect(entry.status, entry.text).toBe(201);
+      const book = await client.post('/api/v1/books', { title: `Book ${i}`, author: 'Author', totalPages: 300 });
+      const session = await client.post('/api/v1/reading-sessions', { dayId: day.id, bookId: book.body.data.id, pagesRead: 10, duration: 15 });
+      expect(session.status, session.text).toBe(201);
+    }
+  }
+}
 
 /**
  * Waits until the server sends no statement for half a second: the events the setup recorded are
@@ -217,5 +233,21 @@ describe('SQL statements per day read', () => {
     expect(res.body.data.mobilitySessions).toHaveLength(1);
     expect(res.body.data.bodyMeasurements).toHaveLength(1);
     expect(res.body.data.bedtimeTargets.wakeTime).toBe('06:30');
+    expect(res.body.data.journalEntries).toHaveLength(3);
+    expect(res.body.data.readingSessions).toHaveLength(3);
+    expect(res.body.data.dinnerPlan.isCookDay).toBe(true);
+  });
+
+  it('GraphQL days with journalEntries and readingSessions { book } add one statement per relation', async () => {
+    const query = `query($s: LocalDate!) { week(startDate: $s) { days { id journalEntries { id answer } readingSessions { id pagesRead book { title currentPage } } } } }`;
+    const small = await measure(() => client.graphql(query, { s: SMALL }));
+    const large = await measure(() => client.graphql(query, { s: LARGE }));
+    expect(large.body.errors).toBeUndefined();
+    const count = (body: any, field: string) => body.data.week.days.reduce((n: number, d: any) => n + d[field].length, 0);
+    expect([count(small.body, 'journalEntries'), count(large.body, 'journalEntries'), count(large.body, 'readingSessions')]).toEqual([1, 21, 21]);
+    console.info(`GraphQL week with journal and reading: ${small.count} statements (1 entry, 1 session), ${large.count} (21 entries, 21 sessions of 21 books)`);
+    expect(large.count, large.sql.join('\n')).toBe(small.count);
+    // session lookup, week, days, journal entries, reading sessions, books
+    expect(small.count).toBeLessThanOrEqual(6);
   });
 });

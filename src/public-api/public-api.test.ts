@@ -274,6 +274,15 @@ describe('POST /meditation', () => {
     expectOk(await user.api.post('/meditation', { duration: 5 }), { duration: 5, type: null, time: expect.any(String), message: expect.any(String) });
   });
 
+  it("completes today's MEDITATION checklist item with the minutes and records checklist_completed", async () => {
+    const holder = await keyHolder(app);
+    expectOk(await holder.api.post('/meditation', { duration: 25 }), { duration: 25, type: null, time: expect.any(String), message: expect.any(String) });
+    const day = (await holder.client.get('/api/v1/days/today')).body.data;
+    const item = (await holder.client.get(`/api/v1/checklist/${day.id}`)).body.data.find((i: any) => i.key === 'MEDITATION');
+    expect(item).toMatchObject({ completed: true, value: 25 });
+    expect((await outboxEvents(app, holder.id, 'checklist_completed')).map((e) => e.data)).toEqual([{ dayId: day.id, itemKey: 'MEDITATION', completedAt: expect.any(String) }]);
+  });
+
   it('validates duration and type', async () => {
     expectInvalid(await user.api.post('/meditation', {}), ['duration']);
     expectInvalid(await user.api.post('/meditation', { duration: 0 }), ['duration']);

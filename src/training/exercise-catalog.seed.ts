@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { stableId } from '../core/database/stable-id.js';
 import { Exercise } from './exercise.entity.js';
 
 /**
@@ -191,13 +191,9 @@ export const GLOBAL_EXERCISES: ReadonlyArray<{ name: string; category: string; m
   { name: 'Supine Twist', category: 'mobility', muscleGroups: ['back', 'glutes'] },
 ];
 
-/** A stable id per global exercise (name-based, UUID version 5 layout), so seeding is idempotent. */
+/** A stable id per global exercise (name-based), so seeding is idempotent. */
 export function globalExerciseId(name: string): string {
-  const hex = createHash('sha1').update(`life-planner:global-exercise:${name}`).digest('hex').slice(0, 32).split('');
-  hex[12] = '5';
-  hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
-  const s = hex.join('');
-  return `${s.slice(0, 8)}-${s.slice(8, 12)}-${s.slice(12, 16)}-${s.slice(16, 20)}-${s.slice(20)}`;
+  return stableId(`global-exercise:${name}`);
 }
 
 /** Inserts the global catalog's missing rows; existing rows (by id) are left as they are. */

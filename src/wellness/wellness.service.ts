@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../core/events/record-event.js';
 import { lockDay, requireDay } from '../planning/day-scope.js';
+import { completeChecklistItem } from '../planning/checklist.service.js';
+import { ChecklistKey } from '../planning/checklist-key.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 import { MeditationSession } from './meditation-session.entity.js';
 import { MoodEntry } from './mood-entry.entity.js';
@@ -70,12 +72,15 @@ export interface MeditationLog {
 export class MeditationService {
   constructor(private readonly em: EntityManager) {}
 
-  /** Records meditation_logged { sessionId, duration, loggedAt }. */
+  /**
+   * Records meditation_logged { sessionId, duration, loggedAt } and ticks the day's MEDITATION checklist
+   * item with the minutes (as a toggle would) unless it is already ticked.
+   */
   async log(userId: string, input: MeditationLog): Promise<MeditationSession> {
     const now = new Date();
     const time = toDate(input.time, 'time') ?? now;
     return this.em.transactional(async (em) => {
-      await requireDay(em, userId, input.dayId);
+      const day = await lockDay(em, userId, input.dayId);
       const session = em.create(MeditationSession, {
         userId,
         dayId: input.dayId,
@@ -85,6 +90,8 @@ export class MeditationService {
         notes: input.notes ?? null,
       });
       recordEvent(em, userId, 'meditation_logged', { sessionId: session.id, duration: session.duration, loggedAt: now.toISOString() }, now);
+      await em.flush();
+      await completeChecklistItem(em, day, ChecklistKey.MEDITATION, session.duration, now);
       return session;
     });
   }

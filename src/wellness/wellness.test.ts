@@ -3,6 +3,8 @@ import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { DayService } from '../planning/day.service.js';
 import { Day } from '../planning/day.entity.js';
+import { ChecklistItem } from '../planning/checklist-item.entity.js';
+import { ChecklistKey } from '../planning/checklist-key.js';
 import { ISO, MISSING_ID, gqlCode, outboxEvents, weekDays } from '../training/activity.test-helpers.js';
 import { createWellnessLoaders } from './wellness.loaders.js';
 import { MeditationService, MoodService, SleepService, StepsService, WaterService } from './wellness.service.js';
@@ -49,9 +51,22 @@ describe('services used by the Public API (today)', () => {
     const session = await new MeditationService(em).log(userId, { dayId: today.id, duration: 12, type: 'breathing' });
     expect(session).toMatchObject({ duration: 12, type: 'breathing', dayId: today.id });
     const events = await outboxEvents(app, userId);
-    expect(events.map((e) => e.event)).toEqual(['meditation_logged']);
+    expect(events.map((e) => e.event)).toEqual(['meditation_logged', 'checklist_completed']);
     expect(Object.keys(events[0]!.data).sort()).toEqual(['duration', 'loggedAt', 'sessionId']);
     expect(events[0]!.data).toMatchObject({ sessionId: session.id, duration: 12 });
+    expect(events[1]!.data).toEqual({ dayId: today.id, itemKey: 'MEDITATION', completedAt: expect.any(String) });
+  });
+
+  it("MeditationService.log ticks the day's MEDITATION item with the minutes, once; a later session leaves it as it is", async () => {
+    const { id: userId } = await signUp(app.url);
+    const today = await new DayService(app.server.orm.em.fork()).today(userId);
+    const item = async () => (await app.server.orm.em.fork().findOneOrFail(ChecklistItem, { dayId: today.id, key: ChecklistKey.MEDITATION }));
+    await new MeditationService(app.server.orm.em.fork()).log(userId, { dayId: today.id, duration: 20 });
+    expect(await item()).toMatchObject({ completed: true, value: 20 });
+    await new MeditationService(app.server.orm.em.fork()).log(userId, { dayId: today.id, duration: 5 });
+    expect(await item()).toMatchObject({ completed: true, value: 20 });
+    expect((await outboxEvents(app, userId, 'checklist_completed')).map((e) => e.data.itemKey)).toEqual(['MEDITATION']);
+    expect(await outboxEvents(app, userId, 'meditation_logged')).toHaveLength(2);
   });
 
   it("StepsService, MoodService and SleepService write their records; mood and sleep set the day's fields", async () => {

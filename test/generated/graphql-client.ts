@@ -87,6 +87,19 @@ export type Query = {
   dinnerPlans: DinnerPlanPage;
   /** The week's grocery list (404 before it is generated). */
   groceryList: GroceryList;
+  /** The global questions, then your own, each by order. */
+  journalQuestions: JournalQuestionPage;
+  /** A global question or one of your own. */
+  journalQuestion: JournalQuestion;
+  /** Your journal entries, oldest first; filter by day and question. */
+  journalEntries: JournalEntryPage;
+  journalEntry: JournalEntry;
+  /** Your books, oldest first. */
+  books: BookPage;
+  book: Book;
+  /** Your reading sessions, oldest first; filter by day, date range or book. */
+  readingSessions: ReadingSessionPage;
+  readingSession: ReadingSession;
 };
 
 
@@ -271,6 +284,56 @@ export type QueryGroceryListArgs = {
   weekId: Scalars['UUID']['input'];
 };
 
+
+export type QueryJournalQuestionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryJournalQuestionArgs = {
+  questionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryJournalEntriesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  questionId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QueryJournalEntryArgs = {
+  entryId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBooksArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBookArgs = {
+  bookId: Scalars['UUID']['input'];
+};
+
+
+export type QueryReadingSessionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  bookId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QueryReadingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+};
+
 export type User = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -340,6 +403,8 @@ export type ChecklistItem = {
   completedAt?: Maybe<Scalars['DateTimeISO']['output']>;
   /** Whether the day's mode requires this item. */
   required: Scalars['Boolean']['output'];
+  /** READING items: the book read (the item's value); null for other keys. */
+  bookId?: Maybe<Scalars['ID']['output']>;
 };
 
 /** A daily checklist item. */
@@ -393,6 +458,10 @@ export type Day = {
   sleepEntries: Array<SleepEntry>;
   /** Null until the week's dinner plans are generated. */
   dinnerPlan?: Maybe<DinnerPlan>;
+  /** Oldest first. */
+  journalEntries: Array<JournalEntry>;
+  /** Oldest first. */
+  readingSessions: Array<ReadingSession>;
 };
 
 export type PerimeterTask = {
@@ -664,6 +733,103 @@ export type DinnerPlan = {
   cookedAt?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
+export type JournalEntry = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  /** Null once your question was deleted. */
+  questionId?: Maybe<Scalars['ID']['output']>;
+  /** The question as it read when answered. */
+  question: Scalars['String']['output'];
+  answer: Scalars['String']['output'];
+};
+
+export type ReadingSession = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  bookId: Scalars['ID']['output'];
+  pagesRead: Scalars['Int']['output'];
+  /** Minutes. */
+  duration: Scalars['Int']['output'];
+  book: Book;
+};
+
+export type Book = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  title: Scalars['String']['output'];
+  author: Scalars['String']['output'];
+  totalPages: Scalars['Int']['output'];
+  /** 0..totalPages; reading sessions raise it. */
+  currentPage: Scalars['Int']['output'];
+  /** The id of one of your image files (see `cover` for its URL). */
+  coverUrl?: Maybe<Scalars['ID']['output']>;
+  /** The cover image (with its URL), when the book has one. */
+  cover?: Maybe<File>;
+};
+
+export type File = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  userId: Scalars['ID']['output'];
+  /** The name the client sent, kept as metadata (never used as a path). */
+  fileName: Scalars['String']['output'];
+  fileType: FileType;
+  /** Detected from the bytes, not from the name or the declared type. */
+  mimeType: Scalars['String']['output'];
+  /** Bytes. */
+  size: Scalars['Int']['output'];
+  /** `<userId>/<fileId>/original`: identifiers only. */
+  storageKey: Scalars['String']['output'];
+  /** `disk` or `s3`. */
+  storageAdapter: Scalars['String']['output'];
+  /** Images get resized variants. */
+  isImage: Scalars['Boolean']['output'];
+  /** For images: width, height (after EXIF orientation), format. */
+  metadata?: Maybe<Scalars['JSONObject']['output']>;
+  /** Short-lived URL of the original (see fileUrl for variants). */
+  url: Scalars['String']['output'];
+  /** Variants made so far (images only); see fileUrl to make one. */
+  variants: Array<ImageVariant>;
+};
+
+export type FileType =
+  | 'image'
+  | 'document';
+
+export type ImageVariant = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  fileId: Scalars['ID']['output'];
+  variant: ImageVariantName;
+  status: ImageVariantStatus;
+  width?: Maybe<Scalars['Int']['output']>;
+  height?: Maybe<Scalars['Int']['output']>;
+  /** Bytes; 0 for a failed variant. */
+  size: Scalars['Int']['output'];
+  storageKey: Scalars['String']['output'];
+  /** Why the variant could not be made. */
+  error?: Maybe<Scalars['String']['output']>;
+};
+
+export type ImageVariantName =
+  | 'thumbnail'
+  | 'small'
+  | 'medium'
+  | 'large'
+  | 'original';
+
+/** `failed` variants keep the reason in `error`; they are not retried. */
+export type ImageVariantStatus =
+  | 'ready'
+  | 'failed';
+
 export type PerimeterTaskPage = {
   items: Array<PerimeterTask>;
   meta: PageMeta;
@@ -852,64 +1018,6 @@ export type FilePage = {
   meta: PageMeta;
 };
 
-export type File = {
-  id: Scalars['ID']['output'];
-  createdAt: Scalars['DateTimeISO']['output'];
-  updatedAt: Scalars['DateTimeISO']['output'];
-  userId: Scalars['ID']['output'];
-  /** The name the client sent, kept as metadata (never used as a path). */
-  fileName: Scalars['String']['output'];
-  fileType: FileType;
-  /** Detected from the bytes, not from the name or the declared type. */
-  mimeType: Scalars['String']['output'];
-  /** Bytes. */
-  size: Scalars['Int']['output'];
-  /** `<userId>/<fileId>/original`: identifiers only. */
-  storageKey: Scalars['String']['output'];
-  /** `disk` or `s3`. */
-  storageAdapter: Scalars['String']['output'];
-  /** Images get resized variants. */
-  isImage: Scalars['Boolean']['output'];
-  /** For images: width, height (after EXIF orientation), format. */
-  metadata?: Maybe<Scalars['JSONObject']['output']>;
-  /** Short-lived URL of the original (see fileUrl for variants). */
-  url: Scalars['String']['output'];
-  /** Variants made so far (images only); see fileUrl to make one. */
-  variants: Array<ImageVariant>;
-};
-
-export type FileType =
-  | 'image'
-  | 'document';
-
-export type ImageVariant = {
-  id: Scalars['ID']['output'];
-  createdAt: Scalars['DateTimeISO']['output'];
-  updatedAt: Scalars['DateTimeISO']['output'];
-  fileId: Scalars['ID']['output'];
-  variant: ImageVariantName;
-  status: ImageVariantStatus;
-  width?: Maybe<Scalars['Int']['output']>;
-  height?: Maybe<Scalars['Int']['output']>;
-  /** Bytes; 0 for a failed variant. */
-  size: Scalars['Int']['output'];
-  storageKey: Scalars['String']['output'];
-  /** Why the variant could not be made. */
-  error?: Maybe<Scalars['String']['output']>;
-};
-
-export type ImageVariantName =
-  | 'thumbnail'
-  | 'small'
-  | 'medium'
-  | 'large'
-  | 'original';
-
-/** `failed` variants keep the reason in `error`; they are not retried. */
-export type ImageVariantStatus =
-  | 'ready'
-  | 'failed';
-
 export type FileUrl = {
   fileId: Scalars['UUID']['output'];
   variant: ImageVariantName;
@@ -1001,6 +1109,37 @@ export type GrocerySource =
   | 'plan'
   | 'carried'
   | 'manual';
+
+export type JournalQuestionPage = {
+  items: Array<JournalQuestion>;
+  meta: PageMeta;
+};
+
+export type JournalQuestion = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  question: Scalars['String']['output'];
+  /** Position among the global questions, or among your own (which come after them). */
+  order: Scalars['Int']['output'];
+  /** Global questions are shared by every user and cannot be changed. */
+  isGlobal: Scalars['Boolean']['output'];
+};
+
+export type JournalEntryPage = {
+  items: Array<JournalEntry>;
+  meta: PageMeta;
+};
+
+export type BookPage = {
+  items: Array<Book>;
+  meta: PageMeta;
+};
+
+export type ReadingSessionPage = {
+  items: Array<ReadingSession>;
+  meta: PageMeta;
+};
 
 export type Mutation = {
   register: AuthPayload;
@@ -1108,6 +1247,29 @@ export type Mutation = {
   updateGroceryItem: GroceryItem;
   /** Adds a manual item (kept when the list is refreshed). */
   addGroceryItem: GroceryItem;
+  /** Adds a question of your own (shown after the global ones). */
+  createJournalQuestion: JournalQuestion;
+  /** Only your own questions can be changed; global ones answer NOT_FOUND. */
+  updateJournalQuestion: JournalQuestion;
+  /** Only your own questions can be deleted; their entries stay, with the question text as answered. */
+  deleteJournalQuestion: Deleted;
+  /** The day's first entry completes its JOURNAL checklist item. */
+  createJournalEntry: JournalEntry;
+  updateJournalEntry: JournalEntry;
+  /** The day's JOURNAL checklist item stays as it is. */
+  deleteJournalEntry: Deleted;
+  /** `coverUrl` is the id of one of your image files. */
+  createBook: Book;
+  /** currentPage must stay within 0..totalPages. */
+  updateBook: Book;
+  /** Deletes the book and its reading sessions. */
+  deleteBook: Deleted;
+  /** Raises the book's currentPage by pagesRead (capped) and ticks the day's READING item with the book id. */
+  createReadingSession: ReadingSession;
+  /** A new pagesRead moves the book's currentPage by the difference (capped). */
+  updateReadingSession: ReadingSession;
+  /** Moves the book's currentPage back by what the session added; the READING item stays. */
+  deleteReadingSession: Deleted;
 };
 
 
@@ -1574,6 +1736,86 @@ export type MutationAddGroceryItemArgs = {
   quantity?: InputMaybe<Scalars['Float']['input']>;
   unit?: InputMaybe<Scalars['String']['input']>;
   section?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCreateJournalQuestionArgs = {
+  question: Scalars['String']['input'];
+  order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationUpdateJournalQuestionArgs = {
+  questionId: Scalars['UUID']['input'];
+  question?: InputMaybe<Scalars['String']['input']>;
+  order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationDeleteJournalQuestionArgs = {
+  questionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateJournalEntryArgs = {
+  dayId: Scalars['UUID']['input'];
+  questionId: Scalars['UUID']['input'];
+  answer: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateJournalEntryArgs = {
+  entryId: Scalars['UUID']['input'];
+  answer?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteJournalEntryArgs = {
+  entryId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBookArgs = {
+  title: Scalars['String']['input'];
+  author: Scalars['String']['input'];
+  totalPages: Scalars['Int']['input'];
+  coverUrl?: InputMaybe<Scalars['UUID']['input']>;
+  currentPage?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationUpdateBookArgs = {
+  bookId: Scalars['UUID']['input'];
+  currentPage?: InputMaybe<Scalars['Int']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  author?: InputMaybe<Scalars['String']['input']>;
+  totalPages?: InputMaybe<Scalars['Int']['input']>;
+  coverUrl?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationDeleteBookArgs = {
+  bookId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateReadingSessionArgs = {
+  dayId: Scalars['UUID']['input'];
+  bookId: Scalars['UUID']['input'];
+  pagesRead: Scalars['Int']['input'];
+  duration: Scalars['Int']['input'];
+};
+
+
+export type MutationUpdateReadingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+  pagesRead?: InputMaybe<Scalars['Int']['input']>;
+  duration?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type MutationDeleteReadingSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
 };
 
 export type AuthPayload = {

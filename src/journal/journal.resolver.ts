@@ -1,0 +1,88 @@
+import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { Deleted } from '../core/deleted.js';
+import { requireAuth } from '../core/current-user.js';
+import { Day } from '../planning/day.entity.js';
+import { JournalEntry } from './journal-entry.entity.js';
+import { JournalEntryService } from './journal-entry.service.js';
+import { JournalQuestion } from './journal-question.entity.js';
+import { JournalQuestionService } from './journal-question.service.js';
+import {
+  CreateJournalEntryArgs,
+  CreateJournalQuestionArgs,
+  JournalEntryIdArgs,
+  JournalEntryPage,
+  JournalQuestionIdArgs,
+  JournalQuestionPage,
+  ListJournalEntriesArgs,
+  ListJournalQuestionsArgs,
+  UpdateJournalEntryArgs,
+  UpdateJournalQuestionArgs,
+} from './journal.types.js';
+
+@Resolver(() => JournalQuestion)
+export class JournalQuestionResolver {
+  @Query(() => JournalQuestionPage, { description: 'The global questions, then your own, each by order.' })
+  journalQuestions(@Args(() => ListJournalQuestionsArgs) args: ListJournalQuestionsArgs, @Ctx() ctx: AppContext): Promise<JournalQuestionPage> {
+    return new JournalQuestionService(ctx.em).list(requireAuth(ctx).user.id, args);
+  }
+
+  @Query(() => JournalQuestion, { description: 'A global question or one of your own.' })
+  journalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
+    return new JournalQuestionService(ctx.em).visible(requireAuth(ctx).user.id, args.questionId);
+  }
+
+  @Mutation(() => JournalQuestion, { description: 'Adds a question of your own (shown after the global ones).' })
+  createJournalQuestion(@Args(() => CreateJournalQuestionArgs) args: CreateJournalQuestionArgs, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
+    return new JournalQuestionService(ctx.em).create(requireAuth(ctx).user.id, args);
+  }
+
+  @Mutation(() => JournalQuestion, { description: 'Only your own questions can be changed; global ones answer NOT_FOUND.' })
+  updateJournalQuestion(@Args(() => UpdateJournalQuestionArgs) args: UpdateJournalQuestionArgs, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
+    const { questionId, ...changes } = args;
+    return new JournalQuestionService(ctx.em).update(requireAuth(ctx).user.id, questionId, changes);
+  }
+
+  @Mutation(() => Deleted, { description: 'Only your own questions can be deleted; their entries stay, with the question text as answered.' })
+  deleteJournalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new JournalQuestionService(ctx.em).delete(requireAuth(ctx).user.id, args.questionId);
+  }
+}
+
+@Resolver(() => JournalEntry)
+export class JournalEntryResolver {
+  @Query(() => JournalEntryPage, { description: 'Your journal entries, oldest first; filter by day and question.' })
+  journalEntries(@Args(() => ListJournalEntriesArgs) args: ListJournalEntriesArgs, @Ctx() ctx: AppContext): Promise<JournalEntryPage> {
+    return new JournalEntryService(ctx.em).list(requireAuth(ctx).user.id, args);
+  }
+
+  @Query(() => JournalEntry)
+  journalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @Ctx() ctx: AppContext): Promise<JournalEntry> {
+    return new JournalEntryService(ctx.em).get(requireAuth(ctx).user.id, args.entryId);
+  }
+
+  @Mutation(() => JournalEntry, { description: "The day's first entry completes its JOURNAL checklist item." })
+  createJournalEntry(@Args(() => CreateJournalEntryArgs) args: CreateJournalEntryArgs, @Ctx() ctx: AppContext): Promise<JournalEntry> {
+    return new JournalEntryService(ctx.em).create(requireAuth(ctx).user.id, args);
+  }
+
+  @Mutation(() => JournalEntry)
+  updateJournalEntry(@Args(() => UpdateJournalEntryArgs) args: UpdateJournalEntryArgs, @Ctx() ctx: AppContext): Promise<JournalEntry> {
+    const { entryId, ...changes } = args;
+    return new JournalEntryService(ctx.em).update(requireAuth(ctx).user.id, entryId, changes);
+  }
+
+  @Mutation(() => Deleted, { description: "The day's JOURNAL checklist item stays as it is." })
+  deleteJournalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new JournalEntryService(ctx.em).delete(requireAuth(ctx).user.id, args.entryId);
+  }
+}
+
+/** A day's journal entries (a day is reached only by its owner). */
+@Resolver(() => Day)
+export class DayJournalResolver {
+  @FieldResolver(() => [JournalEntry], { description: 'Oldest first.' })
+  journalEntries(@Root() day: Day, @Ctx() ctx: AppContext): Promise<JournalEntry[]> {
+    return ctx.loaders.journal.journalEntriesByDayId.load(day.id);
+  }
+}

@@ -1,0 +1,108 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { UUID } from '../core/scalars.js';
+import { IfPresent } from '../core/validation/if-present.js';
+import { JournalEntry } from './journal-entry.entity.js';
+import { JournalQuestion } from './journal-question.entity.js';
+
+const NOT_BLANK = /\S/;
+export const QUESTION_MAX = 500;
+export const ANSWER_MAX = 10_000;
+export const QUESTION_ORDER_MAX = 10_000;
+
+// ---------------------------------------------------------------- questions
+
+@ArgsType()
+export class ListJournalQuestionsArgs extends PageArgs {}
+
+@ArgsType()
+export class JournalQuestionIdArgs {
+  @Field(() => UUID)
+  questionId!: string;
+}
+
+@ArgsType()
+export class CreateJournalQuestionArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'question must not be empty' })
+  @MaxLength(QUESTION_MAX, { message: `question must be at most ${QUESTION_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'question must not be blank' })
+  question!: string;
+
+  @Field(() => Int, { nullable: true, description: `Position among your questions, 0-${QUESTION_ORDER_MAX}; defaults to after your last one.` })
+  @IsOptional()
+  @IsInt({ message: 'order must be a whole number' })
+  @Min(0, { message: 'order must not be negative' })
+  @Max(QUESTION_ORDER_MAX, { message: `order must be at most ${QUESTION_ORDER_MAX}` })
+  order?: number | null;
+}
+
+@ArgsType()
+export class UpdateJournalQuestionArgs extends JournalQuestionIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('question')
+  @IsString()
+  @MinLength(1, { message: 'question must not be empty' })
+  @MaxLength(QUESTION_MAX, { message: `question must be at most ${QUESTION_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'question must not be blank' })
+  question?: string;
+
+  @Field(() => Int, { nullable: true })
+  @IfPresent('order')
+  @IsInt({ message: 'order must be a whole number' })
+  @Min(0, { message: 'order must not be negative' })
+  @Max(QUESTION_ORDER_MAX, { message: `order must be at most ${QUESTION_ORDER_MAX}` })
+  order?: number;
+}
+
+export const JournalQuestionPage = Paginated(JournalQuestion, 'JournalQuestionPage');
+export type JournalQuestionPage = InstanceType<typeof JournalQuestionPage>;
+
+// ---------------------------------------------------------------- entries
+
+@ArgsType()
+export class ListJournalEntriesArgs extends PageArgs {
+  @Field(() => UUID, { nullable: true })
+  dayId?: string;
+
+  @Field(() => UUID, { nullable: true })
+  questionId?: string;
+}
+
+@ArgsType()
+export class JournalEntryIdArgs {
+  @Field(() => UUID)
+  entryId!: string;
+}
+
+@ArgsType()
+export class CreateJournalEntryArgs {
+  @Field(() => UUID)
+  dayId!: string;
+
+  @Field(() => UUID, { description: 'A global question or one of your own.' })
+  questionId!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'answer must not be empty' })
+  @MaxLength(ANSWER_MAX, { message: `answer must be at most ${ANSWER_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'answer must not be blank' })
+  answer!: string;
+}
+
+@ArgsType()
+export class UpdateJournalEntryArgs extends JournalEntryIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('answer')
+  @IsString()
+  @MinLength(1, { message: 'answer must not be empty' })
+  @MaxLength(ANSWER_MAX, { message: `answer must be at most ${ANSWER_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'answer must not be blank' })
+  answer?: string;
+}
+
+export const JournalEntryPage = Paginated(JournalEntry, 'JournalEntryPage');
+export type JournalEntryPage = InstanceType<typeof JournalEntryPage>;

@@ -1,0 +1,102 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { deleted, type Deleted } from '../core/deleted.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import { findPage } from '../core/database/find-page.js';
+import { FileService } from '../files/file.service.js';
+import type { FilesRuntime } from '../files/files-runtime.js';
+import { Book } from './book.entity.js';
+
+export interface NewBook {
+  title: string;
+  author: string;
+  totalPages: number;
+  coverUrl?: string | null;
+  currentPage?: number | null;
+}
+
+export interface BookChanges {
+  title?: string;
+  author?: string;
+  totalPages?: number;
+  currentPage?: number;
+  /** null removes the cover. */
+  coverUrl?: string | null;
+}
+
+/** The caller's book, its row locked for the transaction (serialises page changes), or NOT_FOUND naming `field`. */
+export async function lockBook(em: EntityManager, userId: string, bookId: string, field?: string): Promise<Book> {
+  const book = await em.findOne(Book, { id: bookId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!book) throw new NotFoundError('Book', field ? { field } : undefined);
+  return book;
+}
+
+function checkPages(currentPage: number, totalPages: number, field: 'currentPage' | 'totalPages'): void {
+  if (currentPage < 0 || currentPage > totalPages) {
+    const message = `currentPage must be within 0..totalPages (${currentPage} of ${totalPages})`;
+    throw new ValidationError(message, [{ path: [field], message }]);
+  }
+}
+
+/** The books of one user. A cover is one of the user's own image files. */
+export class BookService {
+  private readonly files: FileService;
+
+  constructor(
+    private readonly em: EntityManager,
+    rt: FilesRuntime,
+  ) {
+    this.files = new FileService(em, rt);
+  }
+
+  async list(userId: string, args: PageArgs): Promise<Page<Book>> {
+    return findPage(this.em, Book, { userId }, { createdAt: 'asc', id: 'asc' }, args);
+  }
+
+  async get(userId: string, bookId: string): Promise<Book> {
+    const book = await this.em.findOne(Book, { id: bookId, userId });
+    if (!book) throw new NotFoundError('Book');
+    return book;
+  }
+
+  async create(userId: string, input: NewBook): Promise<Book> {
+    const currentPage = input.currentPage ?? 0;
+    checkPages(currentPage, input.totalPages, 'currentPage');
+    if (input.coverUrl) await this.files.requireOwnedFile(userId, input.coverUrl, { field: 'coverUrl', image: true });
+    const book = this.em.create(Book, {
+      userId,
+      title: input.title.trim(),
+      author: input.author.trim(),
+      totalPages: input.totalPages,
+      currentPage,
+      coverUrl: input.coverUrl ?? null,
+    });
+    await this.em.flush();
+    return book;
+  }
+
+  /** The resulting currentPage must lie within 0..totalPages (a refusal changes nothing). */
+  async update(userId: string, bookId: string, changes: BookChanges): Promise<Book> {
+    return this.em.transactional(async (em) => {
+      const book = await lockBook(em, userId, bookId);
+      const totalPages = changes.totalPages ?? book.totalPages;
+      const currentPage = changes.currentPage ?? book.currentPage;
+      checkPages(currentPage, totalPages, changes.currentPage !== undefined ? 'currentPage' : 'totalPages');
+      if (changes.coverUrl) await this.files.requireOwnedFile(userId, changes.coverUrl, { field: 'coverUrl', image: true });
+      if (changes.title !== undefined) book.title = changes.title.trim();
+      if (changes.author !== undefined) book.author = changes.author.trim();
+      if (changes.coverUrl !== undefined) book.coverUrl = changes.coverUrl;
+      book.totalPages = totalPages;
+      book.currentPage = currentPage;
+      return book;
+    });
+  }
+
+  /** Its reading sessions go with it; checklist items that named it keep the id as their value. */
+  async delete(userId: string, bookId: string): Promise<Deleted> {
+    const book = await this.get(userId, bookId);
+    await this.em.remove(book).flush();
+    return deleted(bookId, 'Book');
+  }
+}

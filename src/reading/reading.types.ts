@@ -1,0 +1,150 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { UUID } from '../core/scalars.js';
+import { IfPresent } from '../core/validation/if-present.js';
+import { DayRangeArgs } from '../training/training.types.js';
+import { Book } from './book.entity.js';
+import { ReadingSession } from './reading-session.entity.js';
+
+const NOT_BLANK = /\S/;
+export const TITLE_MAX = 300;
+export const PAGES_MAX = 100_000;
+/** A session lasts at most a day. */
+export const READING_MINUTES_MAX = 1_440;
+
+// ---------------------------------------------------------------- books
+
+@ArgsType()
+export class ListBooksArgs extends PageArgs {}
+
+@ArgsType()
+export class BookIdArgs {
+  @Field(() => UUID)
+  bookId!: string;
+}
+
+@ArgsType()
+export class CreateBookArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'title must not be empty' })
+  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  title!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'author must not be empty' })
+  @MaxLength(TITLE_MAX, { message: `author must be at most ${TITLE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'author must not be blank' })
+  author!: string;
+
+  @Field(() => Int, { description: `1-${PAGES_MAX}.` })
+  @IsInt({ message: 'totalPages must be a whole number' })
+  @Min(1, { message: 'totalPages must be at least 1' })
+  @Max(PAGES_MAX, { message: `totalPages must be at most ${PAGES_MAX}` })
+  totalPages!: number;
+
+  @Field(() => UUID, { nullable: true, description: 'The id of one of your image files (POST /files/upload).' })
+  coverUrl?: string | null;
+
+  @Field(() => Int, { nullable: true, description: '0..totalPages; defaults to 0.' })
+  @IsOptional()
+  @IsInt({ message: 'currentPage must be a whole number' })
+  @Min(0, { message: 'currentPage must not be negative' })
+  currentPage?: number | null;
+}
+
+@ArgsType()
+export class UpdateBookArgs extends BookIdArgs {
+  @Field(() => Int, { nullable: true, description: '0..totalPages.' })
+  @IfPresent('currentPage')
+  @IsInt({ message: 'currentPage must be a whole number' })
+  @Min(0, { message: 'currentPage must not be negative' })
+  currentPage?: number;
+
+  @Field(() => String, { nullable: true })
+  @IfPresent('title')
+  @IsString()
+  @MinLength(1, { message: 'title must not be empty' })
+  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  title?: string;
+
+  @Field(() => String, { nullable: true })
+  @IfPresent('author')
+  @IsString()
+  @MinLength(1, { message: 'author must not be empty' })
+  @MaxLength(TITLE_MAX, { message: `author must be at most ${TITLE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'author must not be blank' })
+  author?: string;
+
+  @Field(() => Int, { nullable: true, description: 'Not below currentPage.' })
+  @IfPresent('totalPages')
+  @IsInt({ message: 'totalPages must be a whole number' })
+  @Min(1, { message: 'totalPages must be at least 1' })
+  @Max(PAGES_MAX, { message: `totalPages must be at most ${PAGES_MAX}` })
+  totalPages?: number;
+
+  @Field(() => UUID, { nullable: true, description: 'One of your image files; null removes the cover.' })
+  coverUrl?: string | null;
+}
+
+export const BookPage = Paginated(Book, 'BookPage');
+export type BookPage = InstanceType<typeof BookPage>;
+
+// ---------------------------------------------------------------- reading sessions
+
+@ArgsType()
+export class ListReadingSessionsArgs extends DayRangeArgs {
+  @Field(() => UUID, { nullable: true, description: 'Only the sessions of this book of yours.' })
+  bookId?: string;
+}
+
+@ArgsType()
+export class ReadingSessionIdArgs {
+  @Field(() => UUID)
+  sessionId!: string;
+}
+
+@ArgsType()
+export class CreateReadingSessionArgs {
+  @Field(() => UUID)
+  dayId!: string;
+
+  @Field(() => UUID, { description: 'One of your books.' })
+  bookId!: string;
+
+  @Field(() => Int, { description: `1-${PAGES_MAX}; raises the book's currentPage (capped at totalPages).` })
+  @IsInt({ message: 'pagesRead must be a whole number' })
+  @Min(1, { message: 'pagesRead must be at least 1' })
+  @Max(PAGES_MAX, { message: `pagesRead must be at most ${PAGES_MAX}` })
+  pagesRead!: number;
+
+  @Field(() => Int, { description: `Minutes, 1-${READING_MINUTES_MAX}.` })
+  @IsInt({ message: 'duration must be whole minutes' })
+  @Min(1, { message: 'duration must be a positive number of minutes' })
+  @Max(READING_MINUTES_MAX, { message: `duration must be at most ${READING_MINUTES_MAX} minutes` })
+  duration!: number;
+}
+
+@ArgsType()
+export class UpdateReadingSessionArgs extends ReadingSessionIdArgs {
+  @Field(() => Int, { nullable: true, description: "Moves the book's currentPage by the difference (capped)." })
+  @IfPresent('pagesRead')
+  @IsInt({ message: 'pagesRead must be a whole number' })
+  @Min(1, { message: 'pagesRead must be at least 1' })
+  @Max(PAGES_MAX, { message: `pagesRead must be at most ${PAGES_MAX}` })
+  pagesRead?: number;
+
+  @Field(() => Int, { nullable: true })
+  @IfPresent('duration')
+  @IsInt({ message: 'duration must be whole minutes' })
+  @Min(1, { message: 'duration must be a positive number of minutes' })
+  @Max(READING_MINUTES_MAX, { message: `duration must be at most ${READING_MINUTES_MAX} minutes` })
+  duration?: number;
+}
+
+export const ReadingSessionPage = Paginated(ReadingSession, 'ReadingSessionPage');
+export type ReadingSessionPage = InstanceType<typeof ReadingSessionPage>;
