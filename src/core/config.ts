@@ -143,6 +143,7 @@ function readTrustProxy(env: Env): TrustProxy {
     throw new ConfigError('TRUST_PROXY', `expected false, true, a number of proxies, or a comma-separated list of addresses, subnets, loopback, linklocal or uniquelocal; got "${bad ?? raw}"`);
   }
   return entries;
+}
 
 /** TRUSTED_ORIGINS: comma-separated `http(s)://host[:port]` origins, without a path. */
 function readOrigins(env: Env, name: string): string[] {
