@@ -422,7 +422,10 @@ export class WebhookEngine {
            status = case when ? = 'success' then 'success' when status = 'pending' then ? else status end,
            next_attempt_at = case when ? = 'success' or status <> 'pending' then null else ?::timestamptz end,
            completed_at = case when ? = 'pending' and status = 'pending' then null else coalesce(completed_at, ?) end,
-           response_status_code = ?, response_body = ?, last_error = ?, updated_at = ?
+           response_status_code = ?, response_body = ?,
+           -- paused while the attempt was in flight: the pause note stays beside the attempt's error
+           last_error = case when status = 'pending' or ? = 'success' then ? else concat_ws(' — ', ?::text, last_error) end,
+           updated_at = ?
          where id = ? and attempts = ?
          returning status, next_attempt_at`,
         [
@@ -430,7 +433,9 @@ export class WebhookEngine {
           next, next,
           next, nextAt,
           next, now,
-          statusCode, body, error, now,
+          statusCode, body,
+          next, error, error,
+          now,
           id, attempt,
         ],
       )

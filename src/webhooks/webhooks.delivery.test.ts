@@ -168,12 +168,17 @@ describe('a paused webhook', () => {
   });
 
   it('does not fire its pending retries', async () => {
-    const path = receiver.endpoint(() => ({ status: 500, body: 'down' }));
+    // The first attempt's failure is held until the webhook is paused, so its retry (due one unit later)
+    // cannot fire before the pause, however slow the machine.
+    let paused!: () => void;
+    const pausedNow = new Promise<void>((resolve) => (paused = resolve));
+    const path = receiver.endpoint(() => ({ status: 500, body: 'down', until: pausedNow }));
     const hook = await createWebhook(alice, receiver.url + path, ['task_created']);
     await createTask(alice, 'Retry then pause');
     await receiver.waitFor(path, 1);
-    await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.attempts === 1 && b.data[0]?.status === 'pending');
-    await alice.put(`/api/v1/webhooks/${hook.id}`, { active: false });
+    expect((await alice.put(`/api/v1/webhooks/${hook.id}`, { active: false })).status).toBe(200);
+    paused();
+    await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.attempts === 1);
     await new Promise((r) => setTimeout(r, 15 * UNIT + 1000));
     expect(receiver.at(path)).toHaveLength(1);
     const page = await deliveries(alice, hook.id);

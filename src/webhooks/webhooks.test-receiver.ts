@@ -44,6 +44,8 @@ export interface Reply {
   status: number;
   body?: string;
   delayMs?: number;
+  /** Holds the answer until this settles (a test acting while an attempt is in flight). */
+  until?: Promise<unknown>;
 }
 
 /**
@@ -71,7 +73,8 @@ export class Receiver {
           res.writeHead(reply.status, { 'content-type': 'text/plain' });
           res.end(reply.body ?? '');
         };
-        if (reply.delayMs) setTimeout(send, reply.delayMs);
+        if (reply.until) void reply.until.finally(send);
+        else if (reply.delayMs) setTimeout(send, reply.delayMs);
         else send();
       });
     });
