@@ -96,8 +96,8 @@ describe('PATCH /settings', () => {
     for (const weeklySplitLabels of bad) {
       expectValidation(await client.patch('/api/v1/settings', { weeklySplitLabels }), 'weeklySplitLabels');
     }
-    // A lone string is read as a one-item list (GraphQL list input coercion).
-    expect((await client.patch('/api/v1/settings', { weeklySplitLabels: 'Push' })).body.data.weeklySplitLabels).toEqual(['Push']);
+    // A lone string is not a list: REST checks JSON types strictly (GraphQL would coerce it).
+    expectValidation(await client.patch('/api/v1/settings', { weeklySplitLabels: 'Push' }), 'weeklySplitLabels');
     const max = Array.from({ length: 14 }, (_, i) => `Day ${i}`);
     expect((await client.patch('/api/v1/settings', { weeklySplitLabels: max })).body.data.weeklySplitLabels).toEqual(max);
   });
