@@ -80,6 +80,10 @@ describe('GET /api/v1/openapi.yaml', () => {
     const updateTask = operation('PATCH', '/tasks/:taskId');
     expect(updateTask.parameters).toEqual([expect.objectContaining({ name: 'taskId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) })]);
     expect(updateTask.requestBody.content['application/json'].schema.properties).toHaveProperty('title');
+    // A body field whose name starts a path parameter's (`question`, `:questionId`) stays a body field.
+    const updateQuestion = operation('PATCH', '/journal/questions/:questionId');
+    expect(updateQuestion.parameters.map((p: any) => p.name)).toEqual(['questionId']);
+    expect(updateQuestion.requestBody.content['application/json'].schema.properties).toHaveProperty('question');
   });
 
   it('describes the success envelope: pages as data + meta, records as data', () => {

@@ -333,7 +333,9 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
 
     const parameters = (source.parameters ?? [])
       // Sofa lists body variables as query parameters too: a body route keeps only its path parameters.
-      .filter((p: Json) => p.in === 'path' || (!hasBody && p.in === 'query' && !pathNames.includes(p.name)))
+      // Sofa also marks a variable whose name starts a path parameter's (`question` in `:questionId`) as a
+      // path parameter: only the route's own path names are.
+      .filter((p: Json) => (p.in === 'path' && pathNames.includes(p.name)) || (!hasBody && p.in === 'query' && !pathNames.includes(p.name)))
       .map((p: Json) => {
         const { description, ...param } = p;
         const fixed = fixSchema(p.schema, rules.get(p.name));
