@@ -30,6 +30,20 @@ function selectedFields(type: GraphQLObjectType, shape: AnswerShape, at: string)
 }
 
 /**
+ * The selection a route with an `answer` shape runs: the object type its operation returns and the fields
+ * selected on it. Shared by the documents below and the route's OpenAPI description (rest/session-openapi.ts),
+ * so both follow the one shape.
+ */
+export function answerSelection(schema: GraphQLSchema, operation: string, shape: AnswerShape): { kind: OperationTypeNode; field: string; selection: Record<string, SelectedFields> } {
+  const [typeName, fieldName] = operation.split('.') as [string, string];
+  const kind = typeName === 'Mutation' ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY;
+  const root = kind === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
+  const returned = root?.getFields()[fieldName] ? getNamedType(root.getFields()[fieldName]!.type) : undefined;
+  if (!returned || !isObjectType(returned)) throw new Error(`Answer shape of ${operation}: the operation does not return an object type`);
+  return { kind, field: fieldName, selection: selectedFields(returned, shape, operation) };
+}
+
+/**
  * The operation documents of the routes that declare an `answer` shape, by the operation name Sofa gives
  * the same route (`<field>_<query|mutation>`): built with the builder Sofa itself uses, so variables and
  * name are Sofa's and only the selection differs. Routes without a shape keep Sofa's own document (every
@@ -40,18 +54,8 @@ export function shapedDocuments(schema: GraphQLSchema, table: RouteTable, circul
   const documents = new Map<string, DocumentNode>();
   for (const [operation, route] of Object.entries(table)) {
     if (!route.answer) continue;
-    const [typeName, fieldName] = operation.split('.') as [string, string];
-    const kind = typeName === 'Mutation' ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY;
-    const root = kind === OperationTypeNode.MUTATION ? schema.getMutationType() : schema.getQueryType();
-    const returned = root?.getFields()[fieldName] ? getNamedType(root.getFields()[fieldName]!.type) : undefined;
-    if (!returned || !isObjectType(returned)) throw new Error(`Answer shape of ${operation}: the operation does not return an object type`);
-    const node = buildOperationNodeForField({
-      schema,
-      kind,
-      field: fieldName,
-      circularReferenceDepth,
-      selectedFields: selectedFields(returned, route.answer, operation),
-    });
+    const { kind, field, selection } = answerSelection(schema, operation, route.answer);
+    const node = buildOperationNodeForField({ schema, kind, field, circularReferenceDepth, selectedFields: selection });
     documents.set(node.name!.value, { kind: Kind.DOCUMENT, definitions: [node] });
   }
   return documents;

@@ -140,6 +140,48 @@ describe('GET /api/v1/openapi.yaml', () => {
   });
 });
 
+describe('shaped answers (rest/answer-shape.ts)', () => {
+  const dataOf = (method: string, path: string, status = '200') => {
+    const data = operation(method, path).responses[status].content['application/json'].schema.properties.data;
+    return resolve(data.allOf ? data.allOf[0] : data);
+  };
+  const keys = (schema: any) => Object.keys(resolve(schema).properties).sort();
+
+  it('describes GET /weeks/{startDate} with exactly the fields the route answers, nested ones included', async () => {
+    const { client } = await signUp(app.url);
+    const category = await client.post('/api/v1/task-categories', { name: 'Deep work', color: '#00AA00' });
+    expect(category.status, category.text).toBe(201);
+    const generated = await client.post('/api/v1/weeks/generate', { startDate: '2034-01-02' });
+    expect(generated.status, generated.text).toBe(201);
+    const dayId = generated.body.data.days[0].id;
+    const task = await client.post('/api/v1/tasks', { title: 'Write', timebox: 30, dayId, categoryId: category.body.data.id });
+    expect(task.status, task.text).toBe(201);
+
+    const week = await client.get('/api/v1/weeks/2034-01-02');
+    expect(week.status, week.text).toBe(200);
+    const day = week.body.data.days[0];
+    expect(day.checklist.length).toBeGreaterThan(0);
+    expect(day.tasks).toHaveLength(1);
+
+    const documented = dataOf('GET', '/weeks/:startDate');
+    expect(keys(documented)).toEqual(Object.keys(week.body.data).sort());
+    const documentedDay = documented.properties.days.items;
+    expect(keys(documentedDay)).toEqual(Object.keys(day).sort());
+    expect(keys(documentedDay.properties.checklist.items)).toEqual(Object.keys(day.checklist[0]).sort());
+    expect(keys(documentedDay.properties.tasks.items)).toEqual(Object.keys(day.tasks[0]).sort());
+    expect(keys(documentedDay.properties.tasks.items.properties.category)).toEqual(Object.keys(day.tasks[0].category).sort());
+    // The other routes with the same shape are described the same way.
+    expect(keys(dataOf('POST', '/weeks/generate', '201').properties.days.items)).toEqual(keys(documentedDay));
+    expect(keys(dataOf('PATCH', '/weeks/:weekId').properties.days.items)).toEqual(keys(documentedDay));
+  });
+
+  it('keeps the whole type for a route without a shape: GET /days/{dayId} has the relations a week day lacks', () => {
+    const day = dataOf('GET', '/days/:dayId');
+    expect(keys(day)).toContain('trainingSessions');
+    expect(keys(dataOf('GET', '/weeks/:startDate').properties.days.items)).not.toContain('trainingSessions');
+  });
+});
+
 describe('GET /api/v1/docs', () => {
   it('serves the reference page and its assets locally (no CDN), without a session', async () => {
     const http = new HttpClient(app.url);

@@ -3,6 +3,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildRestOpenApi, dataEnvelope, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from './envelope.js';
+import { answerSelection } from './answer-shape.js';
 import type { RouteTable } from './route-table.js';
 
 export const SESSION_API_BASE = '/api/v1';
@@ -89,7 +90,7 @@ export const BYTE_ROUTES: Json = {
 /**
  * The Session API's OpenAPI 3.0 document: every route of `routes` (rest/session-routes.ts) described
  * from the same schema the surface serves (src/openapi/rest-openapi.ts), with the session cookie, and
- * the error answers each route can give.
+ * the error answers each route can give. Routes with an `answer` shape describe the fields they select.
  */
 export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, routes: RouteTable): { document: Json; yaml: string } {
   return buildRestOpenApi({
@@ -112,6 +113,11 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lp_session' } },
     security: (route) => (WITHOUT_SESSION.has(route.field) ? [] : [{ session: [] }]),
     extraPaths: BYTE_ROUTES,
+    // A route with an `answer` shape is described by the selection it runs, not by the whole type.
+    selection: (operation) => {
+      const shape = routes[operation]?.answer;
+      return shape ? answerSelection(schema, operation, shape).selection : undefined;
+    },
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),

@@ -15,6 +15,7 @@ import {
   type GraphQLField,
   type GraphQLInputObjectType,
   type GraphQLInputType,
+  type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
@@ -69,6 +70,16 @@ export interface RestOpenApiOptions {
   schemas?: Json;
   /** Operations served beside the route table (hand-written routes), `path → method → operation`. */
   extraPaths?: Json;
+  /**
+   * The fields a route's answer selects, where the surface runs a narrower selection than Sofa's default
+   * (rest/answer-shape.ts): its success answer is described from exactly these fields.
+   */
+  selection?(operation: string): Selection | undefined;
+}
+
+/** Selected fields by name, nested for relations (`true` = a leaf field); as @graphql-tools/utils' `SelectedFields`. */
+export interface Selection {
+  [field: string]: boolean | Selection;
 }
 
 /** Scalars described inline (Sofa leaves custom scalars as references to components it never defines). */
@@ -223,7 +234,37 @@ export function dataEnvelope(data: Json): Json {
   return { type: 'object', required: ['ok', 'data'], properties: { ok: { type: 'boolean', enum: [true] }, data } };
 }
 
-function successSchema(field: GraphQLField<unknown, unknown> | undefined, sofaSchema: Json | undefined): Json {
+/**
+ * An object type as a selection answers it: the selected leaf fields as its component describes them,
+ * the selected relations inline with their own selection, `required` kept for the selected fields.
+ */
+function selectedObjectSchema(type: GraphQLObjectType, selection: Selection, components: Json, at: string): Json {
+  const component: Json = components[type.name] ?? {};
+  const fields = type.getFields();
+  const properties: Json = {};
+  for (const [name, nested] of Object.entries(selection)) {
+    const field = fields[name];
+    if (!field) throw new Error(`${at}: ${type.name} has no field ${name}`);
+    if (typeof nested === 'boolean') properties[name] = fixSchema(component.properties?.[name] ?? {});
+    else properties[name] = selectedRelationSchema(field.type, nested, components, `${at}.${name}`);
+  }
+  const required = (component.required ?? []).filter((name: string) => name in properties);
+  return {
+    type: 'object',
+    ...(component.description ? { description: component.description } : {}),
+    properties,
+    ...(required.length ? { required } : {}),
+  };
+}
+
+function selectedRelationSchema(type: GraphQLOutputType, selection: Selection, components: Json, at: string): Json {
+  const bare = stripNonNull(type);
+  if (isListType(bare)) return { type: 'array', items: selectedRelationSchema(bare.ofType, selection, components, at) };
+  if (!isObjectType(bare)) throw new Error(`${at}: a selection under a field that is no object type`);
+  return selectedObjectSchema(bare, selection, components, at);
+}
+
+function successSchema(field: GraphQLField<unknown, unknown> | undefined, sofaSchema: Json | undefined, shaped?: Json): Json {
   const base = dataEnvelope;
   const type = field ? (isNonNullType(field.type) ? field.type.ofType : field.type) : undefined;
   if (type && isObjectType(type)) {
@@ -236,7 +277,7 @@ function successSchema(field: GraphQLField<unknown, unknown> | undefined, sofaSc
       return envelope;
     }
   }
-  let data = fixSchema(sofaSchema ?? {});
+  let data = shaped ?? fixSchema(sofaSchema ?? {});
   if (type && !isNonNullType(field!.type)) data = data.$ref ? { allOf: [data], nullable: true } : { ...data, nullable: true };
   return base(data);
 }
@@ -316,6 +357,8 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
   const meta = sources();
   const sofaComponents: Json = sofa.components?.schemas ?? {};
   const paths: Json = {};
+  /** Components of the shaped answers (`<Type>Answer_<field>`), one per route with a selection. */
+  const answerSchemas: Json = {};
 
   for (const [operation, route] of Object.entries(routes)) {
     const [typeName, field] = operation.split('.') as [string, string];
@@ -331,11 +374,14 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     const hasBody = ['post', 'put', 'patch'].includes(method);
     const pathNames = [...route.path.matchAll(/:([^/]+)/g)].map((m) => m[1]!);
 
+    // Sofa takes a variable for a path parameter when the path merely contains `:<name>` (`question` in
+    // `/journal/questions/:questionId`): only the route's own names are path parameters, the others are
+    // query parameters or body fields like the rest.
+    const misplaced = (source.parameters ?? []).filter((p: Json) => p.in === 'path' && !pathNames.includes(p.name));
     const parameters = (source.parameters ?? [])
+      .map((p: Json) => (misplaced.includes(p) ? { ...p, in: 'query', required: Boolean(p.required) } : p))
       // Sofa lists body variables as query parameters too: a body route keeps only its path parameters.
-      // Sofa also marks a variable whose name starts a path parameter's (`question` in `:questionId`) as a
-      // path parameter: only the route's own path names are.
-      .filter((p: Json) => (p.in === 'path' && pathNames.includes(p.name)) || (!hasBody && p.in === 'query' && !pathNames.includes(p.name)))
+      .filter((p: Json) => p.in === 'path' || (!hasBody && p.in === 'query' && !pathNames.includes(p.name)))
       .map((p: Json) => {
         const { description, ...param } = p;
         const fixed = fixSchema(p.schema, rules.get(p.name));
@@ -348,6 +394,10 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     let requestBody: Json | undefined;
     if (hasBody) {
       const body: Json = clone(source.requestBody?.content?.['application/json']?.schema ?? { type: 'object', properties: {} });
+      for (const p of misplaced) {
+        (body.properties ??= {})[p.name] = { ...p.schema, ...(p.description ? { description: p.description } : {}) };
+        if (p.required) (body.required ??= []).push(p.name);
+      }
       // Path values are taken from the path: they are no body field.
       for (const name of pathNames) {
         delete body.properties?.[name];
@@ -371,6 +421,15 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
 
     const status = String(route.responseStatus ?? 200);
     const success = source.responses?.[status]?.content?.['application/json']?.schema;
+    const selection = options.selection?.(operation);
+    let shaped: Json | undefined;
+    if (selection) {
+      const returned = gqlField ? getNamedType(gqlField.type) : undefined;
+      if (!returned || !isObjectType(returned)) throw new Error(`${operation}: a selection for an operation that returns no object type`);
+      const name = `${returned.name}Answer_${field}`;
+      answerSchemas[name] = selectedObjectSchema(returned, selection, sofaComponents, operation);
+      shaped = { $ref: `#/components/schemas/${name}` };
+    }
     (paths[oasPath] ??= {})[method] = {
       operationId: field,
       summary: options.summaries?.[field] ?? field,
@@ -383,7 +442,7 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
         [status]: {
           description: 'Success: `{ ok: true, data }`.',
           ...(options.successHeaders ? { headers: options.successHeaders } : {}),
-          content: { 'application/json': { schema: successSchema(gqlField, success) } },
+          content: { 'application/json': { schema: successSchema(gqlField, success, shaped) } },
         },
         ...options.errors(traits),
       },
@@ -406,6 +465,7 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     else if (isEnumType(gqlType)) schemas[name] = { type: 'string', enum: gqlType.getValues().map((v) => v.name), ...(gqlType.description ? { description: gqlType.description } : {}) };
     else schemas[name] = fixObjectShallow(component);
   }
+  Object.assign(schemas, answerSchemas);
   const used = new Set<string>();
   collectRefs(paths, used, schemas);
   const kept: Json = {};
