@@ -1,5 +1,6 @@
 import { Agenda } from 'agenda';
 import pg from 'pg';
+import { resilientPool } from '../core/database/resilient-pool.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 
@@ -50,9 +51,7 @@ async function ensureAgendaSchema(connectionString: string): Promise<void> {
  */
 function jobPool(connectionString: string, logger: Logger, max: number, purpose: string): pg.Pool {
   // A bounded wait for a connection: a request for one fails while the database is away instead of hanging.
-  const pool = new pg.Pool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
-  pool.on('error', (error) => logger.warn({ err: error, pool: purpose }, 'job database connection lost'));
-  return pool;
+  return resilientPool({ connectionString, max, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 }, logger, purpose);
 }
 
 /**

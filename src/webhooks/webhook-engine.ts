@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { resilientPool } from '../core/database/resilient-pool.js';
 import type { AppDeps } from '../core/context.js';
 import type { Logger } from '../core/logger.js';
 import { loadJwtSecret } from '../core/secrets.js';
@@ -94,8 +95,7 @@ export class WebhookEngine {
     this.sender = new WebhookSender(deps.config.webhooks);
     this.box = loadJwtSecret(deps.config.jwtSecret, deps.config.dataDir).then((secret) => new SecretBox(secret));
     this.box.catch(() => undefined);
-    this.pool = new pg.Pool({ connectionString: deps.orm.config.get('clientUrl')!, max: 8, idleTimeoutMillis: 30_000 });
-    this.pool.on('error', (error) => this.log.warn({ err: error }, 'webhook database connection error'));
+    this.pool = resilientPool({ connectionString: deps.orm.config.get('clientUrl')!, max: 8, idleTimeoutMillis: 30_000 }, this.log, 'webhooks');
   }
 
   static register(deps: AppDeps): WebhookEngine {
