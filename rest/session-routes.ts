@@ -120,7 +120,7 @@ export const sessionRoutes: RouteTable = {
   'Mutation.deleteReadingSession': { method: 'DELETE', path: '/reading-sessions/:sessionId' },
 
   // Projects, boards, project tasks, deadlines, tags
-  'Query.projects': { method: 'GET', path: '/projects', answer: {} },
+  'Query.projects': { method: 'GET', path: '/projects', answer: { items: true, meta: true } },
   'Mutation.createProject': { method: 'POST', path: '/projects', responseStatus: 201, answer: {} },
   'Query.project': { method: 'GET', path: '/projects/:projectId', answer: {} },
   'Mutation.updateProject': { method: 'PATCH', path: '/projects/:projectId', answer: {} },
