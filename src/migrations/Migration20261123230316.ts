@@ -34,9 +34,16 @@ export class Migration20261123230316 extends Migration {
     this.addSql(`alter table "project_tasks" add constraint "project_tasks_project_id_foreign" foreign key ("project_id") references "projects" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "project_tasks" add constraint "project_tasks_column_id_foreign" foreign key ("column_id") references "board_columns" ("id") on update cascade on delete cascade;`);
     this.addSql(`alter table "project_tasks" add constraint "project_tasks_deadline_id_foreign" foreign key ("deadline_id") references "deadlines" ("id") on update cascade on delete set null;`);
+
+    // category_ids is an array, so no foreign key: this trigger takes a deleted category's id off every
+    // project task, in the deleting transaction (the task-category module needs to know nothing of projects).
+    this.addSql(`create function "project_tasks_drop_category"() returns trigger language plpgsql as $$ begin update "project_tasks" set "category_ids" = array_remove("category_ids", old."id") where old."id" = any("category_ids"); return old; end $$;`);
+    this.addSql(`create trigger "project_tasks_drop_category" after delete on "task_categories" for each row execute function "project_tasks_drop_category"();`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop trigger if exists "project_tasks_drop_category" on "task_categories";`);
+    this.addSql(`drop function if exists "project_tasks_drop_category"();`);
     this.addSql(`alter table "board_columns" drop constraint "board_columns_project_id_foreign";`);
 
     this.addSql(`alter table "deadlines" drop constraint "deadlines_project_id_foreign";`);

@@ -57,7 +57,7 @@ export class ProjectTask extends BaseEntity {
   @ManyToOne(() => Deadline, { mapToPk: true, nullable: true, deleteRule: 'set null', fieldName: 'deadline_id' })
   deadlineId?: string | null = null;
 
-  /** Ids of the user's task categories (checked at write; a category deleted later leaves its id here). */
+  /** Ids of the user's task categories; a trigger of the migration takes a deleted category's id off. */
   @Field(() => [ID])
   @Property({ type: 'string[]', columnType: 'uuid[]' })
   categoryIds: Opt<string[]> = [];

@@ -207,6 +207,9 @@ describe('project tasks', () => {
     expect(patched.body.data).toMatchObject({ title: 'Copy', deadlineId: null, tagIds: [], expectedWorkAmount: null, categoryIds: [cat.id], status: 'todo' });
     expectValidation(await client.patch(`${api}/projects/${p.id}/tasks/${t1.id}`, { title: null }), 'title');
 
+    await client.delete(`${api}/task-categories/${cat.id}`);
+    expect((await client.get(`${api}/projects/${p.id}/tasks/${t1.id}`)).body.data.categoryIds).toEqual([]);
+
     const gone = await client.delete(`${api}/projects/${p.id}/tasks/${t1.id}`);
     expect(gone.body.data).toEqual({ id: t1.id, message: 'Project task deleted' });
     expectNotFound(await client.get(`${api}/projects/${p.id}/tasks/${t1.id}`));
