@@ -220,7 +220,7 @@ describe('project tasks', () => {
   it('moves within and across columns; status follows the column; orders stay dense', async () => {
     const p = await project(alice);
     const [todo, doing, done] = (await board(alice, p.id)).columns;
-    const ts = [];
+    const ts: any[] = [];
     for (const title of ['a', 'b', 'c', 'd']) ts.push(await task(alice, p.id, { title }));
     const moved = await move(alice, p.id, ts[0].id, doing.id, 0);
     expect(moved).toMatchObject({ columnId: doing.id, order: 0, status: 'doing' });
@@ -250,7 +250,7 @@ describe('project tasks', () => {
   it('keeps every column dense under 20 concurrent moves', async () => {
     const p = await project(alice);
     const columns = (await board(alice, p.id)).columns;
-    const ts = [];
+    const ts: any[] = [];
     for (let i = 0; i < 10; i++) ts.push(await task(alice, p.id, { title: `t${i}` }));
     const moves = Array.from({ length: 20 }, (_, i) =>
       alice.post(`${api}/projects/${p.id}/tasks/${ts[i % ts.length].id}/move`, { columnId: columns[(i * 7) % 3].id, order: (i * 3) % 5 }),
