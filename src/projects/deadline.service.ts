@@ -23,7 +23,10 @@ export class DeadlineService {
 
   async list(userId: string, args: ListDeadlinesArgs): Promise<Page<Deadline>> {
     const where: FilterQuery<Deadline> & Record<string, unknown> = { userId };
-    if (args.projectId) where.projectId = args.projectId;
+    if (args.projectId) {
+      await requireOwnProject(this.em, userId, args.projectId, 'projectId');
+      where.projectId = args.projectId;
+    }
     if (args.priority) where.priority = args.priority;
     const and: FilterQuery<Deadline>[] = [];
     if (args.status) and.push({ status: args.status });

@@ -14,12 +14,12 @@ import { requireOwnTags } from './tag.service.js';
 
 type Links = Pick<CreateProjectTaskArgs, 'deadlineId' | 'categoryIds' | 'tagIds'>;
 
-/** Each id must be one of the user's task categories (else NOT_FOUND naming `categoryIds`). */
-async function requireOwnCategories(em: EntityManager, userId: string, ids: string[]): Promise<string[]> {
+/** Each id must be one of the user's task categories (else NOT_FOUND naming `field`). */
+async function requireOwnCategories(em: EntityManager, userId: string, ids: string[], field = 'categoryIds'): Promise<string[]> {
   const unique = [...new Set(ids)];
   if (!unique.length) return [];
   const found = await em.count(TaskCategory, { id: { $in: unique }, userId });
-  if (found !== unique.length) throw new NotFoundError('Task category', { field: 'categoryIds' });
+  if (found !== unique.length) throw new NotFoundError('Task category', { field });
   return unique;
 }
 
@@ -38,6 +38,10 @@ export class ProjectTaskService {
 
   async list(userId: string, args: ListProjectTasksArgs): Promise<Page<ProjectTask>> {
     await requireOwnProject(this.em, userId, args.projectId);
+    // A filter naming another user's record answers 404 naming it, like an id in a body.
+    if (args.deadlineId) await requireOwnDeadline(this.em, userId, args.deadlineId, 'deadlineId');
+    if (args.categoryId) await requireOwnCategories(this.em, userId, [args.categoryId], 'categoryId');
+    if (args.tagId) await requireOwnTags(this.em, userId, [args.tagId], 'tagId');
     const where: FilterQuery<ProjectTask> & Record<string, unknown> = { userId, projectId: args.projectId };
     if (args.status) where.status = args.status;
     if (args.deadlineId) where.deadlineId = args.deadlineId;

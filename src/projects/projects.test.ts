@@ -410,7 +410,7 @@ describe('isolation', () => {
     expectNotFound(await bob.get(`${api}/tags/${tag.id}`));
     expectNotFound(await bob.delete(`${api}/tags/${tag.id}`));
     expect((await bob.get(`${api}/projects`)).body.data).toEqual([]);
-    expect((await bob.get(`${api}/deadlines?projectId=${p.id}`)).body.data).toEqual([]);
+    expectNotFound(await bob.get(`${api}/deadlines?projectId=${p.id}`), 'projectId');
 
     const own = await project(bob);
     const ownColumns = (await board(bob, own.id)).columns;
@@ -422,6 +422,9 @@ describe('isolation', () => {
     expectNotFound(await bob.post(`${api}/projects/${own.id}/tasks/${ownTask.id}/move`, { columnId: todo.id, order: 0 }), 'columnId');
     expectNotFound(await bob.patch(`${api}/projects/${own.id}/board`, { columns: [{ id: todo.id, name: 'x' }, ...ownColumns.map((c: any) => ({ id: c.id, name: c.name }))] }), 'columns');
     expectNotFound(await bob.post(`${api}/deadlines`, { title: 'x', dueDate: '2030-01-01T00:00:00Z', projectId: p.id }), 'projectId');
+    expectNotFound(await bob.get(`${api}/projects/${own.id}/tasks?deadlineId=${dl.id}`), 'deadlineId');
+    expectNotFound(await bob.get(`${api}/projects/${own.id}/tasks?categoryId=${cat.id}`), 'categoryId');
+    expectNotFound(await bob.get(`${api}/projects/${own.id}/tasks?tagId=${tag.id}`), 'tagId');
     expectNotFound(await bob.get(`${api}/projects/${p.id}/tasks/${ownTask.id}`));
     expectNotFound(await bob.get(`${api}/projects/${own.id}/tasks/${t.id}`));
     expect((await bob.get(`${api}/projects/${own.id}/tasks`)).body.data.map((x: any) => x.id)).toEqual([ownTask.id]);
