@@ -247,6 +247,20 @@ describe('project tasks', () => {
     expectNotFound(await alice.post(`${api}/projects/${p.id}/tasks/${ts[0].id}/move`, { columnId: otherColumn.id, order: 0 }), 'columnId');
   });
 
+  it('keeps the first column dense under concurrent creates and deletes', async () => {
+    const p = await project(alice);
+    const first = await Promise.all(Array.from({ length: 8 }, (_, i) => alice.post(`${api}/projects/${p.id}/tasks`, { title: `n${i}` })));
+    for (const res of first) expect(res.status, res.text).toBe(201);
+    const mixed = await Promise.all([
+      ...first.slice(0, 4).map((res) => alice.delete(`${api}/projects/${p.id}/tasks/${res.body.data.id}`)),
+      ...Array.from({ length: 4 }, (_, i) => alice.post(`${api}/projects/${p.id}/tasks`, { title: `m${i}` })),
+    ]);
+    for (const res of mixed) expect(res.status, res.text).toBeLessThan(300);
+    const b = await board(alice, p.id);
+    expectDense(b);
+    expect(b.columns[0].tasks).toHaveLength(8);
+  });
+
   it('keeps every column dense under 20 concurrent moves', async () => {
     const p = await project(alice);
     const columns = (await board(alice, p.id)).columns;
