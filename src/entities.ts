@@ -38,6 +38,11 @@ import { JournalQuestion } from './journal/journal-question.entity.js';
 import { JournalEntry } from './journal/journal-entry.entity.js';
 import { Book } from './reading/book.entity.js';
 import { ReadingSession } from './reading/reading-session.entity.js';
+import { Tag } from './projects/tag.entity.js';
+import { Project } from './projects/project.entity.js';
+import { BoardColumn } from './projects/board-column.entity.js';
+import { Deadline } from './projects/deadline.entity.js';
+import { ProjectTask } from './projects/project-task.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -85,6 +90,12 @@ export const entities = [
   // Books and reading
   Book,
   ReadingSession,
+  // Projects, boards, deadlines, tags
+  Tag,
+  Project,
+  BoardColumn,
+  Deadline,
+  ProjectTask,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

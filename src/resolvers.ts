@@ -24,6 +24,7 @@ import { MealTemplateResolver } from './nutrition/meal-template.resolver.js';
 import { DayDinnerResolver, DinnerPlanResolver } from './nutrition/dinner-plan.resolver.js';
 import { GroceryListResolver } from './nutrition/grocery-list.resolver.js';
 import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from './journal/journal.resolver.js';
+import { BoardColumnResolver, BoardResolver, DeadlineResolver, ProjectResolver, ProjectTaskResolver, TagResolver } from './projects/projects.resolver.js';
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
@@ -69,6 +70,13 @@ export const resolvers: NonEmptyArray<Function> = [
   ReadingSessionResolver,
   DayReadingResolver,
   ChecklistBookResolver,
+  // Projects, boards, deadlines, tags
+  TagResolver,
+  ProjectResolver,
+  BoardResolver,
+  BoardColumnResolver,
+  ProjectTaskResolver,
+  DeadlineResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -94,6 +94,20 @@ export type Query = {
   /** Your journal entries, oldest first; filter by day and question. */
   journalEntries: JournalEntryPage;
   journalEntry: JournalEntry;
+  /** Your tags for project tasks, oldest first. */
+  tags: TagPage;
+  tag: Tag;
+  /** Your projects, oldest first; filter by type and status. */
+  projects: ProjectPage;
+  project: Project;
+  /** The project's board: its columns in order, each with its tasks in order. */
+  projectBoard: Board;
+  /** The tasks of your project, oldest first; filter by status, category, tag, deadline or text. */
+  projectTasks: ProjectTaskPage;
+  projectTask: ProjectTask;
+  /** Your deadlines, soonest first; filter by project, status, priority, upcoming. */
+  deadlines: DeadlinePage;
+  deadline: Deadline;
   /** Your books, oldest first. */
   books: BookPage;
   book: Book;
@@ -306,6 +320,68 @@ export type QueryJournalEntriesArgs = {
 
 export type QueryJournalEntryArgs = {
   entryId: Scalars['UUID']['input'];
+};
+
+
+export type QueryTagsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryTagArgs = {
+  tagId: Scalars['UUID']['input'];
+};
+
+
+export type QueryProjectsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryProjectArgs = {
+  projectId: Scalars['UUID']['input'];
+};
+
+
+export type QueryProjectBoardArgs = {
+  projectId: Scalars['UUID']['input'];
+};
+
+
+export type QueryProjectTasksArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  projectId: Scalars['UUID']['input'];
+  status?: InputMaybe<Scalars['String']['input']>;
+  categoryId?: InputMaybe<Scalars['UUID']['input']>;
+  tagId?: InputMaybe<Scalars['UUID']['input']>;
+  deadlineId?: InputMaybe<Scalars['UUID']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryProjectTaskArgs = {
+  projectId: Scalars['UUID']['input'];
+  taskId: Scalars['UUID']['input'];
+};
+
+
+export type QueryDeadlinesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  projectId?: InputMaybe<Scalars['UUID']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+  priority?: InputMaybe<Scalars['String']['input']>;
+  upcoming?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryDeadlineArgs = {
+  deadlineId: Scalars['UUID']['input'];
 };
 
 
@@ -1131,6 +1207,98 @@ export type JournalEntryPage = {
   meta: PageMeta;
 };
 
+export type TagPage = {
+  items: Array<Tag>;
+  meta: PageMeta;
+};
+
+export type Tag = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** Hex colour #RRGGBB. */
+  color?: Maybe<Scalars['String']['output']>;
+};
+
+export type ProjectPage = {
+  items: Array<Project>;
+  meta: PageMeta;
+};
+
+export type Project = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  title: Scalars['String']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  /** Free text such as work or personal (default personal). */
+  type: Scalars['String']['output'];
+  /** active, on_hold, completed or archived (default active). */
+  status: Scalars['String']['output'];
+  board: Board;
+};
+
+export type Board = {
+  projectId: Scalars['UUID']['output'];
+  /** First to last. */
+  columns: Array<BoardColumn>;
+};
+
+export type BoardColumn = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** 0-based position on the board. */
+  order: Scalars['Int']['output'];
+  /** In order. */
+  tasks: Array<ProjectTask>;
+};
+
+export type ProjectTask = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  projectId: Scalars['ID']['output'];
+  columnId: Scalars['ID']['output'];
+  /** 0-based position in its column. */
+  order: Scalars['Int']['output'];
+  title: Scalars['String']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  /** todo (first column), doing, or done (last column). */
+  status: Scalars['String']['output'];
+  expectedWorkAmount?: Maybe<Scalars['Int']['output']>;
+  dueDate?: Maybe<Scalars['DateTimeISO']['output']>;
+  deadlineId?: Maybe<Scalars['ID']['output']>;
+  categoryIds: Array<Scalars['ID']['output']>;
+  tagIds: Array<Scalars['ID']['output']>;
+};
+
+export type ProjectTaskPage = {
+  items: Array<ProjectTask>;
+  meta: PageMeta;
+};
+
+export type DeadlinePage = {
+  items: Array<Deadline>;
+  meta: PageMeta;
+};
+
+export type Deadline = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  title: Scalars['String']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  dueDate: Scalars['DateTimeISO']['output'];
+  projectId?: Maybe<Scalars['ID']['output']>;
+  /** low, medium, high or urgent (default medium). */
+  priority: Scalars['String']['output'];
+  /** pending, in_progress, done or missed (default pending). */
+  status: Scalars['String']['output'];
+};
+
 export type BookPage = {
   items: Array<Book>;
   meta: PageMeta;
@@ -1258,6 +1426,29 @@ export type Mutation = {
   updateJournalEntry: JournalEntry;
   /** The day's JOURNAL checklist item stays as it is. */
   deleteJournalEntry: Deleted;
+  createTag: Tag;
+  updateTag: Tag;
+  /** The tag leaves the project tasks that carried it. */
+  deleteTag: Deleted;
+  /** Creates the project with its board (To do, In progress, Done). */
+  createProject: Project;
+  updateProject: Project;
+  /** Deletes the project, its board and its tasks; its deadlines stay without a project. */
+  deleteProject: Deleted;
+  /** Renames, reorders, adds and removes (empty) columns; task statuses follow. */
+  updateProjectBoard: Board;
+  /** Adds the task last in the board's first column (todo). */
+  createProjectTask: ProjectTask;
+  /** status follows the column: move the task to change it. */
+  updateProjectTask: ProjectTask;
+  /** The tasks below it in its column move up. */
+  deleteProjectTask: Deleted;
+  /** Places the task at order (0-based) in columnId; both columns stay 0..n-1. */
+  moveProjectTask: ProjectTask;
+  createDeadline: Deadline;
+  updateDeadline: Deadline;
+  /** Its project tasks stay, without a deadline. */
+  deleteDeadline: Deleted;
   /** `coverUrl` is the id of one of your image files. */
   createBook: Book;
   /** currentPage must stay within 0..totalPages. */
@@ -1775,6 +1966,117 @@ export type MutationDeleteJournalEntryArgs = {
 };
 
 
+export type MutationCreateTagArgs = {
+  name: Scalars['String']['input'];
+  color?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateTagArgs = {
+  tagId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  color?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteTagArgs = {
+  tagId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateProjectArgs = {
+  title: Scalars['String']['input'];
+  description?: InputMaybe<Scalars['String']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateProjectArgs = {
+  projectId: Scalars['UUID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteProjectArgs = {
+  projectId: Scalars['UUID']['input'];
+};
+
+
+export type MutationUpdateProjectBoardArgs = {
+  projectId: Scalars['UUID']['input'];
+  columns: Array<BoardColumnInput>;
+};
+
+
+export type MutationCreateProjectTaskArgs = {
+  projectId: Scalars['UUID']['input'];
+  title: Scalars['String']['input'];
+  description?: InputMaybe<Scalars['String']['input']>;
+  expectedWorkAmount?: InputMaybe<Scalars['Int']['input']>;
+  dueDate?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  deadlineId?: InputMaybe<Scalars['UUID']['input']>;
+  categoryIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationUpdateProjectTaskArgs = {
+  projectId: Scalars['UUID']['input'];
+  taskId: Scalars['UUID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  expectedWorkAmount?: InputMaybe<Scalars['Int']['input']>;
+  dueDate?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  deadlineId?: InputMaybe<Scalars['UUID']['input']>;
+  categoryIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationDeleteProjectTaskArgs = {
+  projectId: Scalars['UUID']['input'];
+  taskId: Scalars['UUID']['input'];
+};
+
+
+export type MutationMoveProjectTaskArgs = {
+  projectId: Scalars['UUID']['input'];
+  taskId: Scalars['UUID']['input'];
+  columnId: Scalars['UUID']['input'];
+  order: Scalars['Int']['input'];
+};
+
+
+export type MutationCreateDeadlineArgs = {
+  title: Scalars['String']['input'];
+  description?: InputMaybe<Scalars['String']['input']>;
+  dueDate: Scalars['DateTimeISO']['input'];
+  projectId?: InputMaybe<Scalars['UUID']['input']>;
+  priority?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateDeadlineArgs = {
+  deadlineId: Scalars['UUID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  dueDate?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  projectId?: InputMaybe<Scalars['UUID']['input']>;
+  priority?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteDeadlineArgs = {
+  deadlineId: Scalars['UUID']['input'];
+};
+
+
 export type MutationCreateBookArgs = {
   title: Scalars['String']['input'];
   author: Scalars['String']['input'];
@@ -1979,6 +2281,14 @@ export type IngredientInput = {
   unit?: InputMaybe<Scalars['String']['input']>;
   /** Shop section, e.g. produce; may be empty (default). */
   section?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type BoardColumnInput = {
+  /** An existing column of this board; leave out to add a column. */
+  id?: InputMaybe<Scalars['UUID']['input']>;
+  name: Scalars['String']['input'];
+  /** Position (0-based); defaults to the place in the list. Renumbered 0..n-1. */
+  order?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };
