@@ -38,6 +38,8 @@ import { JournalQuestion } from './journal/journal-question.entity.js';
 import { JournalEntry } from './journal/journal-entry.entity.js';
 import { Book } from './reading/book.entity.js';
 import { ReadingSession } from './reading/reading-session.entity.js';
+import { Person } from './social/person.entity.js';
+import { SocialHappening } from './social/social-happening.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -85,6 +87,9 @@ export const entities = [
   // Books and reading
   Book,
   ReadingSession,
+  // Social
+  Person,
+  SocialHappening,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -10,6 +10,7 @@ import { createFilesLoaders } from './files/files.loaders.js';
 import { createNutritionLoaders } from './nutrition/nutrition.loaders.js';
 import { createJournalLoaders } from './journal/journal.loaders.js';
 import { createReadingLoaders } from './reading/reading.loaders.js';
+import { createSocialLoaders } from './social/social.loaders.js';
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {
@@ -33,6 +34,7 @@ export function createLoaders(em: EntityManager) {
   const nutrition = lazy(() => createNutritionLoaders(em));
   const journal = lazy(() => createJournalLoaders(em));
   const reading = lazy(() => createReadingLoaders(em));
+  const social = lazy(() => createSocialLoaders(em));
   return {
     get planning() {
       return planning();
@@ -66,6 +68,9 @@ export function createLoaders(em: EntityManager) {
     },
     get reading() {
       return reading();
+    },
+    get social() {
+      return social();
     },
   };
 }

@@ -25,6 +25,7 @@ import { DayDinnerResolver, DinnerPlanResolver } from './nutrition/dinner-plan.r
 import { GroceryListResolver } from './nutrition/grocery-list.resolver.js';
 import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from './journal/journal.resolver.js';
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
+import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from './social/social.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -69,6 +70,10 @@ export const resolvers: NonEmptyArray<Function> = [
   ReadingSessionResolver,
   DayReadingResolver,
   ChecklistBookResolver,
+  // Social
+  PersonResolver,
+  SocialHappeningResolver,
+  DaySocialResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -100,6 +100,12 @@ export type Query = {
   /** Your reading sessions, oldest first; filter by day, date range or book. */
   readingSessions: ReadingSessionPage;
   readingSession: ReadingSession;
+  /** Your people by name; filter by relationshipType, search name and notes. */
+  people: PersonPage;
+  person: Person;
+  /** Your happenings, most recent first; filter by day, date range or guest. */
+  socialHappenings: SocialHappeningPage;
+  socialHappening: SocialHappening;
 };
 
 
@@ -334,6 +340,34 @@ export type QueryReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
 };
 
+
+export type QueryPeopleArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  relationshipType?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryPersonArgs = {
+  personId: Scalars['UUID']['input'];
+};
+
+
+export type QuerySocialHappeningsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  personId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QuerySocialHappeningArgs = {
+  happeningId: Scalars['UUID']['input'];
+};
+
 export type User = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -462,6 +496,8 @@ export type Day = {
   journalEntries: Array<JournalEntry>;
   /** Oldest first. */
   readingSessions: Array<ReadingSession>;
+  /** By start time. */
+  socialHappenings: Array<SocialHappening>;
 };
 
 export type PerimeterTask = {
@@ -830,6 +866,20 @@ export type ImageVariantStatus =
   | 'ready'
   | 'failed';
 
+export type SocialHappening = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  title: Scalars['String']['output'];
+  startTime: Scalars['DateTimeISO']['output'];
+  /** After startTime. */
+  endTime: Scalars['DateTimeISO']['output'];
+  location?: Maybe<Scalars['String']['output']>;
+  guestIds: Array<Scalars['UUID']['output']>;
+  itemIds: Array<Scalars['UUID']['output']>;
+};
+
 export type PerimeterTaskPage = {
   items: Array<PerimeterTask>;
   meta: PageMeta;
@@ -1141,6 +1191,32 @@ export type ReadingSessionPage = {
   meta: PageMeta;
 };
 
+export type PersonPage = {
+  items: Array<Person>;
+  meta: PageMeta;
+};
+
+export type Person = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** Free text, for example friend, family, colleague. */
+  relationshipType?: Maybe<Scalars['String']['output']>;
+  /** The id of one of your image files (see `picture` for its URLs). */
+  pictureUrl?: Maybe<Scalars['ID']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+  /** The picture (with its URL and variants, the thumbnail among them). */
+  picture?: Maybe<File>;
+  /** The happenings they were a guest of, most recent first ("when did I last see them"). */
+  happenings: Array<SocialHappening>;
+};
+
+export type SocialHappeningPage = {
+  items: Array<SocialHappening>;
+  meta: PageMeta;
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1270,6 +1346,18 @@ export type Mutation = {
   updateReadingSession: ReadingSession;
   /** Moves the book's currentPage back by what the session added; the READING item stays. */
   deleteReadingSession: Deleted;
+  /** `pictureUrl` is the id of one of your image files; relationshipType `friend` fires friend_added. */
+  createPerson: Person;
+  /** Changing relationshipType to `friend` fires friend_added. */
+  updatePerson: Person;
+  /** Also takes the person out of the guests of your happenings. */
+  deletePerson: Deleted;
+  /** startTime before endTime; guestIds are your people. */
+  createSocialHappening: SocialHappening;
+  /** guestIds and itemIds given replace the lists. */
+  updateSocialHappening: SocialHappening;
+  /** Transactions that named it keep their row without the link. */
+  deleteSocialHappening: Deleted;
 };
 
 
@@ -1816,6 +1904,56 @@ export type MutationUpdateReadingSessionArgs = {
 
 export type MutationDeleteReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreatePersonArgs = {
+  name: Scalars['String']['input'];
+  relationshipType?: InputMaybe<Scalars['String']['input']>;
+  pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdatePersonArgs = {
+  personId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  relationshipType?: InputMaybe<Scalars['String']['input']>;
+  pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeletePersonArgs = {
+  personId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateSocialHappeningArgs = {
+  dayId: Scalars['UUID']['input'];
+  title: Scalars['String']['input'];
+  startTime: Scalars['DateTimeISO']['input'];
+  endTime: Scalars['DateTimeISO']['input'];
+  location?: InputMaybe<Scalars['String']['input']>;
+  guestIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  itemIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationUpdateSocialHappeningArgs = {
+  happeningId: Scalars['UUID']['input'];
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  startTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  endTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  location?: InputMaybe<Scalars['String']['input']>;
+  guestIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  itemIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationDeleteSocialHappeningArgs = {
+  happeningId: Scalars['UUID']['input'];
 };
 
 export type AuthPayload = {
