@@ -134,6 +134,18 @@ export const sessionRoutes: RouteTable = {
   'Mutation.updateSocialHappening': { method: 'PATCH', path: '/social-happenings/:happeningId' },
   'Mutation.deleteSocialHappening': { method: 'DELETE', path: '/social-happenings/:happeningId' },
 
+  // Finance: accounts and transactions (GET /transactions/export is a CSV route: rest/uploads.ts)
+  'Query.accounts': { method: 'GET', path: '/accounts' },
+  'Mutation.createAccount': { method: 'POST', path: '/accounts', responseStatus: 201 },
+  'Query.account': { method: 'GET', path: '/accounts/:accountId' },
+  'Mutation.updateAccount': { method: 'PATCH', path: '/accounts/:accountId' },
+  'Mutation.deleteAccount': { method: 'DELETE', path: '/accounts/:accountId' },
+  'Query.transactions': { method: 'GET', path: '/transactions' },
+  'Mutation.createTransaction': { method: 'POST', path: '/transactions', responseStatus: 201 },
+  'Query.transaction': { method: 'GET', path: '/transactions/:transactionId' },
+  'Mutation.updateTransaction': { method: 'PATCH', path: '/transactions/:transactionId' },
+  'Mutation.deleteTransaction': { method: 'DELETE', path: '/transactions/:transactionId' },
+
   // Subscription and API keys (session cookie only; an API key is never accepted here)
   'Query.subscription': { method: 'GET', path: '/subscription' },
   'Query.apiKeys': { method: 'GET', path: '/api-keys' },

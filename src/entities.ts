@@ -40,6 +40,8 @@ import { Book } from './reading/book.entity.js';
 import { ReadingSession } from './reading/reading-session.entity.js';
 import { Person } from './social/person.entity.js';
 import { SocialHappening } from './social/social-happening.entity.js';
+import { FinanceAccount } from './finance/finance-account.entity.js';
+import { FinanceTransaction } from './finance/finance-transaction.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -90,6 +92,9 @@ export const entities = [
   // Social
   Person,
   SocialHappening,
+  // Finance
+  FinanceAccount,
+  FinanceTransaction,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

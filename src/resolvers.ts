@@ -26,6 +26,7 @@ import { GroceryListResolver } from './nutrition/grocery-list.resolver.js';
 import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from './journal/journal.resolver.js';
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
 import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from './social/social.resolver.js';
+import { FinanceAccountResolver, FinanceTransactionResolver } from './finance/finance.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -74,6 +75,9 @@ export const resolvers: NonEmptyArray<Function> = [
   PersonResolver,
   SocialHappeningResolver,
   DaySocialResolver,
+  // Finance
+  FinanceAccountResolver,
+  FinanceTransactionResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -27,6 +27,8 @@ export type Scalars = {
   LocalDate: { input: string; output: string; }
   /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  /** An exact amount: a number with at most 2 decimals, at most 999999999.99 in absolute value. Stored as numeric; 0.1 + 0.2 is 0.3. */
+  Money: { input: unknown; output: unknown; }
 };
 
 export type Query = {
@@ -106,6 +108,12 @@ export type Query = {
   /** Your happenings, most recent first; filter by day, date range or guest. */
   socialHappenings: SocialHappeningPage;
   socialHappening: SocialHappening;
+  /** Your money accounts by name; filter by type and isActive. */
+  accounts: FinanceAccountPage;
+  account: FinanceAccount;
+  /** Your transactions, newest first; filter by account, date range and category. */
+  transactions: TransactionPage;
+  transaction: Transaction;
 };
 
 
@@ -366,6 +374,34 @@ export type QuerySocialHappeningsArgs = {
 
 export type QuerySocialHappeningArgs = {
   happeningId: Scalars['UUID']['input'];
+};
+
+
+export type QueryAccountsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryAccountArgs = {
+  accountId: Scalars['UUID']['input'];
+};
+
+
+export type QueryTransactionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  accountId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryTransactionArgs = {
+  transactionId: Scalars['UUID']['input'];
 };
 
 export type User = {
@@ -911,6 +947,8 @@ export type Settings = {
   stressWeekLightsOutTime: Scalars['String']['output'];
   /** IANA time zone that decides which day is "today". */
   timezone: Scalars['String']['output'];
+  /** An expense of at least this much (absolute value) is "large" in the agenda; default 100. */
+  largeExpenseThreshold: Scalars['Money']['output'];
 };
 
 export type TaskCategoryPage = {
@@ -1217,6 +1255,49 @@ export type SocialHappeningPage = {
   meta: PageMeta;
 };
 
+export type FinanceAccountPage = {
+  items: Array<FinanceAccount>;
+  meta: PageMeta;
+};
+
+export type FinanceAccount = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** For example checking, savings, cash, credit_card (lower case). */
+  type: Scalars['String']['output'];
+  /** openingBalance plus the sum of the transactions. */
+  balance: Scalars['Money']['output'];
+  /** The balance given when the account was created. */
+  openingBalance: Scalars['Money']['output'];
+  /** ISO 4217 code, for example EUR. */
+  currency: Scalars['String']['output'];
+  isActive: Scalars['Boolean']['output'];
+};
+
+export type TransactionPage = {
+  items: Array<Transaction>;
+  meta: PageMeta;
+};
+
+export type Transaction = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  accountId: Scalars['ID']['output'];
+  /** Expenses negative. */
+  amount: Scalars['Money']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  /** Free text, for example groceries (lower case). */
+  category?: Maybe<Scalars['String']['output']>;
+  /** YYYY-MM-DD. */
+  date: Scalars['LocalDate']['output'];
+  recurring: Scalars['Boolean']['output'];
+  /** One of your social happenings (null once it is deleted). */
+  socialHappeningId?: Maybe<Scalars['ID']['output']>;
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1358,6 +1439,18 @@ export type Mutation = {
   updateSocialHappening: SocialHappening;
   /** Transactions that named it keep their row without the link. */
   deleteSocialHappening: Deleted;
+  /** `balance` is the opening balance; transactions move it from there. */
+  createAccount: FinanceAccount;
+  /** The balance follows the transactions only. */
+  updateAccount: FinanceAccount;
+  /** Deletes the account and its transactions. */
+  deleteAccount: Deleted;
+  /** Adds the amount to the account's balance in the same database transaction. */
+  createTransaction: Transaction;
+  /** A new amount or account moves the balances by the difference, in one database transaction. */
+  updateTransaction: Transaction;
+  /** Takes the amount back out of the account's balance. */
+  deleteTransaction: Deleted;
 };
 
 
@@ -1555,6 +1648,7 @@ export type MutationUpdateSettingsArgs = {
   stressWeekInBedTime?: InputMaybe<Scalars['String']['input']>;
   stressWeekLightsOutTime?: InputMaybe<Scalars['String']['input']>;
   timezone?: InputMaybe<Scalars['String']['input']>;
+  largeExpenseThreshold?: InputMaybe<Scalars['Money']['input']>;
 };
 
 
@@ -1954,6 +2048,57 @@ export type MutationUpdateSocialHappeningArgs = {
 
 export type MutationDeleteSocialHappeningArgs = {
   happeningId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateAccountArgs = {
+  name: Scalars['String']['input'];
+  type: Scalars['String']['input'];
+  balance?: InputMaybe<Scalars['Money']['input']>;
+  currency: Scalars['String']['input'];
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationUpdateAccountArgs = {
+  accountId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationDeleteAccountArgs = {
+  accountId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateTransactionArgs = {
+  accountId: Scalars['UUID']['input'];
+  amount: Scalars['Money']['input'];
+  description?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+  date: Scalars['LocalDate']['input'];
+  recurring?: InputMaybe<Scalars['Boolean']['input']>;
+  socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationUpdateTransactionArgs = {
+  transactionId: Scalars['UUID']['input'];
+  accountId?: InputMaybe<Scalars['UUID']['input']>;
+  amount?: InputMaybe<Scalars['Money']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+  date?: InputMaybe<Scalars['LocalDate']['input']>;
+  recurring?: InputMaybe<Scalars['Boolean']['input']>;
+  socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationDeleteTransactionArgs = {
+  transactionId: Scalars['UUID']['input'];
 };
 
 export type AuthPayload = {
