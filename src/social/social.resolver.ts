@@ -4,6 +4,9 @@ import { Deleted } from '../core/deleted.js';
 import { requireAuth } from '../core/current-user.js';
 import { filesRuntime } from '../files/files-runtime.js';
 import { StoredFile } from '../files/stored-file.entity.js';
+import { FileService } from '../files/file.service.js';
+import { VariantName } from '../files/file-kinds.js';
+import { blobKey } from '../files/storage/storage.js';
 import { Day } from '../planning/day.entity.js';
 import { Person } from './person.entity.js';
 import { PersonService } from './person.service.js';
@@ -57,6 +60,18 @@ export class PersonResolver {
   @FieldResolver(() => StoredFile, { nullable: true, description: 'The picture (with its URL and variants, the thumbnail among them).' })
   picture(@Root() person: Person, @Ctx() ctx: AppContext): Promise<StoredFile | null> | null {
     return person.pictureUrl ? ctx.loaders.files.fileById.load(person.pictureUrl) : null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "Short-lived URL of the picture's 150×150 thumbnail (made after upload; with lazy variants the first fileUrl of it makes it).",
+  })
+  async pictureThumbnailUrl(@Root() person: Person, @Ctx() ctx: AppContext): Promise<string | null> {
+    if (!person.pictureUrl) return null;
+    const file = await ctx.loaders.files.fileById.load(person.pictureUrl);
+    if (!file?.isImage) return null;
+    const files = new FileService(ctx.em, await filesRuntime(ctx.deps));
+    return (await files.signedUrl(file, blobKey(file.userId, file.id, VariantName.thumbnail), VariantName.thumbnail)).url;
   }
 
   @FieldResolver(() => [SocialHappening], { description: 'The happenings they were a guest of, most recent first ("when did I last see them").' })

@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MISSING_ID } from '../../test/support/fixtures.js';
 import { expectNotFound, expectValidation, outboxEvents } from '../../test/support/expectations.js';
-import { dbRows, makeImage, upload } from '../files/files.test-helpers.js';
+import { dbRows, fetchHandedOut, makeImage, upload, waitForVariants } from '../files/files.test-helpers.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
 import { weekDays } from '../training/activity.test-helpers.js';
 
 /** People (own image pictures, search, friend_added) and social happenings (own days and guests, times in order). */
@@ -52,8 +53,13 @@ describe('people', () => {
     expect(ada).toMatchObject({ name: 'Ada', relationshipType: 'family', pictureUrl: picture, notes: 'Met at the lab' });
     expect(ada.picture).toMatchObject({ id: picture, url: expect.stringContaining(picture) });
     expect(ada.happenings).toBeUndefined();
+    await waitForVariants(client, picture);
+    expect(ada.pictureThumbnailUrl).toContain('variant=thumbnail');
+    const thumb = await fetchHandedOut(app, ada.pictureThumbnailUrl);
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/jpeg');
     const bo = await createPerson(client, { name: 'Bo' });
-    expect(bo).toMatchObject({ relationshipType: null, pictureUrl: null, picture: null, notes: null });
+    expect(bo).toMatchObject({ relationshipType: null, pictureUrl: null, picture: null, pictureThumbnailUrl: null, notes: null });
 
     const list = await client.get('/api/v1/people');
     expect(list.status).toBe(200);
@@ -224,5 +230,34 @@ describe('social happenings', () => {
     expectNotFound(await bob.get(`/api/v1/social-happenings?personId=${alicePerson.id}`), 'personId');
     expectNotFound(await bob.get(`/api/v1/social-happenings?dayId=${aliceDays[0]}`));
     expect((await dbRows(app, 'select count(*)::int as n from social_happenings where user_id = ?', [aliceId]))[0].n).toBe(1);
+  });
+});
+
+describe('reads in a bounded number of statements', () => {
+  it('a page of people with pictures and happenings costs the same statements for 1 person and for 6', async () => {
+    const count = async (people: number): Promise<number> => {
+      const { client } = await signUp(app.url);
+      const days = await weekDays(client);
+      const picture = await image(client);
+      for (let i = 0; i < people; i++) {
+        const p = await createPerson(client, { name: `P${i}`, pictureUrl: picture });
+        await createHappening(client, { dayId: days[i % 7], guestIds: [p.id] });
+      }
+      const query = '{ people { items { name picture { url } pictureThumbnailUrl happenings { id title } } } }';
+      // The fewest of 5 runs: background polls (Agenda, the webhook outbox) share the process.
+      let fewest = Infinity;
+      for (let run = 0; run < 5; run++) {
+        const recorder = recordStatements();
+        const res = await client.graphql(query).finally(() => recorder.stop());
+        expect(res.body.errors).toBeUndefined();
+        expect(res.body.data.people.items).toHaveLength(people);
+        expect(res.body.data.people.items.every((p: any) => p.happenings.length === 1)).toBe(true);
+        fewest = Math.min(fewest, recorder.statements.length);
+      }
+      return fewest;
+    };
+    const one = await count(1);
+    expect(one).toBeLessThanOrEqual(5);
+    expect(await count(6)).toBe(one);
   });
 });

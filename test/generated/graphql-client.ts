@@ -1246,6 +1246,8 @@ export type Person = {
   notes?: Maybe<Scalars['String']['output']>;
   /** The picture (with its URL and variants, the thumbnail among them). */
   picture?: Maybe<File>;
+  /** Short-lived URL of the picture's 150×150 thumbnail (made after upload; with lazy variants the first fileUrl of it makes it). */
+  pictureThumbnailUrl?: Maybe<Scalars['String']['output']>;
   /** The happenings they were a guest of, most recent first ("when did I last see them"). */
   happenings: Array<SocialHappening>;
 };
