@@ -6,6 +6,9 @@ import type { AnswerShape, RouteTable } from './route-table.js';
  */
 const WEEK_ANSWER: AnswerShape = { days: { checklist: true, perimeterTasks: true, tasks: { category: true } } };
 
+/** A person with their picture (its URL and variants, the thumbnail among them). */
+const PERSON_ANSWER: AnswerShape = { picture: { variants: true } };
+
 /**
  * The Session API (`/api/v1`): each route of the spec mapped to its GraphQL operation. Bodies are the
  * operation's flat arguments; path parameters are arguments of the same name.
@@ -143,6 +146,30 @@ export const sessionRoutes: RouteTable = {
   'Query.tag': { method: 'GET', path: '/tags/:tagId' },
   'Mutation.updateTag': { method: 'PATCH', path: '/tags/:tagId' },
   'Mutation.deleteTag': { method: 'DELETE', path: '/tags/:tagId' },
+
+  // Social: people and happenings (a person's answer leaves out their happenings: GraphQL has them)
+  'Query.people': { method: 'GET', path: '/people', answer: { items: PERSON_ANSWER, meta: true } },
+  'Mutation.createPerson': { method: 'POST', path: '/people', responseStatus: 201, answer: PERSON_ANSWER },
+  'Query.person': { method: 'GET', path: '/people/:personId', answer: PERSON_ANSWER },
+  'Mutation.updatePerson': { method: 'PATCH', path: '/people/:personId', answer: PERSON_ANSWER },
+  'Mutation.deletePerson': { method: 'DELETE', path: '/people/:personId' },
+  'Query.socialHappenings': { method: 'GET', path: '/social-happenings' },
+  'Mutation.createSocialHappening': { method: 'POST', path: '/social-happenings', responseStatus: 201 },
+  'Query.socialHappening': { method: 'GET', path: '/social-happenings/:happeningId' },
+  'Mutation.updateSocialHappening': { method: 'PATCH', path: '/social-happenings/:happeningId' },
+  'Mutation.deleteSocialHappening': { method: 'DELETE', path: '/social-happenings/:happeningId' },
+
+  // Finance: accounts and transactions (GET /transactions/export is a CSV route: rest/uploads.ts)
+  'Query.accounts': { method: 'GET', path: '/accounts' },
+  'Mutation.createAccount': { method: 'POST', path: '/accounts', responseStatus: 201 },
+  'Query.account': { method: 'GET', path: '/accounts/:accountId' },
+  'Mutation.updateAccount': { method: 'PATCH', path: '/accounts/:accountId' },
+  'Mutation.deleteAccount': { method: 'DELETE', path: '/accounts/:accountId' },
+  'Query.transactions': { method: 'GET', path: '/transactions' },
+  'Mutation.createTransaction': { method: 'POST', path: '/transactions', responseStatus: 201 },
+  'Query.transaction': { method: 'GET', path: '/transactions/:transactionId' },
+  'Mutation.updateTransaction': { method: 'PATCH', path: '/transactions/:transactionId' },
+  'Mutation.deleteTransaction': { method: 'DELETE', path: '/transactions/:transactionId' },
 
   // Subscription and API keys (session cookie only; an API key is never accepted here)
   'Query.subscription': { method: 'GET', path: '/subscription' },

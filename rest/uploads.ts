@@ -2,6 +2,7 @@ import { Router } from 'express';
 import type { AppDeps } from '../src/core/context.js';
 import { fileRoutes } from '../src/files/file.routes.js';
 import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
+import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -11,11 +12,13 @@ import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
  * GET  /files/:fileId/download    the bytes, owner only (session cookie)
  * GET  /files/:fileId/content     the bytes behind a signed URL (disk adapter)
  * POST /body-composition/photos   multipart `file`, `dayId`, `pose`, `notes` → 201 ProgressPhoto
+ * GET  /transactions/export       ?format=csv and the list's filters          → text/csv
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(fileRoutes(deps));
   router.use(progressPhotoRoutes(deps));
+  router.use(transactionExportRoutes(deps));
   return router;
 }
 

@@ -43,6 +43,10 @@ import { Project } from './projects/project.entity.js';
 import { BoardColumn } from './projects/board-column.entity.js';
 import { Deadline } from './projects/deadline.entity.js';
 import { ProjectTask } from './projects/project-task.entity.js';
+import { Person } from './social/person.entity.js';
+import { SocialHappening } from './social/social-happening.entity.js';
+import { FinanceAccount } from './finance/finance-account.entity.js';
+import { FinanceTransaction } from './finance/finance-transaction.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -96,6 +100,12 @@ export const entities = [
   BoardColumn,
   Deadline,
   ProjectTask,
+  // Social
+  Person,
+  SocialHappening,
+  // Finance
+  FinanceAccount,
+  FinanceTransaction,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -11,6 +11,7 @@ import { createNutritionLoaders } from './nutrition/nutrition.loaders.js';
 import { createJournalLoaders } from './journal/journal.loaders.js';
 import { createReadingLoaders } from './reading/reading.loaders.js';
 import { createProjectsLoaders } from './projects/projects.loaders.js';
+import { createSocialLoaders } from './social/social.loaders.js';
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {
@@ -35,6 +36,7 @@ export function createLoaders(em: EntityManager) {
   const journal = lazy(() => createJournalLoaders(em));
   const reading = lazy(() => createReadingLoaders(em));
   const projects = lazy(() => createProjectsLoaders(em));
+  const social = lazy(() => createSocialLoaders(em));
   return {
     get planning() {
       return planning();
@@ -71,6 +73,9 @@ export function createLoaders(em: EntityManager) {
     },
     get projects() {
       return projects();
+    },
+    get social() {
+      return social();
     },
   };
 }

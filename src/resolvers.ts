@@ -26,6 +26,8 @@ import { GroceryListResolver } from './nutrition/grocery-list.resolver.js';
 import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from './journal/journal.resolver.js';
 import { BoardColumnResolver, BoardResolver, DeadlineResolver, ProjectResolver, ProjectTaskResolver, TagResolver } from './projects/projects.resolver.js';
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
+import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from './social/social.resolver.js';
+import { FinanceAccountResolver, FinanceTransactionResolver } from './finance/finance.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -77,6 +79,13 @@ export const resolvers: NonEmptyArray<Function> = [
   BoardColumnResolver,
   ProjectTaskResolver,
   DeadlineResolver,
+  // Social
+  PersonResolver,
+  SocialHappeningResolver,
+  DaySocialResolver,
+  // Finance
+  FinanceAccountResolver,
+  FinanceTransactionResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -4,7 +4,9 @@ import { Migration20261123213945 } from './Migration20261123213945.js';
 import { Migration20261123214018 } from './Migration20261123214018.js';
 import { Migration20261123214031 } from './Migration20261123214031.js';
 import { Migration20261123214817 } from './Migration20261123214817.js';
+import { Migration20261123230259 } from './Migration20261123230259.js';
 import { Migration20261123230316 } from './Migration20261123230316.js';
+import { Migration20261123230858 } from './Migration20261123230858.js';
 
 export const migrationsList = [
   { name: 'Migration20261122010426', class: Migration20261122010426 },
@@ -12,5 +14,7 @@ export const migrationsList = [
   { name: 'Migration20261123214018', class: Migration20261123214018 },
   { name: 'Migration20261123214031', class: Migration20261123214031 },
   { name: 'Migration20261123214817', class: Migration20261123214817 },
+  { name: 'Migration20261123230259', class: Migration20261123230259 },
   { name: 'Migration20261123230316', class: Migration20261123230316 },
+  { name: 'Migration20261123230858', class: Migration20261123230858 },
 ];

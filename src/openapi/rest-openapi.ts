@@ -87,6 +87,7 @@ const SCALARS: Record<string, Json> = {
   DateTimeISO: { type: 'string', format: 'date-time', example: '2026-11-22T07:30:00Z' },
   UUID: { type: 'string', format: 'uuid' },
   LocalDate: { type: 'string', format: 'date' },
+  Money: { type: 'number', multipleOf: 0.01, example: -12.5, description: 'An exact amount with at most 2 decimals.' },
   JSON: { description: 'Any JSON value.' },
   JSONObject: { type: 'object', additionalProperties: true },
 };

@@ -13,6 +13,7 @@ const UPDATABLE = [
   'stressWeekInBedTime',
   'stressWeekLightsOutTime',
   'timezone',
+  'largeExpenseThreshold',
 ] as const satisfies readonly (keyof UpdateSettingsArgs & keyof UserSettings)[];
 
 /** A user's settings; the row (with the defaults) is made on first read or write, so its id is stable. */

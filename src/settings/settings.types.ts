@@ -3,6 +3,7 @@ import { ArrayMaxSize, ArrayMinSize, IsString, Matches, MaxLength, MinLength, Va
 import { isValidTimeZone } from '../core/dates.js';
 import { StorableText } from '../core/storable-text.js';
 import { IfPresent } from '../core/validation/if-present.js';
+import { Money } from '../core/money.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const hhmm = (field: string) => Matches(HH_MM, { message: `${field} must be a time HH:MM (00:00-23:59)` });
@@ -14,6 +15,17 @@ class IsTimeZone implements ValidatorConstraintInterface {
   }
   defaultMessage(): string {
     return 'timezone must be an IANA time zone name such as Europe/Paris';
+  }
+}
+
+/** Money arrives as exact decimal text (the Money scalar); the threshold must be above zero. */
+@ValidatorConstraint({ name: 'positiveMoney' })
+class IsPositiveMoney implements ValidatorConstraintInterface {
+  validate(value: unknown): boolean {
+    return typeof value === 'string' && !value.startsWith('-') && /[1-9]/.test(value);
+  }
+  defaultMessage(): string {
+    return 'largeExpenseThreshold must be above 0';
   }
 }
 
@@ -41,4 +53,9 @@ export class UpdateSettingsArgs {
   @IfPresent('timezone')
   @Validate(IsTimeZone)
   timezone?: string;
+
+  @Field(() => Money, { nullable: true, description: 'Positive, for example 100.' })
+  @IfPresent('largeExpenseThreshold')
+  @Validate(IsPositiveMoney)
+  largeExpenseThreshold?: string;
 }

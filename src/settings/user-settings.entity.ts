@@ -2,6 +2,7 @@ import { Entity, OneToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
+import { Money } from '../core/money.js';
 
 export const DEFAULT_SPLIT_LABELS = ['Push', 'Pull', 'Legs', 'Arms'];
 export const DEFAULT_TIMEZONE = 'UTC';
@@ -54,4 +55,9 @@ export class UserSettings extends BaseEntity {
   @Field(() => String, { description: 'IANA time zone that decides which day is "today".' })
   @Property({ type: 'string', length: 64 })
   timezone: Opt<string> = DEFAULT_TIMEZONE;
+
+  /** For the agenda: an expense of at least this much (absolute value) counts as large. */
+  @Field(() => Money, { description: 'An expense of at least this much (absolute value) is "large" in the agenda; default 100.' })
+  @Property({ type: 'decimal', precision: 15, scale: 2, default: '100' })
+  largeExpenseThreshold: Opt<string> = '100';
 }

@@ -27,6 +27,8 @@ export type Scalars = {
   LocalDate: { input: string; output: string; }
   /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
   JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+  /** An exact amount: a number with at most 2 decimals, at most 999999999.99 in absolute value. Stored as numeric; 0.1 + 0.2 is 0.3. */
+  Money: { input: unknown; output: unknown; }
 };
 
 export type Query = {
@@ -114,6 +116,18 @@ export type Query = {
   /** Your reading sessions, oldest first; filter by day, date range or book. */
   readingSessions: ReadingSessionPage;
   readingSession: ReadingSession;
+  /** Your people by name; filter by relationshipType, search name and notes. */
+  people: PersonPage;
+  person: Person;
+  /** Your happenings, most recent first; filter by day, date range or guest. */
+  socialHappenings: SocialHappeningPage;
+  socialHappening: SocialHappening;
+  /** Your money accounts by name; filter by type and isActive. */
+  accounts: FinanceAccountPage;
+  account: FinanceAccount;
+  /** Your transactions, newest first; filter by account, date range and category. */
+  transactions: TransactionPage;
+  transaction: Transaction;
 };
 
 
@@ -410,6 +424,62 @@ export type QueryReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
 };
 
+
+export type QueryPeopleArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  relationshipType?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryPersonArgs = {
+  personId: Scalars['UUID']['input'];
+};
+
+
+export type QuerySocialHappeningsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  personId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QuerySocialHappeningArgs = {
+  happeningId: Scalars['UUID']['input'];
+};
+
+
+export type QueryAccountsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryAccountArgs = {
+  accountId: Scalars['UUID']['input'];
+};
+
+
+export type QueryTransactionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  accountId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryTransactionArgs = {
+  transactionId: Scalars['UUID']['input'];
+};
+
 export type User = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -538,6 +608,8 @@ export type Day = {
   journalEntries: Array<JournalEntry>;
   /** Oldest first. */
   readingSessions: Array<ReadingSession>;
+  /** By start time. */
+  socialHappenings: Array<SocialHappening>;
 };
 
 export type PerimeterTask = {
@@ -906,6 +978,20 @@ export type ImageVariantStatus =
   | 'ready'
   | 'failed';
 
+export type SocialHappening = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  title: Scalars['String']['output'];
+  startTime: Scalars['DateTimeISO']['output'];
+  /** After startTime. */
+  endTime: Scalars['DateTimeISO']['output'];
+  location?: Maybe<Scalars['String']['output']>;
+  guestIds: Array<Scalars['UUID']['output']>;
+  itemIds: Array<Scalars['UUID']['output']>;
+};
+
 export type PerimeterTaskPage = {
   items: Array<PerimeterTask>;
   meta: PageMeta;
@@ -937,6 +1023,8 @@ export type Settings = {
   stressWeekLightsOutTime: Scalars['String']['output'];
   /** IANA time zone that decides which day is "today". */
   timezone: Scalars['String']['output'];
+  /** An expense of at least this much (absolute value) is "large" in the agenda; default 100. */
+  largeExpenseThreshold: Scalars['Money']['output'];
 };
 
 export type TaskCategoryPage = {
@@ -1309,6 +1397,77 @@ export type ReadingSessionPage = {
   meta: PageMeta;
 };
 
+export type PersonPage = {
+  items: Array<Person>;
+  meta: PageMeta;
+};
+
+export type Person = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** Free text, for example friend, family, colleague. */
+  relationshipType?: Maybe<Scalars['String']['output']>;
+  /** The id of one of your image files (see `picture` for its URLs). */
+  pictureUrl?: Maybe<Scalars['ID']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+  /** The picture (with its URL and variants, the thumbnail among them). */
+  picture?: Maybe<File>;
+  /** Short-lived URL of the picture's 150×150 thumbnail (made after upload; with lazy variants the first fileUrl of it makes it). */
+  pictureThumbnailUrl?: Maybe<Scalars['String']['output']>;
+  /** The happenings they were a guest of, most recent first ("when did I last see them"). */
+  happenings: Array<SocialHappening>;
+};
+
+export type SocialHappeningPage = {
+  items: Array<SocialHappening>;
+  meta: PageMeta;
+};
+
+export type FinanceAccountPage = {
+  items: Array<FinanceAccount>;
+  meta: PageMeta;
+};
+
+export type FinanceAccount = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** For example checking, savings, cash, credit_card (lower case). */
+  type: Scalars['String']['output'];
+  /** openingBalance plus the sum of the transactions. */
+  balance: Scalars['Money']['output'];
+  /** The balance given when the account was created. */
+  openingBalance: Scalars['Money']['output'];
+  /** ISO 4217 code, for example EUR. */
+  currency: Scalars['String']['output'];
+  isActive: Scalars['Boolean']['output'];
+};
+
+export type TransactionPage = {
+  items: Array<Transaction>;
+  meta: PageMeta;
+};
+
+export type Transaction = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  accountId: Scalars['ID']['output'];
+  /** Expenses negative. */
+  amount: Scalars['Money']['output'];
+  description?: Maybe<Scalars['String']['output']>;
+  /** Free text, for example groceries (lower case). */
+  category?: Maybe<Scalars['String']['output']>;
+  /** YYYY-MM-DD. */
+  date: Scalars['LocalDate']['output'];
+  recurring: Scalars['Boolean']['output'];
+  /** One of your social happenings (null once it is deleted). */
+  socialHappeningId?: Maybe<Scalars['ID']['output']>;
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1461,6 +1620,30 @@ export type Mutation = {
   updateReadingSession: ReadingSession;
   /** Moves the book's currentPage back by what the session added; the READING item stays. */
   deleteReadingSession: Deleted;
+  /** `pictureUrl` is the id of one of your image files; relationshipType `friend` fires friend_added. */
+  createPerson: Person;
+  /** Changing relationshipType to `friend` fires friend_added. */
+  updatePerson: Person;
+  /** Also takes the person out of the guests of your happenings. */
+  deletePerson: Deleted;
+  /** startTime before endTime; guestIds are your people. */
+  createSocialHappening: SocialHappening;
+  /** guestIds and itemIds given replace the lists. */
+  updateSocialHappening: SocialHappening;
+  /** Transactions that named it keep their row without the link. */
+  deleteSocialHappening: Deleted;
+  /** `balance` is the opening balance; transactions move it from there. */
+  createAccount: FinanceAccount;
+  /** The balance follows the transactions only. */
+  updateAccount: FinanceAccount;
+  /** Deletes the account and its transactions. */
+  deleteAccount: Deleted;
+  /** Adds the amount to the account's balance in the same database transaction. */
+  createTransaction: Transaction;
+  /** A new amount or account moves the balances by the difference, in one database transaction. */
+  updateTransaction: Transaction;
+  /** Takes the amount back out of the account's balance. */
+  deleteTransaction: Deleted;
 };
 
 
@@ -1658,6 +1841,7 @@ export type MutationUpdateSettingsArgs = {
   stressWeekInBedTime?: InputMaybe<Scalars['String']['input']>;
   stressWeekLightsOutTime?: InputMaybe<Scalars['String']['input']>;
   timezone?: InputMaybe<Scalars['String']['input']>;
+  largeExpenseThreshold?: InputMaybe<Scalars['Money']['input']>;
 };
 
 
@@ -2118,6 +2302,107 @@ export type MutationUpdateReadingSessionArgs = {
 
 export type MutationDeleteReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreatePersonArgs = {
+  name: Scalars['String']['input'];
+  relationshipType?: InputMaybe<Scalars['String']['input']>;
+  pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdatePersonArgs = {
+  personId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  relationshipType?: InputMaybe<Scalars['String']['input']>;
+  pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeletePersonArgs = {
+  personId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateSocialHappeningArgs = {
+  dayId: Scalars['UUID']['input'];
+  title: Scalars['String']['input'];
+  startTime: Scalars['DateTimeISO']['input'];
+  endTime: Scalars['DateTimeISO']['input'];
+  location?: InputMaybe<Scalars['String']['input']>;
+  guestIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  itemIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationUpdateSocialHappeningArgs = {
+  happeningId: Scalars['UUID']['input'];
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  title?: InputMaybe<Scalars['String']['input']>;
+  startTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  endTime?: InputMaybe<Scalars['DateTimeISO']['input']>;
+  location?: InputMaybe<Scalars['String']['input']>;
+  guestIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  itemIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationDeleteSocialHappeningArgs = {
+  happeningId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateAccountArgs = {
+  name: Scalars['String']['input'];
+  type: Scalars['String']['input'];
+  balance?: InputMaybe<Scalars['Money']['input']>;
+  currency: Scalars['String']['input'];
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationUpdateAccountArgs = {
+  accountId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  type?: InputMaybe<Scalars['String']['input']>;
+  currency?: InputMaybe<Scalars['String']['input']>;
+  isActive?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationDeleteAccountArgs = {
+  accountId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateTransactionArgs = {
+  accountId: Scalars['UUID']['input'];
+  amount: Scalars['Money']['input'];
+  description?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+  date: Scalars['LocalDate']['input'];
+  recurring?: InputMaybe<Scalars['Boolean']['input']>;
+  socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationUpdateTransactionArgs = {
+  transactionId: Scalars['UUID']['input'];
+  accountId?: InputMaybe<Scalars['UUID']['input']>;
+  amount?: InputMaybe<Scalars['Money']['input']>;
+  description?: InputMaybe<Scalars['String']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+  date?: InputMaybe<Scalars['LocalDate']['input']>;
+  recurring?: InputMaybe<Scalars['Boolean']['input']>;
+  socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationDeleteTransactionArgs = {
+  transactionId: Scalars['UUID']['input'];
 };
 
 export type AuthPayload = {

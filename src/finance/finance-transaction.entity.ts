@@ -1,0 +1,47 @@
+import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { Field, ID, ObjectType } from 'type-graphql';
+import { User } from '../accounts/user.entity.js';
+import { BaseEntity } from '../core/database/base.entity.js';
+import { LocalDate } from '../core/scalars.js';
+import { SocialHappening } from '../social/social-happening.entity.js';
+import { FinanceAccount } from './finance-account.entity.js';
+import { Money } from '../core/money.js';
+
+/** Money in (positive) or out (negative) of one of the user's accounts on a date. */
+@ObjectType('Transaction', { simpleResolvers: true })
+@Entity({ tableName: 'finance_transactions' })
+@Index({ properties: ['userId', 'date'] })
+export class FinanceTransaction extends BaseEntity {
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
+  userId!: string;
+
+  @Field(() => ID)
+  @Index()
+  @ManyToOne(() => FinanceAccount, { mapToPk: true, deleteRule: 'cascade', fieldName: 'account_id' })
+  accountId!: string;
+
+  @Field(() => Money, { description: 'Expenses negative.' })
+  @Property({ type: 'decimal', precision: 15, scale: 2 })
+  amount!: string;
+
+  @Field(() => String, { nullable: true })
+  @Property({ type: 'string', length: 500, nullable: true })
+  description?: string | null = null;
+
+  @Field(() => String, { nullable: true, description: 'Free text, for example groceries (lower case).' })
+  @Property({ type: 'string', length: 100, nullable: true })
+  category?: string | null = null;
+
+  @Field(() => LocalDate, { description: 'YYYY-MM-DD.' })
+  @Property({ type: 'date' })
+  date!: string;
+
+  @Field(() => Boolean)
+  @Property({ type: 'boolean' })
+  recurring: Opt<boolean> = false;
+
+  @Field(() => ID, { nullable: true, description: 'One of your social happenings (null once it is deleted).' })
+  @Index()
+  @ManyToOne(() => SocialHappening, { mapToPk: true, nullable: true, deleteRule: 'set null', fieldName: 'social_happening_id' })
+  socialHappeningId?: string | null = null;
+}

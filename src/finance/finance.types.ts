@@ -1,0 +1,188 @@
+import { ArgsType, Field } from 'type-graphql';
+import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { LocalDate, UUID } from '../core/scalars.js';
+import { IfPresent } from '../core/validation/if-present.js';
+import { FinanceAccount } from './finance-account.entity.js';
+import { FinanceTransaction } from './finance-transaction.entity.js';
+import { Money } from '../core/money.js';
+
+const NOT_BLANK = /\S/;
+export const NAME_MAX = 200;
+export const TYPE_MAX = 50;
+export const DESCRIPTION_MAX = 500;
+export const CATEGORY_MAX = 100;
+const CURRENCY_SHAPE = /^[A-Za-z]{3}$/;
+
+// ---------------------------------------------------------------- accounts
+
+@ArgsType()
+export class ListAccountsArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Exact type, any case.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TYPE_MAX)
+  type?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  isActive?: boolean;
+}
+
+@ArgsType()
+export class AccountIdArgs {
+  @Field(() => UUID)
+  accountId!: string;
+}
+
+@ArgsType()
+export class CreateAccountArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  name!: string;
+
+  @Field(() => String, { description: 'For example checking, savings, cash, credit_card.' })
+  @IsString()
+  @MinLength(1, { message: 'type must not be empty' })
+  @MaxLength(TYPE_MAX, { message: `type must be at most ${TYPE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  type!: string;
+
+  @Field(() => Money, { nullable: true, description: 'The opening balance (default 0).' })
+  balance?: string | null;
+
+  @Field(() => String, { description: 'ISO 4217 code, for example EUR (any case; stored upper case).' })
+  @IsString()
+  @Matches(CURRENCY_SHAPE, { message: 'currency must be an ISO 4217 code such as EUR' })
+  currency!: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Default true.' })
+  isActive?: boolean | null;
+}
+
+@ArgsType()
+export class UpdateAccountArgs extends AccountIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('name')
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  name?: string;
+
+  @Field(() => String, { nullable: true })
+  @IfPresent('type')
+  @IsString()
+  @MinLength(1, { message: 'type must not be empty' })
+  @MaxLength(TYPE_MAX, { message: `type must be at most ${TYPE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  type?: string;
+
+  @Field(() => String, { nullable: true, description: 'ISO 4217 code.' })
+  @IfPresent('currency')
+  @IsString()
+  @Matches(CURRENCY_SHAPE, { message: 'currency must be an ISO 4217 code such as EUR' })
+  currency?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  @IfPresent('isActive')
+  isActive?: boolean;
+}
+
+export const AccountPage = Paginated(FinanceAccount, 'FinanceAccountPage');
+export type AccountPage = InstanceType<typeof AccountPage>;
+
+// ---------------------------------------------------------------- transactions
+
+@ArgsType()
+export class ListTransactionsArgs extends PageArgs {
+  @Field(() => UUID, { nullable: true, description: 'Only this account of yours.' })
+  accountId?: string;
+
+  @Field(() => LocalDate, { nullable: true, description: 'First date included, YYYY-MM-DD.' })
+  startDate?: string;
+
+  @Field(() => LocalDate, { nullable: true, description: 'Last date included, YYYY-MM-DD.' })
+  endDate?: string;
+
+  @Field(() => String, { nullable: true, description: 'Exact category, any case.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CATEGORY_MAX)
+  category?: string;
+}
+
+@ArgsType()
+export class TransactionIdArgs {
+  @Field(() => UUID)
+  transactionId!: string;
+}
+
+@ArgsType()
+export class CreateTransactionArgs {
+  @Field(() => UUID, { description: 'One of your accounts.' })
+  accountId!: string;
+
+  @Field(() => Money, { description: 'Expenses negative.' })
+  amount!: string;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  description?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CATEGORY_MAX, { message: `category must be at most ${CATEGORY_MAX} characters` })
+  category?: string | null;
+
+  @Field(() => LocalDate, { description: 'YYYY-MM-DD.' })
+  date!: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Default false.' })
+  recurring?: boolean | null;
+
+  @Field(() => UUID, { nullable: true, description: 'One of your social happenings.' })
+  socialHappeningId?: string | null;
+}
+
+@ArgsType()
+export class UpdateTransactionArgs extends TransactionIdArgs {
+  @Field(() => UUID, { nullable: true, description: 'Moves it to another of your accounts (both balances follow).' })
+  @IfPresent('accountId')
+  accountId?: string;
+
+  @Field(() => Money, { nullable: true })
+  @IfPresent('amount')
+  amount?: string;
+
+  @Field(() => String, { nullable: true, description: 'null clears it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  description?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'null clears it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(CATEGORY_MAX, { message: `category must be at most ${CATEGORY_MAX} characters` })
+  category?: string | null;
+
+  @Field(() => LocalDate, { nullable: true })
+  @IfPresent('date')
+  date?: string;
+
+  @Field(() => Boolean, { nullable: true })
+  @IfPresent('recurring')
+  recurring?: boolean;
+
+  @Field(() => UUID, { nullable: true, description: 'null unlinks it.' })
+  socialHappeningId?: string | null;
+}
+
+export const TransactionPage = Paginated(FinanceTransaction, 'TransactionPage');
+export type TransactionPage = InstanceType<typeof TransactionPage>;

@@ -1,0 +1,179 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type FilterQuery } from '@mikro-orm/core';
+import { deleted, type Deleted } from '../core/deleted.js';
+import { NotFoundError, ValidationError } from '../core/errors.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import { findPage } from '../core/database/find-page.js';
+import { queryRows, rowShape } from '../core/database/read-rows.js';
+import { SocialHappening } from '../social/social-happening.entity.js';
+import { FinanceAccount } from './finance-account.entity.js';
+import { FinanceTransaction } from './finance-transaction.entity.js';
+import { requireMoney } from '../core/money.js';
+
+export interface NewTransaction {
+  accountId: string;
+  amount: string | number;
+  description?: string | null;
+  category?: string | null;
+  date: string;
+  recurring?: boolean | null;
+  socialHappeningId?: string | null;
+}
+
+/** Absent keys stay; null clears description, category and socialHappeningId. */
+export interface TransactionChanges {
+  accountId?: string;
+  amount?: string | number;
+  description?: string | null;
+  category?: string | null;
+  date?: string;
+  recurring?: boolean;
+  socialHappeningId?: string | null;
+}
+
+export interface TransactionFilter extends PageArgs {
+  accountId?: string | null;
+  startDate?: string | null;
+  endDate?: string | null;
+  category?: string | null;
+}
+
+const cleanCategory = (value: string | null | undefined) => (value?.trim() ? value.trim().toLowerCase() : null);
+const cleanText = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+
+/** PostgreSQL's "numeric field overflow": a balance beyond numeric(15,2). */
+const NUMERIC_OVERFLOW = '22003';
+
+/**
+ * Adds `plus` and takes `minus` (exact decimal text) to the balance of the caller's account, in SQL on
+ * numeric. The UPDATE takes the row's lock, so concurrent writers queue and none loses an update.
+ * Another user's or a missing account answers 404 naming `field`.
+ */
+async function moveBalance(em: EntityManager, userId: string, accountId: string, plus: string, minus: string, field = 'accountId'): Promise<void> {
+  const a = rowShape(em, FinanceAccount);
+  const balance = a.column('balance');
+  const sql =
+    `update ${a.table} set ${balance} = ${balance} + $1::numeric - $2::numeric, ${a.column('updatedAt')} = now()` +
+    ` where id = $3 and ${a.column('userId')} = $4 returning id`;
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await queryRows(em, sql, [plus, minus, accountId, userId]);
+  } catch (error) {
+    if ((error as { code?: string }).code === NUMERIC_OVERFLOW) {
+      const message = 'The account balance would exceed 9999999999999.99';
+      throw new ValidationError(message, [{ path: ['amount'], message }]);
+    }
+    throw error;
+  }
+  if (!rows.length) throw new NotFoundError('Account', { field });
+}
+
+async function requireHappening(em: EntityManager, userId: string, happeningId: string): Promise<void> {
+  if (!(await em.count(SocialHappening, { id: happeningId, userId }))) throw new NotFoundError('SocialHappening', { field: 'socialHappeningId' });
+}
+
+/**
+ * Transactions of one user. Each create, update (a move to another account included) and delete
+ * changes the account balances in the same database transaction as the row.
+ */
+export class TransactionService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Newest first, like a bank statement. */
+  async list(userId: string, filter: TransactionFilter): Promise<Page<FinanceTransaction>> {
+    return findPage(this.em, FinanceTransaction, await this.where(userId, filter), { date: 'desc', createdAt: 'desc', id: 'asc' }, filter);
+  }
+
+  /** Every transaction the filter matches (the CSV export), newest first. */
+  async all(userId: string, filter: TransactionFilter): Promise<FinanceTransaction[]> {
+    return this.em.find(FinanceTransaction, await this.where(userId, filter), { orderBy: { date: 'desc', createdAt: 'desc', id: 'asc' } });
+  }
+
+  private async where(userId: string, filter: TransactionFilter): Promise<FilterQuery<FinanceTransaction>> {
+    if (filter.startDate && filter.endDate && filter.startDate > filter.endDate) {
+      const message = 'startDate must not be after endDate';
+      throw new ValidationError(message, [{ path: ['startDate'], message }]);
+    }
+    const where: FilterQuery<FinanceTransaction> = { userId };
+    if (filter.accountId) {
+      if (!(await this.em.count(FinanceAccount, { id: filter.accountId, userId }))) throw new NotFoundError('Account', { field: 'accountId' });
+      where.accountId = filter.accountId;
+    }
+    if (filter.startDate || filter.endDate) {
+      const date: Record<string, string> = {};
+      if (filter.startDate) date.$gte = filter.startDate;
+      if (filter.endDate) date.$lte = filter.endDate;
+      where.date = date;
+    }
+    if (filter.category?.trim()) where.category = cleanCategory(filter.category);
+    return where;
+  }
+
+  async get(userId: string, transactionId: string): Promise<FinanceTransaction> {
+    const row = await this.em.findOne(FinanceTransaction, { id: transactionId, userId });
+    if (!row) throw new NotFoundError('Transaction');
+    return row;
+  }
+
+  async create(userId: string, input: NewTransaction): Promise<FinanceTransaction> {
+    const amount = requireMoney(input.amount, 'amount');
+    return this.em.transactional(async (em) => {
+      if (input.socialHappeningId) await requireHappening(em, userId, input.socialHappeningId);
+      await moveBalance(em, userId, input.accountId, amount, '0');
+      const row = em.create(FinanceTransaction, {
+        userId,
+        accountId: input.accountId,
+        amount,
+        description: cleanText(input.description),
+        category: cleanCategory(input.category),
+        date: input.date,
+        recurring: input.recurring ?? false,
+        socialHappeningId: input.socialHappeningId ?? null,
+      });
+      await em.flush();
+      return row;
+    });
+  }
+
+  async update(userId: string, transactionId: string, changes: TransactionChanges): Promise<FinanceTransaction> {
+    const amount = changes.amount !== undefined ? requireMoney(changes.amount, 'amount') : undefined;
+    return this.em.transactional(async (em) => {
+      const row = await em.findOne(FinanceTransaction, { id: transactionId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!row) throw new NotFoundError('Transaction');
+      if (changes.socialHappeningId) await requireHappening(em, userId, changes.socialHappeningId);
+      const oldAccount = row.accountId;
+      const newAccount = changes.accountId ?? row.accountId;
+      const newAmount = amount ?? row.amount;
+      if (newAccount !== oldAccount) {
+        // Both rows change: lock them in id order so two opposite moves cannot deadlock.
+        const steps = [
+          { id: oldAccount, plus: '0', minus: row.amount, field: 'accountId' },
+          { id: newAccount, plus: newAmount, minus: '0', field: 'accountId' },
+        ].sort((x, y) => (x.id < y.id ? -1 : 1));
+        for (const s of steps) await moveBalance(em, userId, s.id, s.plus, s.minus, s.field);
+      } else if (amount !== undefined) {
+        await moveBalance(em, userId, oldAccount, newAmount, row.amount);
+      }
+      row.accountId = newAccount;
+      row.amount = newAmount;
+      if (changes.description !== undefined) row.description = cleanText(changes.description);
+      if (changes.category !== undefined) row.category = cleanCategory(changes.category);
+      if (changes.date !== undefined) row.date = changes.date;
+      if (changes.recurring !== undefined) row.recurring = changes.recurring;
+      if (changes.socialHappeningId !== undefined) row.socialHappeningId = changes.socialHappeningId;
+      await em.flush();
+      return row;
+    });
+  }
+
+  async delete(userId: string, transactionId: string): Promise<Deleted> {
+    return this.em.transactional(async (em) => {
+      const row = await em.findOne(FinanceTransaction, { id: transactionId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!row) throw new NotFoundError('Transaction');
+      await moveBalance(em, userId, row.accountId, '0', row.amount);
+      em.remove(row);
+      await em.flush();
+      return deleted(transactionId, 'Transaction');
+    });
+  }
+}

@@ -1,0 +1,118 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
+import { deleted, type Deleted } from '../core/deleted.js';
+import { NotFoundError } from '../core/errors.js';
+import type { Page, PageArgs } from '../core/pagination.js';
+import { findPage } from '../core/database/find-page.js';
+import { queryRows, rowShape } from '../core/database/read-rows.js';
+import { recordEvent } from '../core/events/record-event.js';
+import { FileService } from '../files/file.service.js';
+import type { FilesRuntime } from '../files/files-runtime.js';
+import { Person } from './person.entity.js';
+import { SocialHappening } from './social-happening.entity.js';
+
+export const FRIEND = 'friend';
+
+export interface NewPerson {
+  name: string;
+  relationshipType?: string | null;
+  pictureUrl?: string | null;
+  notes?: string | null;
+}
+
+/** Absent keys stay; null clears relationshipType, pictureUrl and notes. */
+export interface PersonChanges {
+  name?: string;
+  relationshipType?: string | null;
+  pictureUrl?: string | null;
+  notes?: string | null;
+}
+
+export interface PeopleFilter extends PageArgs {
+  relationshipType?: string | null;
+  search?: string | null;
+}
+
+const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+const isFriend = (type: string | null | undefined) => type?.trim().toLowerCase() === FRIEND;
+const cleanType = (type: string | null | undefined) => (type?.trim() ? type.trim().toLowerCase() : null);
+
+/**
+ * The people of one user. A picture is one of the user's own image files. Becoming a friend (created
+ * as one, or changed to one from anything else) queues `friend_added` with the change, in one flush.
+ */
+export class PersonService {
+  private readonly files: FileService;
+
+  constructor(
+    private readonly em: EntityManager,
+    rt: FilesRuntime,
+  ) {
+    this.files = new FileService(em, rt);
+  }
+
+  async list(userId: string, filter: PeopleFilter): Promise<Page<Person>> {
+    const where: FilterQuery<Person> = { userId };
+    if (filter.relationshipType?.trim()) where.relationshipType = cleanType(filter.relationshipType);
+    if (filter.search?.trim()) {
+      const like = `%${escapeLike(filter.search.trim())}%`;
+      where.$or = [{ name: { $ilike: like } }, { notes: { $ilike: like } }];
+    }
+    return findPage(this.em, Person, where, { name: 'asc', id: 'asc' }, filter);
+  }
+
+  async get(userId: string, personId: string): Promise<Person> {
+    const person = await this.em.findOne(Person, { id: personId, userId });
+    if (!person) throw new NotFoundError('Person');
+    return person;
+  }
+
+  async create(userId: string, input: NewPerson): Promise<Person> {
+    if (input.pictureUrl) await this.files.requireOwnedFile(userId, input.pictureUrl, { field: 'pictureUrl', image: true });
+    const person = this.em.create(Person, {
+      userId,
+      name: input.name.trim(),
+      relationshipType: cleanType(input.relationshipType),
+      pictureUrl: input.pictureUrl ?? null,
+      notes: input.notes ?? null,
+    });
+    if (isFriend(person.relationshipType)) this.friendAdded(userId, person);
+    await this.em.flush();
+    return person;
+  }
+
+  async update(userId: string, personId: string, changes: PersonChanges): Promise<Person> {
+    const person = await this.get(userId, personId);
+    if (changes.pictureUrl) await this.files.requireOwnedFile(userId, changes.pictureUrl, { field: 'pictureUrl', image: true });
+    const wasFriend = isFriend(person.relationshipType);
+    if (changes.name !== undefined) person.name = changes.name.trim();
+    if (changes.relationshipType !== undefined) person.relationshipType = cleanType(changes.relationshipType);
+    if (changes.pictureUrl !== undefined) person.pictureUrl = changes.pictureUrl;
+    if (changes.notes !== undefined) person.notes = changes.notes;
+    if (!wasFriend && isFriend(person.relationshipType)) this.friendAdded(userId, person);
+    await this.em.flush();
+    return person;
+  }
+
+  /** Takes the person out of the guests of every happening, in the same transaction. */
+  async delete(userId: string, personId: string): Promise<Deleted> {
+    return this.em.transactional(async (em) => {
+      const person = await em.findOne(Person, { id: personId, userId });
+      if (!person) throw new NotFoundError('Person');
+      const h = rowShape(em, SocialHappening);
+      const guests = h.column('guestIds');
+      await queryRows(
+        em,
+        `update ${h.table} set ${guests} = ${guests} - $1::text where ${h.column('userId')} = $2 and ${guests} @> jsonb_build_array($1::text) returning id`,
+        [personId, userId],
+      );
+      em.remove(person);
+      await em.flush();
+      return deleted(personId, 'Person');
+    });
+  }
+
+  private friendAdded(userId: string, person: Person): void {
+    recordEvent(this.em, userId, 'friend_added', { friendId: person.id, addedAt: new Date().toISOString() });
+  }
+}

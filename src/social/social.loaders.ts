@@ -1,0 +1,34 @@
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows, readRows, rowShape } from '../core/database/read-rows.js';
+import { groupUnder } from '../training/training.loaders.js';
+import { SocialHappening } from './social-happening.entity.js';
+
+/**
+ * Per-request loaders of the social module (plain read-only rows). They key on ids reached through an
+ * owner-checked read (a day, a person), so need no user scope of their own.
+ */
+export function createSocialLoaders(em: EntityManager) {
+  return {
+    /** A day's happenings, by start time. */
+    happeningsByDayId: new DataLoader<string, SocialHappening[]>(async (dayIds) => {
+      const rows = await readRows(em, SocialHappening, { where: 'dayId', values: dayIds, orderBy: ['startTime', 'id'] });
+      return groupUnder(dayIds, rows, (r) => r.dayId);
+    }),
+
+    /** The happenings a person was a guest of, most recent first: one statement for any number of people. */
+    happeningsByPersonId: new DataLoader<string, SocialHappening[]>(async (personIds) => {
+      const h = rowShape(em, SocialHappening);
+      const sql =
+        `select ${h.columns('t')}, g.person_id as "guestKey" from ${h.table} as t` +
+        ` cross join lateral jsonb_array_elements_text(t.${h.column('guestIds')}) as g(person_id)` +
+        ` where g.person_id = any($1::text[]) order by t.${h.column('startTime')} desc, t.id asc`;
+      const rows = await queryRows(em, sql, [personIds.map((id) => id.toLowerCase())]);
+      const pairs = rows.map(({ guestKey, ...row }) => ({ key: guestKey as string, happening: h.toEntity(row) }));
+      const grouped = groupUnder(personIds.map((id) => id.toLowerCase()), pairs, (p) => p.key);
+      return grouped.map((list) => list.map((p) => p.happening));
+    }),
+  };
+}
+
+export type SocialLoaders = ReturnType<typeof createSocialLoaders>;

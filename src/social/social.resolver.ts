@@ -1,0 +1,119 @@
+import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { Deleted } from '../core/deleted.js';
+import { requireAuth } from '../core/current-user.js';
+import { filesRuntime } from '../files/files-runtime.js';
+import { StoredFile } from '../files/stored-file.entity.js';
+import { FileService } from '../files/file.service.js';
+import { VariantName } from '../files/file-kinds.js';
+import { blobKey } from '../files/storage/storage.js';
+import { Day } from '../planning/day.entity.js';
+import { Person } from './person.entity.js';
+import { PersonService } from './person.service.js';
+import { SocialHappening } from './social-happening.entity.js';
+import { SocialHappeningService } from './social-happening.service.js';
+import {
+  CreatePersonArgs,
+  CreateSocialHappeningArgs,
+  ListPeopleArgs,
+  ListSocialHappeningsArgs,
+  PersonIdArgs,
+  PersonPage,
+  SocialHappeningIdArgs,
+  SocialHappeningPage,
+  UpdatePersonArgs,
+  UpdateSocialHappeningArgs,
+} from './social.types.js';
+
+async function people(ctx: AppContext): Promise<PersonService> {
+  return new PersonService(ctx.em, await filesRuntime(ctx.deps));
+}
+
+@Resolver(() => Person)
+export class PersonResolver {
+  @Query(() => PersonPage, { description: 'Your people by name; filter by relationshipType, search name and notes.' })
+  async people(@Args(() => ListPeopleArgs) args: ListPeopleArgs, @Ctx() ctx: AppContext): Promise<PersonPage> {
+    return (await people(ctx)).list(requireAuth(ctx).user.id, args);
+  }
+
+  @Query(() => Person)
+  async person(@Args(() => PersonIdArgs) args: PersonIdArgs, @Ctx() ctx: AppContext): Promise<Person> {
+    return (await people(ctx)).get(requireAuth(ctx).user.id, args.personId);
+  }
+
+  @Mutation(() => Person, { description: '`pictureUrl` is the id of one of your image files; relationshipType `friend` fires friend_added.' })
+  async createPerson(@Args(() => CreatePersonArgs) args: CreatePersonArgs, @Ctx() ctx: AppContext): Promise<Person> {
+    return (await people(ctx)).create(requireAuth(ctx).user.id, args);
+  }
+
+  @Mutation(() => Person, { description: 'Changing relationshipType to `friend` fires friend_added.' })
+  async updatePerson(@Args(() => UpdatePersonArgs) args: UpdatePersonArgs, @Ctx() ctx: AppContext): Promise<Person> {
+    const { personId, ...changes } = args;
+    return (await people(ctx)).update(requireAuth(ctx).user.id, personId, changes);
+  }
+
+  @Mutation(() => Deleted, { description: 'Also takes the person out of the guests of your happenings.' })
+  async deletePerson(@Args(() => PersonIdArgs) args: PersonIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return (await people(ctx)).delete(requireAuth(ctx).user.id, args.personId);
+  }
+
+  @FieldResolver(() => StoredFile, { nullable: true, description: 'The picture (with its URL and variants, the thumbnail among them).' })
+  picture(@Root() person: Person, @Ctx() ctx: AppContext): Promise<StoredFile | null> | null {
+    return person.pictureUrl ? ctx.loaders.files.fileById.load(person.pictureUrl) : null;
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: "Short-lived URL of the picture's 150×150 thumbnail (made after upload; with lazy variants the first fileUrl of it makes it).",
+  })
+  async pictureThumbnailUrl(@Root() person: Person, @Ctx() ctx: AppContext): Promise<string | null> {
+    if (!person.pictureUrl) return null;
+    const file = await ctx.loaders.files.fileById.load(person.pictureUrl);
+    if (!file?.isImage) return null;
+    const files = new FileService(ctx.em, await filesRuntime(ctx.deps));
+    return (await files.signedUrl(file, blobKey(file.userId, file.id, VariantName.thumbnail), VariantName.thumbnail)).url;
+  }
+
+  @FieldResolver(() => [SocialHappening], { description: 'The happenings they were a guest of, most recent first ("when did I last see them").' })
+  happenings(@Root() person: Person, @Ctx() ctx: AppContext): Promise<SocialHappening[]> {
+    return ctx.loaders.social.happeningsByPersonId.load(person.id);
+  }
+}
+
+@Resolver(() => SocialHappening)
+export class SocialHappeningResolver {
+  @Query(() => SocialHappeningPage, { description: 'Your happenings, most recent first; filter by day, date range or guest.' })
+  socialHappenings(@Args(() => ListSocialHappeningsArgs) args: ListSocialHappeningsArgs, @Ctx() ctx: AppContext): Promise<SocialHappeningPage> {
+    return new SocialHappeningService(ctx.em).list(requireAuth(ctx).user.id, args);
+  }
+
+  @Query(() => SocialHappening)
+  socialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @Ctx() ctx: AppContext): Promise<SocialHappening> {
+    return new SocialHappeningService(ctx.em).get(requireAuth(ctx).user.id, args.happeningId);
+  }
+
+  @Mutation(() => SocialHappening, { description: 'startTime before endTime; guestIds are your people.' })
+  createSocialHappening(@Args(() => CreateSocialHappeningArgs) args: CreateSocialHappeningArgs, @Ctx() ctx: AppContext): Promise<SocialHappening> {
+    return new SocialHappeningService(ctx.em).create(requireAuth(ctx).user.id, args);
+  }
+
+  @Mutation(() => SocialHappening, { description: 'guestIds and itemIds given replace the lists.' })
+  updateSocialHappening(@Args(() => UpdateSocialHappeningArgs) args: UpdateSocialHappeningArgs, @Ctx() ctx: AppContext): Promise<SocialHappening> {
+    const { happeningId, ...changes } = args;
+    return new SocialHappeningService(ctx.em).update(requireAuth(ctx).user.id, happeningId, changes);
+  }
+
+  @Mutation(() => Deleted, { description: 'Transactions that named it keep their row without the link.' })
+  deleteSocialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new SocialHappeningService(ctx.em).delete(requireAuth(ctx).user.id, args.happeningId);
+  }
+}
+
+/** A day's happenings (a day is reached only by its owner). */
+@Resolver(() => Day)
+export class DaySocialResolver {
+  @FieldResolver(() => [SocialHappening], { description: 'By start time.' })
+  socialHappenings(@Root() day: Day, @Ctx() ctx: AppContext): Promise<SocialHappening[]> {
+    return ctx.loaders.social.happeningsByDayId.load(day.id);
+  }
+}

@@ -1,0 +1,183 @@
+import { ArgsType, Field } from 'type-graphql';
+import { ArrayMaxSize, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { PageArgs, Paginated } from '../core/pagination.js';
+import { DateTimeISO, UUID } from '../core/scalars.js';
+import { IfPresent } from '../core/validation/if-present.js';
+import { DayRangeArgs } from '../training/training.types.js';
+import { Person } from './person.entity.js';
+import { SocialHappening } from './social-happening.entity.js';
+
+const NOT_BLANK = /\S/;
+export const NAME_MAX = 200;
+export const RELATIONSHIP_MAX = 50;
+export const NOTES_MAX = 10_000;
+export const TITLE_MAX = 300;
+export const IDS_MAX = 100;
+
+// ---------------------------------------------------------------- people
+
+@ArgsType()
+export class ListPeopleArgs extends PageArgs {
+  @Field(() => String, { nullable: true, description: 'Exact relationship type, any case.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(RELATIONSHIP_MAX)
+  relationshipType?: string;
+
+  @Field(() => String, { nullable: true, description: 'Matches name and notes, case-insensitively.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  search?: string;
+}
+
+@ArgsType()
+export class PersonIdArgs {
+  @Field(() => UUID)
+  personId!: string;
+}
+
+@ArgsType()
+export class CreatePersonArgs {
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'For example friend, family; `friend` fires friend_added.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(RELATIONSHIP_MAX, { message: `relationshipType must be at most ${RELATIONSHIP_MAX} characters` })
+  relationshipType?: string | null;
+
+  @Field(() => UUID, { nullable: true, description: 'The id of one of your image files (POST /files/upload).' })
+  pictureUrl?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NOTES_MAX, { message: `notes must be at most ${NOTES_MAX} characters` })
+  notes?: string | null;
+}
+
+@ArgsType()
+export class UpdatePersonArgs extends PersonIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('name')
+  @IsString()
+  @MinLength(1, { message: 'name must not be empty' })
+  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  name?: string;
+
+  @Field(() => String, { nullable: true, description: 'null clears it; changing it to `friend` fires friend_added.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(RELATIONSHIP_MAX, { message: `relationshipType must be at most ${RELATIONSHIP_MAX} characters` })
+  relationshipType?: string | null;
+
+  @Field(() => UUID, { nullable: true, description: 'One of your image files; null removes the picture.' })
+  pictureUrl?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'null clears them.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(NOTES_MAX, { message: `notes must be at most ${NOTES_MAX} characters` })
+  notes?: string | null;
+}
+
+export const PersonPage = Paginated(Person, 'PersonPage');
+export type PersonPage = InstanceType<typeof PersonPage>;
+
+// ---------------------------------------------------------------- social happenings
+
+@ArgsType()
+export class ListSocialHappeningsArgs extends DayRangeArgs {
+  @Field(() => UUID, { nullable: true, description: 'Only the happenings this person of yours was a guest of.' })
+  personId?: string;
+}
+
+@ArgsType()
+export class SocialHappeningIdArgs {
+  @Field(() => UUID)
+  happeningId!: string;
+}
+
+@ArgsType()
+export class CreateSocialHappeningArgs {
+  @Field(() => UUID)
+  dayId!: string;
+
+  @Field(() => String)
+  @IsString()
+  @MinLength(1, { message: 'title must not be empty' })
+  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  title!: string;
+
+  @Field(() => DateTimeISO)
+  startTime!: Date;
+
+  @Field(() => DateTimeISO, { description: 'After startTime.' })
+  endTime!: Date;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TITLE_MAX, { message: `location must be at most ${TITLE_MAX} characters` })
+  location?: string | null;
+
+  @Field(() => [UUID], { nullable: true, description: 'Your people.' })
+  @IsOptional()
+  @ArrayMaxSize(IDS_MAX, { message: `guestIds holds at most ${IDS_MAX} ids` })
+  guestIds?: string[] | null;
+
+  @Field(() => [UUID], { nullable: true, description: 'Any ids your client keeps.' })
+  @IsOptional()
+  @ArrayMaxSize(IDS_MAX, { message: `itemIds holds at most ${IDS_MAX} ids` })
+  itemIds?: string[] | null;
+}
+
+@ArgsType()
+export class UpdateSocialHappeningArgs extends SocialHappeningIdArgs {
+  @Field(() => UUID, { nullable: true, description: 'Moves it to another of your days.' })
+  @IfPresent('dayId')
+  dayId?: string;
+
+  @Field(() => String, { nullable: true })
+  @IfPresent('title')
+  @IsString()
+  @MinLength(1, { message: 'title must not be empty' })
+  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
+  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  title?: string;
+
+  @Field(() => DateTimeISO, { nullable: true })
+  @IfPresent('startTime')
+  startTime?: Date;
+
+  @Field(() => DateTimeISO, { nullable: true })
+  @IfPresent('endTime')
+  endTime?: Date;
+
+  @Field(() => String, { nullable: true, description: 'null clears it.' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(TITLE_MAX, { message: `location must be at most ${TITLE_MAX} characters` })
+  location?: string | null;
+
+  @Field(() => [UUID], { nullable: true, description: 'Replaces the guests; null or [] clears them.' })
+  @IsOptional()
+  @ArrayMaxSize(IDS_MAX, { message: `guestIds holds at most ${IDS_MAX} ids` })
+  guestIds?: string[] | null;
+
+  @Field(() => [UUID], { nullable: true, description: 'Replaces the item ids; null or [] clears them.' })
+  @IsOptional()
+  @ArrayMaxSize(IDS_MAX, { message: `itemIds holds at most ${IDS_MAX} ids` })
+  itemIds?: string[] | null;
+}
+
+export const SocialHappeningPage = Paginated(SocialHappening, 'SocialHappeningPage');
+export type SocialHappeningPage = InstanceType<typeof SocialHappeningPage>;
