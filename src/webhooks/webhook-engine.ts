@@ -484,13 +484,18 @@ export class WebhookEngine {
     );
     if (!stuck.length) return;
     // A crashed attempt left its lease in next_attempt_at: make the row due now so the new claim passes.
-    await this.query(`update webhook_deliveries set next_attempt_at = ? where id = any(?::uuid[]) and status = 'pending'`, [
-      now,
-      stuck.map((s) => s.id),
-    ]);
-    this.log.info({ count: stuck.length }, 're-queuing webhook deliveries without a job');
+    // Only rows still overdue: another instance may have claimed one since the select (a fresh lease),
+    // and erasing that lease would let a later sweep send the attempt in flight a second time.
+    const requeued: { id: string; attempts: number }[] = await this.query(
+      `update webhook_deliveries set next_attempt_at = ?
+       where id = any(?::uuid[]) and status = 'pending' and next_attempt_at <= ?
+       returning id, attempts`,
+      [now, stuck.map((s) => s.id), cutoff],
+    );
+    if (!requeued.length) return;
+    this.log.info({ count: requeued.length }, 're-queuing webhook deliveries without a job');
     await this.queue(
-      stuck.map((s) => ({ id: s.id, attempt: s.attempts + 1 })),
+      requeued.map((s) => ({ id: s.id, attempt: s.attempts + 1 })),
       now,
     );
   }
