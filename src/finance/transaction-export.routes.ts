@@ -3,7 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { AppDeps } from '../core/context.js';
 import { ValidationError, type FieldError } from '../core/errors.js';
 import { isLocalDate } from '../core/scalars.js';
-import { requireUuid, sessionHandler } from '../files/upload-http.js';
+import { requireUuid, sessionRoute } from '../http/session-route.js';
 import type { FinanceTransaction } from './finance-transaction.entity.js';
 import { TransactionService, type TransactionFilter } from './transaction.service.js';
 
@@ -74,7 +74,7 @@ export function transactionExportRoutes(deps: AppDeps): Router {
   const router = Router();
   router.get(
     '/transactions/export',
-    sessionHandler(deps, async ({ ctx, userId }, req, res) => {
+    sessionRoute(deps, async ({ ctx, userId }, req, res) => {
       const filter = readFilter(req.query as Record<string, unknown>);
       const rows = await new TransactionService(ctx.em).all(userId, filter);
       const csv = stringify([COLUMNS, ...csvRows(rows)], { record_delimiter: 'windows' });
