@@ -171,6 +171,10 @@ export const sessionRoutes: RouteTable = {
   'Mutation.updateTransaction': { method: 'PATCH', path: '/transactions/:transactionId' },
   'Mutation.deleteTransaction': { method: 'DELETE', path: '/transactions/:transactionId' },
 
+  // Agenda (GET /agenda/feed/<token>.ics is outside /api/v1: src/agenda/agenda-feed.routes.ts)
+  'Query.agendaRange': { method: 'GET', path: '/agenda/range' },
+  'Mutation.createAgendaFeed': { method: 'POST', path: '/agenda/feed' },
+
   // Subscription and API keys (session cookie only; an API key is never accepted here)
   'Query.subscription': { method: 'GET', path: '/subscription' },
   'Query.apiKeys': { method: 'GET', path: '/api-keys' },

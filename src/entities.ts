@@ -47,6 +47,7 @@ import { Person } from './social/person.entity.js';
 import { SocialHappening } from './social/social-happening.entity.js';
 import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
+import { AgendaFeed } from './agenda/agenda-feed.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -106,6 +107,8 @@ export const entities = [
   // Finance
   FinanceAccount,
   FinanceTransaction,
+  // Agenda (reads the domains' tables; its own table is the calendar feed's token)
+  AgendaFeed,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -27,6 +27,7 @@ import { sameOriginWrites } from './same-origin-writes.js';
 import { isJsonContentType } from './json-content-type.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
 import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
+import { agendaFeedRoutes } from '../agenda/agenda-feed.routes.js';
 import type { RedisClientType } from 'redis';
 
 /** Request bodies above this are refused before parsing (a 1 MB string still reaches validation). */
@@ -116,6 +117,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use('/api/v1', (req, res) => session.adapter(req, res));
   // The Public API: its own surface, authenticated by API key and limited per key.
   app.use('/api/public/v1', publicApiRouter(deps, schema, MAX_BODY_BYTES, redis));
+  // The agenda's calendar feed: no session, the secret token in the path (calendar apps subscribe to it).
+  app.use(agendaFeedRoutes(deps));
 
   app.use((req: Request, res) => {
     res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.path}` }));

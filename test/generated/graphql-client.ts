@@ -128,6 +128,8 @@ export type Query = {
   /** Your transactions, newest first; filter by account, date range and category. */
   transactions: TransactionPage;
   transaction: Transaction;
+  /** Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. */
+  agendaRange: Array<AgendaEntry>;
 };
 
 
@@ -478,6 +480,13 @@ export type QueryTransactionsArgs = {
 
 export type QueryTransactionArgs = {
   transactionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryAgendaRangeArgs = {
+  start: Scalars['String']['input'];
+  end: Scalars['String']['input'];
+  showAllTransactions?: Scalars['Boolean']['input'];
 };
 
 export type User = {
@@ -1468,6 +1477,34 @@ export type Transaction = {
   socialHappeningId?: Maybe<Scalars['ID']['output']>;
 };
 
+export type AgendaEntry = {
+  type: AgendaEntryType;
+  /** `<type>:<sourceId>`: the same entry keeps it across reads (and is the feed UID). */
+  id: Scalars['ID']['output'];
+  title: Scalars['String']['output'];
+  /** For an all-day entry: that day's midnight in your time zone, in UTC. */
+  start: Scalars['DateTimeISO']['output'];
+  /** null without a duration (deadline, project task due date, transaction, training without an end); an all-day entry ends at the next midnight. */
+  end?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Known only by its day (a task on a day, reading, mobility, a transaction). */
+  allDay: Scalars['Boolean']['output'];
+  /** The id of the domain record (the task's, the session's, the transaction's …). */
+  sourceId: Scalars['ID']['output'];
+};
+
+/** Which domain an agenda entry comes from. */
+export type AgendaEntryType =
+  | 'task'
+  | 'training'
+  | 'mobility'
+  | 'cardio'
+  | 'social_happening'
+  | 'deadline'
+  | 'project_task'
+  | 'transaction'
+  | 'reading'
+  | 'meditation';
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1644,6 +1681,8 @@ export type Mutation = {
   updateTransaction: Transaction;
   /** Takes the amount back out of the account's balance. */
   deleteTransaction: Deleted;
+  /** A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on. */
+  createAgendaFeed: AgendaFeedUrl;
 };
 
 
@@ -2574,6 +2613,11 @@ export type BoardColumnInput = {
   name: Scalars['String']['input'];
   /** Position (0-based); defaults to the place in the list. Renumbered 0..n-1. */
   order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type AgendaFeedUrl = {
+  /** The secret iCalendar URL; creating a new one makes the previous answer 404. */
+  url: Scalars['String']['output'];
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };

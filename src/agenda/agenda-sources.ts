@@ -1,0 +1,121 @@
+import { AgendaEntryType } from './agenda.types.js';
+
+/*
+ * The agenda's sources: one read statement per domain for the whole range, whatever it holds.
+ *
+ * Every statement takes the same parameters:
+ *   $1 user id, $2 range start, $3 range end (timestamptz, end excluded), $4 the user's IANA time zone,
+ *   $5 showAllTransactions, $6 largeExpenseThreshold.
+ * and answers `id`, the columns the title is made of, `start`, `end` (timestamptz or null) and `day`
+ * (true for entries known only by their day). A day-only entry spans its day in the user's time zone:
+ * `start` is that day's midnight there (`date::timestamp at time zone tz`), `end` the next midnight.
+ *
+ * An entry belongs to the range when it overlaps it: a timed entry with an end when it starts before
+ * the range's end and ends after its start; one without an end when it starts within the range; a
+ * day-only entry when its day overlaps the range. The statements hold no quoted text, so those that
+ * start together share one round trip (src/core/database/read-batch.ts).
+ *
+ * This module reads the domains' tables; no domain imports the agenda.
+ */
+
+export interface AgendaSource {
+  type: AgendaEntryType;
+  sql: string;
+  /** The entry's title from its row. */
+  title(row: Record<string, unknown>): string;
+}
+
+/** The user's days whose [midnight, next midnight) in $4 overlaps [$2, $3). */
+const DAY_IN_RANGE = `d.user_id = $1
+    and d.date between ($2::timestamptz at time zone $4)::date and ($3::timestamptz at time zone $4)::date
+    and (d.date::timestamp at time zone $4) < $3::timestamptz
+    and ((d.date + 1)::timestamp at time zone $4) > $2::timestamptz`;
+
+const DAY_SPAN = `(d.date::timestamp at time zone $4) as "start", ((d.date + 1)::timestamp at time zone $4) as "end", true as "day"`;
+
+/** A timed entry `start_col`..`end_expr` overlapping [$2, $3) (an entry without end: starting in it). */
+function timedInRange(start: string, end: string): string {
+  return `${start} < $3::timestamptz and coalesce(${end} > $2::timestamptz, ${start} >= $2::timestamptz)`;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : String(value ?? ''));
+
+export const AGENDA_SOURCES: readonly AgendaSource[] = [
+  {
+    type: AgendaEntryType.task,
+    sql: `select t.id, t.title, ${DAY_SPAN}
+  from tasks t join days d on d.id = t.day_id
+  where t.user_id = $1 and ${DAY_IN_RANGE}`,
+    title: (row) => text(row.title),
+  },
+  {
+    type: AgendaEntryType.training,
+    sql: `select s.id, s.split, s.start_time as "start", s.end_time as "end", false as "day"
+  from training_sessions s
+  where s.user_id = $1 and ${timedInRange('s.start_time', 's.end_time')}`,
+    title: (row) => `Training: ${text(row.split)}`,
+  },
+  {
+    type: AgendaEntryType.mobility,
+    sql: `select s.id, s.focus, ${DAY_SPAN}
+  from mobility_sessions s join days d on d.id = s.day_id
+  where s.user_id = $1 and ${DAY_IN_RANGE}`,
+    title: (row) => `Mobility: ${text(row.focus)}`,
+  },
+  {
+    type: AgendaEntryType.cardio,
+    sql: `select s.id, s.type, s.start_time as "start", coalesce(s.end_time, s.start_time + make_interval(mins => s.duration)) as "end", false as "day"
+  from cardio_sessions s
+  where s.user_id = $1 and ${timedInRange('s.start_time', 'coalesce(s.end_time, s.start_time + make_interval(mins => s.duration))')}`,
+    title: (row) => `Cardio: ${text(row.type)}`,
+  },
+  {
+    type: AgendaEntryType.social_happening,
+    sql: `select h.id, h.title, h.start_time as "start", h.end_time as "end", false as "day"
+  from social_happenings h
+  where h.user_id = $1 and ${timedInRange('h.start_time', 'h.end_time')}`,
+    title: (row) => text(row.title),
+  },
+  {
+    type: AgendaEntryType.deadline,
+    sql: `select x.id, x.title, x.due_date as "start", null::timestamptz as "end", false as "day"
+  from deadlines x
+  where x.user_id = $1 and x.due_date >= $2::timestamptz and x.due_date < $3::timestamptz`,
+    title: (row) => text(row.title),
+  },
+  {
+    type: AgendaEntryType.project_task,
+    sql: `select x.id, x.title, x.due_date as "start", null::timestamptz as "end", false as "day"
+  from project_tasks x
+  where x.user_id = $1 and x.due_date >= $2::timestamptz and x.due_date < $3::timestamptz`,
+    title: (row) => text(row.title),
+  },
+  {
+    // operations.md "Finance": without showAllTransactions only recurring ones and large expenses
+    // (negative, |amount| >= largeExpenseThreshold); income thus only when recurring.
+    type: AgendaEntryType.transaction,
+    sql: `select x.id, x.amount, x.description, x.category, a.currency,
+    (x.date::timestamp at time zone $4) as "start", null::timestamptz as "end", true as "day"
+  from finance_transactions x join finance_accounts a on a.id = x.account_id
+  where x.user_id = $1
+    and x.date between ($2::timestamptz at time zone $4)::date and ($3::timestamptz at time zone $4)::date
+    and (x.date::timestamp at time zone $4) < $3::timestamptz
+    and ((x.date + 1)::timestamp at time zone $4) > $2::timestamptz
+    and ($5::boolean or x.recurring or (x.amount < 0 and -x.amount >= $6::numeric))`,
+    title: (row) => `${text(row.description ?? row.category ?? 'Transaction')} ${text(row.amount)} ${text(row.currency)}`,
+  },
+  {
+    type: AgendaEntryType.reading,
+    sql: `select s.id, b.title, ${DAY_SPAN}
+  from reading_sessions s join days d on d.id = s.day_id join books b on b.id = s.book_id
+  where s.user_id = $1 and ${DAY_IN_RANGE}`,
+    title: (row) => `Reading: ${text(row.title)}`,
+  },
+  {
+    type: AgendaEntryType.meditation,
+    sql: `select s.id, s.type, s.time as "start", s.time + make_interval(mins => s.duration) as "end", false as "day"
+  from meditation_sessions s
+  where s.user_id = $1 and ${timedInRange('s.time', 's.time + make_interval(mins => s.duration)')}`,
+    title: (row) => (row.type ? `Meditation: ${text(row.type)}` : 'Meditation'),
+  },
+];

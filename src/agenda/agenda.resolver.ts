@@ -1,0 +1,23 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../core/context.js';
+import { requireAuth } from '../core/current-user.js';
+import { AgendaFeedService, feedPath } from './agenda-feed.service.js';
+import { AgendaService } from './agenda.service.js';
+import { AgendaEntry, AgendaFeedUrl, AgendaRangeArgs } from './agenda.types.js';
+
+@Resolver(() => AgendaEntry)
+export class AgendaResolver {
+  @Query(() => [AgendaEntry], {
+    description:
+      'Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start.',
+  })
+  agendaRange(@Args(() => AgendaRangeArgs) args: AgendaRangeArgs, @Ctx() ctx: AppContext): Promise<AgendaEntry[]> {
+    return AgendaService.range(ctx.em, requireAuth(ctx).user.id, args);
+  }
+
+  @Mutation(() => AgendaFeedUrl, { description: 'A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on.' })
+  async createAgendaFeed(@Ctx() ctx: AppContext): Promise<AgendaFeedUrl> {
+    const token = await new AgendaFeedService(ctx.em).rotate(requireAuth(ctx).user.id);
+    return { url: `${ctx.deps.config.baseUrl}${feedPath(token)}` };
+  }
+}
