@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { signUp, type HttpClient } from '../../test/support/http-client.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
+import { AgendaService } from './agenda.service.js';
+import { at, dateOf, seedAgenda } from './agenda.test-helpers.js';
+
+/**
+ * An agenda read costs a fixed number of SQL statements however many entries it holds: one per source
+ * for the whole range (never one per day or per entry), besides the session and the user's settings.
+ */
+let app: TestApp;
+let small: HttpClient;
+let large: HttpClient;
+let largeId: string;
+
+const MONDAY = '2027-03-01';
+/** Extra records of each kind in the large user's week (on top of one of every source). */
+const EXTRA = 15;
+const QUERY = `start=${MONDAY}&end=2027-03-08&showAllTransactions=true`;
+
+/** The session read, the user's settings, and one statement per source (10). */
+const STATEMENTS_PER_READ = 12;
+
+beforeAll(async () => {
+  app = await startTestApp({ DISABLE_RATE_LIMIT: 'true' });
+  ({ client: small } = await signUp(app.url));
+  let signed = await signUp(app.url);
+  large = signed.client;
+  largeId = signed.id;
+  await seedAgenda(small, MONDAY);
+  const { days } = await seedAgenda(large, MONDAY);
+  const account = (await large.post('/api/v1/accounts', { name: 'Extra', type: 'cash', balance: 0, currency: 'EUR' })).body.data;
+  const project = (await large.post('/api/v1/projects', { title: 'Extra' })).body.data;
+  const book = (await large.post('/api/v1/books', { title: 'Extra', author: 'A', totalPages: 5000 })).body.data;
+  for (let batch = 0; batch < EXTRA; batch += 5) {
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, j) => batch + j).flatMap((i) => {
+        const day = i % 7;
+        return [
+          large.post('/api/v1/tasks', { title: `Task ${i}`, timebox: 30, dayId: days[day] }),
+          large.post('/api/v1/training/sessions', { dayId: days[day], split: 'Pull', startTime: at(MONDAY, day, '06:00'), endTime: at(MONDAY, day, '07:00') }),
+          large.post('/api/v1/social-happenings', { dayId: days[day], title: `Meet ${i}`, startTime: at(MONDAY, day, '12:00'), endTime: at(MONDAY, day, '13:00') }),
+          large.post('/api/v1/deadlines', { title: `Deadline ${i}`, dueDate: at(MONDAY, day, '09:00') }),
+          large.post(`/api/v1/projects/${project.id}/tasks`, { title: `Card ${i}`, dueDate: at(MONDAY, day, '10:00') }),
+          large.post('/api/v1/transactions', { accountId: account.id, amount: -1 - i, description: `Buy ${i}`, date: dateOf(MONDAY, day) }),
+          large.post('/api/v1/reading-sessions', { dayId: days[day], bookId: book.id, pagesRead: 1, duration: 5 }),
+          large.graphql('mutation($d: UUID!, $t: DateTimeISO) { logMeditation(dayId: $d, duration: 5, time: $t) { id } }', { d: days[day], t: at(MONDAY, day, '21:00') }),
+        ];
+      }),
+    );
+    for (const res of results) expect(res.status, res.text).toBeLessThan(300);
+  }
+  await quiet();
+}, 180_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+/** Waits until the server sends no statement for half a second (events the setup recorded are dispatched in the background). */
+async function quiet(): Promise<void> {
+  for (let tries = 0; tries < 40; tries++) {
+    const recorder = recordStatements();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    recorder.stop();
+    if (!recorder.statements.length) return;
+  }
+}
+
+/** The statements of one request: the fewest of 5 runs, so background polls sharing the process cannot count. */
+async function measure(send: () => Promise<{ status: number; text: string; body: any }>): Promise<{ count: number; roundTrips: number; sql: string[]; body: any }> {
+  let best: { count: number; roundTrips: number; sql: string[]; body: any } | undefined;
+  for (let run = 0; run < 5; run++) {
+    const recorder = recordStatements();
+    const res = await send().finally(() => recorder.stop());
+    expect(res.status, res.text.slice(0, 500)).toBe(200);
+    if (!best || recorder.statements.length < best.count) best = { count: recorder.statements.length, roundTrips: recorder.roundTrips.length, sql: recorder.statements, body: res.body };
+  }
+  return best!;
+}
+
+describe('SQL statements per agenda read', () => {
+  it(`GET /api/v1/agenda/range runs the same statements for 15 entries and for ${15 + 8 * EXTRA}`, async () => {
+    const few = await measure(() => small.get(`/api/v1/agenda/range?${QUERY}`));
+    const many = await measure(() => large.get(`/api/v1/agenda/range?${QUERY}`));
+    expect(few.body.data).toHaveLength(15);
+    expect(many.body.data).toHaveLength(15 + 8 * EXTRA);
+    console.info(`GET /agenda/range: ${few.count} statements in ${few.roundTrips} round trips (15 entries), ${many.count} in ${many.roundTrips} (${many.body.data.length})`);
+    expect(many.count, `${few.sql.join('\n')}\n---\n${many.sql.join('\n')}`).toBe(few.count);
+    expect(few.count, few.sql.join('\n')).toBe(STATEMENTS_PER_READ);
+    expect(new Set(many.sql).size).toBe(many.sql.length);
+    // The sources start together and share one round trip (src/core/database/read-batch.ts).
+    expect(many.roundTrips).toBe(few.roundTrips);
+    expect(few.roundTrips).toBeLessThanOrEqual(4);
+  });
+
+  it('AgendaService.range runs the settings read and one statement per source', async () => {
+    const recorder = recordStatements();
+    const entries = await AgendaService.range(app.server.orm.em.fork(), largeId, { start: MONDAY, end: '2027-03-08', showAllTransactions: true }).finally(() => recorder.stop());
+    expect(entries).toHaveLength(15 + 8 * EXTRA);
+    // Fewest of the background: only the agenda's own statements name these tables.
+    const own = recorder.statements.filter((s) => /user_settings|tasks|training_sessions|mobility_sessions|cardio_sessions|social_happenings|deadlines|finance_transactions|reading_sessions|meditation_sessions/.test(s));
+    expect(own, own.join('\n')).toHaveLength(STATEMENTS_PER_READ - 1);
+  });
+});
