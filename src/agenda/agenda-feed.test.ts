@@ -184,6 +184,8 @@ describe('POST /api/v1/agenda/feed and GET /agenda/feed/<token>.ics', () => {
     expectStatus(await fetchFeed(alicePath.slice(0, -'.ics'.length)), 404, 'NOT_FOUND');
     expectStatus(await fetchFeed('/agenda/feed/short.ics'), 404, 'NOT_FOUND');
     expectStatus(await fetchFeed(`/agenda/feed/${'%27'.repeat(20)}.ics`), 404, 'NOT_FOUND');
+    // A path that is not even valid percent-encoding is bad input (400), never a 500.
+    expectStatus(await fetchFeed('/agenda/feed/%E0%A4%A.ics'), 400, 'VALIDATION_ERROR');
     // The feed is outside /api/v1: the session API does not serve it.
     expectStatus(await alice.get(`/api/v1${alicePath}`), 404);
     expectStatus(await alice.withoutCookie().post('/api/v1/agenda/feed'), 401, 'UNAUTHORIZED');

@@ -3,6 +3,7 @@ import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { expectStatus, expectValidation } from '../../test/support/expectations.js';
 import { AgendaService } from './agenda.service.js';
+import { weekDayIds } from '../../test/support/fixtures.js';
 import { at, seedAgenda, type SeededAgenda } from './agenda.test-helpers.js';
 
 /** The unified agenda over real HTTP and PostgreSQL: every source, sorting, transactions, time zones, range rules, isolation. */
@@ -124,6 +125,17 @@ describe('GET /api/v1/agenda/range', () => {
     const utcById = new Map(utc.body.data.map((e: any) => [e.sourceId, e]));
     expect(utcById.get(ids.task)).toMatchObject({ start: '2027-01-04T00:00:00.000Z', end: '2027-01-05T00:00:00.000Z' });
     expect(utcById.get(ids.training)).toEqual(byId.get(ids.training));
+
+    // Berlin's DST starts on Sunday 2027-03-28: that day runs from 23:00 UTC to 22:00 UTC (23 hours).
+    expect((await client.patch('/api/v1/settings', { timezone: 'Europe/Berlin' })).status).toBe(200);
+    const sunday = (await weekDayIds(client, '2027-03-22'))[6];
+    const task = await client.post('/api/v1/tasks', { title: 'Clocks forward', timebox: 15, dayId: sunday });
+    expect(task.status, task.text).toBe(201);
+    const dst = await range(client, 'start=2027-03-28&end=2027-03-29');
+    expect(dst.status, dst.text).toBe(200);
+    expect(dst.body.data).toEqual([
+      { type: 'task', id: `task:${task.body.data.id}`, title: 'Clocks forward', start: '2027-03-27T23:00:00.000Z', end: '2027-03-28T22:00:00.000Z', allDay: true, sourceId: task.body.data.id },
+    ]);
   });
 
   it('holds the entries that overlap [start, end): an entry running into the range, a day-only entry whose day overlaps it; the end is excluded', async () => {
