@@ -13,6 +13,8 @@ import { Project } from './project.entity.js';
  */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'project_tasks' })
+// The agenda reads a user's due dates by range.
+@Index({ properties: ['userId', 'dueDate'] })
 @Index({ properties: ['columnId', 'order'] })
 export class ProjectTask extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })

@@ -1,4 +1,4 @@
-import { Entity, Enum, Property } from '@mikro-orm/core';
+import { Entity, Enum, Index, Property } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
@@ -7,6 +7,8 @@ import { CardioEffort } from './cardio-effort.js';
 /** A cardio session; it takes the day's lunch slot (spec rule 2: no mobility that day). */
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'cardio_sessions' })
+// The agenda reads a user's sessions by time range.
+@Index({ properties: ['userId', 'startTime'] })
 export class CardioSession extends DayRecord {
   @Field(() => String, { description: 'e.g. run, bike, rowing.' })
   @Property({ type: 'string', length: 100 })

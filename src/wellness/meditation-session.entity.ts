@@ -1,10 +1,12 @@
-import { Entity, Property } from '@mikro-orm/core';
+import { Entity, Index, Property } from '@mikro-orm/core';
 import { Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
 import { DayRecord } from '../planning/day-record.entity.js';
 
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'meditation_sessions' })
+// The agenda reads a user's sessions by time range.
+@Index({ properties: ['userId', 'time'] })
 export class MeditationSession extends DayRecord {
   @Field(() => Int, { description: 'Minutes.' })
   @Property({ type: 'integer' })
