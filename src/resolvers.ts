@@ -2,6 +2,7 @@ import type { NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from './accounts/auth.resolver.js';
 import { SubscriptionResolver } from './accounts/subscription.resolver.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
+import { ConnectionResolver } from './connector/connections/connection.resolver.js';
 import { PublicApiResolver } from './public-api/public.resolver.js';
 import { ChecklistResolver } from './planning/checklist.resolver.js';
 import { DayResolver } from './planning/day.resolver.js';
@@ -34,6 +35,7 @@ export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
   SubscriptionResolver,
   ApiKeyResolver,
+  ConnectionResolver,
   PublicApiResolver,
   SettingsResolver,
   WeekResolver,
