@@ -351,3 +351,26 @@ describe('connections, plan and isolation', () => {
     expect(res.status).toBe(405);
   });
 });
+
+describe('rate limits', () => {
+  it('/register and /token are limited per IP like the auth routes, with an OAuth error body', async () => {
+    const limited = await startConnectorApp({ RATE_LIMIT_AUTH_MAX: '2' });
+    try {
+      const url = limited.server.deps.config.baseUrl;
+      const post = (path: string, body: string, type: string) => fetch(url + path, { method: 'POST', headers: { 'content-type': type }, body });
+      const registration = JSON.stringify({ client_name: 'x', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' });
+      expect((await post('/register', registration, 'application/json')).status).toBe(201);
+      expect((await post('/register', registration, 'application/json')).status).toBe(201);
+      const third = await post('/register', registration, 'application/json');
+      expect(third.status).toBe(429);
+      expect(await third.json()).toEqual({ error: 'too_many_requests', error_description: 'Too many requests: at most 2 per 900 seconds' });
+      // /token shares the counter.
+      const tokenRes = await post('/token', 'grant_type=refresh_token&refresh_token=x&client_id=y', 'application/x-www-form-urlencoded');
+      expect(tokenRes.status).toBe(429);
+      // Discovery is not limited this way.
+      expect((await fetch(`${url}/.well-known/oauth-authorization-server`)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -45,6 +45,9 @@ interface TokenRow {
   plan_expires_at: Date | null;
 }
 
+/** A grant's result, decided in a transaction; a family to revoke is revoked after it (so the refusal does not undo it). */
+type GrantOutcome = { error: string; revokeFamily?: string } | { tokens: OAuthTokens };
+
 /** `lastUsedAt` of a connection is written at most this often. */
 const LAST_USED_DEBOUNCE_MS = 60_000;
 
@@ -217,21 +220,20 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
   async exchangeAuthorizationCode(client: OAuthClientInformationFull, authorizationCode: string, _codeVerifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
     this.checkResource(resource);
     const em = this.deps.orm.em.fork();
-    const outcome = await em.transactional(async (tx) => {
+    const outcome = await em.transactional(async (tx): Promise<GrantOutcome> => {
       const code = await tx.findOne(OAuthCode, { codeHash: hashSecret(authorizationCode) }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!code || code.clientId !== client.client_id) return { error: 'Invalid authorization code' } as const;
+      if (!code || code.clientId !== client.client_id) return { error: 'Invalid authorization code' };
       // A second use: the code leaked; what its first use issued is revoked (OAuth 2.1 §4.1.3).
-      if (code.usedAt) return { error: 'Authorization code was already used', revokeFamily: code.familyId } as const;
-      if (code.expiresAt.getTime() <= Date.now()) return { error: 'Authorization code expired' } as const;
-      if (redirectUri !== undefined && redirectUri !== code.redirectUri) return { error: 'redirect_uri does not match the authorization request' } as const;
+      if (code.usedAt) return { error: 'Authorization code was already used', revokeFamily: code.familyId };
+      if (code.expiresAt.getTime() <= Date.now()) return { error: 'Authorization code expired' };
+      if (redirectUri !== undefined && redirectUri !== code.redirectUri) return { error: 'redirect_uri does not match the authorization request' };
       code.usedAt = new Date();
       const refused = await this.refusal(tx, code.connectionId);
-      if (refused) return { error: refused } as const;
-      return { tokens: this.issueTokens(tx, code.connectionId, client.client_id, code.familyId) } as const;
+      if (refused) return { error: refused };
+      return { tokens: this.issueTokens(tx, code.connectionId, client.client_id, code.familyId) };
     });
     if ('error' in outcome) {
-      const family = 'revokeFamily' in outcome ? outcome.revokeFamily : undefined;
-      if (family) await this.revokeFamily(em, family);
+      if (outcome.revokeFamily) await this.revokeFamily(em, outcome.revokeFamily);
       throw new InvalidGrantError(outcome.error);
     }
     return outcome.tokens;
@@ -240,21 +242,20 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
   async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
     this.checkResource(resource);
     const em = this.deps.orm.em.fork();
-    const outcome = await em.transactional(async (tx) => {
+    const outcome = await em.transactional(async (tx): Promise<GrantOutcome> => {
       const token = await tx.findOne(OAuthToken, { tokenHash: hashSecret(refreshToken), kind: 'refresh' }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!token || token.clientId !== client.client_id) return { error: 'Invalid refresh token' } as const;
+      if (!token || token.clientId !== client.client_id) return { error: 'Invalid refresh token' };
       // Reuse of a rotated refresh token: someone else holds a copy; the whole family ends.
-      if (token.rotatedAt) return { error: 'Refresh token was already used; its grant is revoked', revokeFamily: token.familyId } as const;
-      if (token.revokedAt) return { error: 'Refresh token was revoked' } as const;
-      if (token.expiresAt.getTime() <= Date.now()) return { error: 'Refresh token expired' } as const;
+      if (token.rotatedAt) return { error: 'Refresh token was already used; its grant is revoked', revokeFamily: token.familyId };
+      if (token.revokedAt) return { error: 'Refresh token was revoked' };
+      if (token.expiresAt.getTime() <= Date.now()) return { error: 'Refresh token expired' };
       const refused = await this.refusal(tx, token.connectionId);
-      if (refused) return { error: refused } as const;
+      if (refused) return { error: refused };
       token.rotatedAt = new Date();
-      return { tokens: this.issueTokens(tx, token.connectionId, client.client_id, token.familyId) } as const;
+      return { tokens: this.issueTokens(tx, token.connectionId, client.client_id, token.familyId) };
     });
     if ('error' in outcome) {
-      const family = 'revokeFamily' in outcome ? outcome.revokeFamily : undefined;
-      if (family) await this.revokeFamily(em, family);
+      if (outcome.revokeFamily) await this.revokeFamily(em, outcome.revokeFamily);
       throw new InvalidGrantError(outcome.error);
     }
     return outcome.tokens;
