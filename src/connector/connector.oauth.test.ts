@@ -4,6 +4,7 @@ import type { TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { setPlan, sql } from '../../test/support/db.js';
 import { MISSING_ID } from '../../test/support/fixtures.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
 import { connectWithOAuth, decide, hiddenFields, rawMcp, REDIRECT_URI, startConnectorApp, TestOAuthClient, toolJson } from './connector.test-helpers.js';
 
 type User = { client: HttpClient; id: string; email: string; password: string };
@@ -343,6 +344,32 @@ describe('connections, plan and isolation', () => {
     }
     expect((await b.client.get(`/api/v1/tasks/${bTask.id}`)).body.data.status).toBe('todo');
     expect((await b.client.get(`/api/v1/days/${bDay.id}`)).body.data.waterIntakes ?? []).toEqual([]);
+  });
+
+  it('reads cost a fixed number of statements: the connection list, and the token check of /mcp', async () => {
+    const user = await proUser();
+    const grants = [await grant(user), await grant(user), await grant(user)];
+    expect((await user.client.get('/api/v1/connections')).body.data).toHaveLength(3);
+    let recorder = recordStatements();
+    try {
+      await user.client.get('/api/v1/connections');
+    } finally {
+      recorder.stop();
+    }
+    // The session check and one select.
+    expect(recorder.statements).toHaveLength(2);
+    expect(recorder.statements.filter((s) => s.includes('oauth_connections'))).toHaveLength(1);
+
+    await rawMcp(mcpUrl, grants[0]!.tokens.access_token); // the first use writes lastUsedAt
+    recorder = recordStatements();
+    try {
+      expect((await rawMcp(mcpUrl, grants[0]!.tokens.access_token)).status).toBe(200);
+    } finally {
+      recorder.stop();
+    }
+    // tools/list: one lookup of the token with its connection and plan, nothing else.
+    expect(recorder.statements).toHaveLength(1);
+    expect(recorder.statements[0]).toContain('oauth_tokens');
   });
 
   it('GET /mcp answers 405 to a valid token', async () => {
