@@ -183,6 +183,10 @@ export const sessionRoutes: RouteTable = {
   'Mutation.rotateApiKey': { method: 'POST', path: '/api-keys/:keyId/rotate' },
   'Mutation.deleteApiKey': { method: 'DELETE', path: '/api-keys/:keyId' },
 
+  // Assistant connector: the connected OAuth clients
+  'Query.connections': { method: 'GET', path: '/connections' },
+  'Mutation.revokeConnection': { method: 'DELETE', path: '/connections/:connectionId' },
+
   // Webhook management (session cookie and a plan with webhooks)
   'Query.webhooks': { method: 'GET', path: '/webhooks' },
   'Mutation.createWebhook': { method: 'POST', path: '/webhooks', responseStatus: 201 },

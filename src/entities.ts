@@ -2,6 +2,9 @@ import { LoginSession } from './accounts/login-session.entity.js';
 import { AuthToken } from './accounts/auth-token.entity.js';
 import { User } from './accounts/user.entity.js';
 import { ApiKey } from './api-keys/api-key.entity.js';
+import { OAuthClient } from './connector/oauth/oauth-client.entity.js';
+import { OAuthConnection } from './connector/oauth/oauth-connection.entity.js';
+import { OAuthCode, OAuthToken } from './connector/oauth/oauth-grant.entity.js';
 import { BaseEntity } from './core/database/base.entity.js';
 import { OutboxEvent } from './core/events/outbox-event.entity.js';
 import { ChecklistItem } from './planning/checklist-item.entity.js';
@@ -57,6 +60,10 @@ export const entities = [
   LoginSession,
   AuthToken,
   ApiKey,
+  OAuthClient,
+  OAuthConnection,
+  OAuthCode,
+  OAuthToken,
   OutboxEvent,
   UserSettings,
   Week,

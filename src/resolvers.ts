@@ -2,6 +2,7 @@ import type { NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from './accounts/auth.resolver.js';
 import { SubscriptionResolver } from './accounts/subscription.resolver.js';
 import { ApiKeyResolver } from './api-keys/api-key.resolver.js';
+import { ConnectionResolver } from './connector/connections/connection.resolver.js';
 import { PublicApiResolver } from './public-api/public.resolver.js';
 import { ChecklistResolver } from './planning/checklist.resolver.js';
 import { DayResolver } from './planning/day.resolver.js';
@@ -35,6 +36,7 @@ export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
   SubscriptionResolver,
   ApiKeyResolver,
+  ConnectionResolver,
   PublicApiResolver,
   SettingsResolver,
   WeekResolver,

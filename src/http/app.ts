@@ -15,7 +15,8 @@ import { errorEnvelope } from '../../rest/envelope.js';
 import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from './api-headers.js';
 import { healthRoutes } from './health.js';
-import { homeRoutes } from './home.js';
+import { homeRoutes, packageInfo } from './home.js';
+import { connectorRoutes } from '../connector/index.js';
 import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from './graphql-ide.js';
 import { sessionDocsRouter } from '../../rest/session-openapi.js';
 import { limiterStores, sessionRateLimiters } from './rate-limits.js';
@@ -63,7 +64,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   // deprecated /api/... paths were rewritten to /api/v1; the Public API is keyed, not behind this).
   app.use(['/graphql', '/api/v1'], sameOriginWrites(deps.config));
 
-  const limiters = sessionRateLimiters(deps.config, limiterStores(redis));
+  const stores = limiterStores(redis);
+  const limiters = sessionRateLimiters(deps.config, stores);
   if (limiters) {
     // The auth limiter runs last on auth mutations so its (stricter) RateLimit headers are the ones
     // sent; on /graphql it counts the operation to run (auth-limit-plugin.ts).
@@ -71,6 +73,9 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     app.use('/graphql', limiters.global);
     app.use('/api/v1', (req, res, next) => (isAuthMutationRoute(req.method, req.path) ? limiters.auth(req, res, next) : next()));
   }
+
+  // The assistant connector: OAuth endpoints and documents at the root, MCP at /mcp.
+  app.use(connectorRoutes(deps, { limiters, stores, maxBodyBytes: MAX_BODY_BYTES, version: packageInfo().version }));
 
   const apollo = new ApolloServer<AppContext>({
     gateway: compiledExecutionGateway(schema),

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** Name, version and description from the project's package.json (the nearest one above this file, from src/ or dist/). */
-function packageInfo(): { name: string; version: string; description: string } {
+export function packageInfo(): { name: string; version: string; description: string } {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const file = join(dir, 'package.json');
@@ -29,12 +29,15 @@ export const HOME_LINKS = [
   { rel: 'public-api', href: '/api/public/v1', title: 'Public API (REST, API keys)' },
   { rel: 'public-api-docs', href: '/api/public/v1/docs', title: 'Public API reference' },
   { rel: 'public-api-openapi', href: '/api/public/v1/openapi.yaml', title: 'Public API OpenAPI description' },
+  { rel: 'mcp', href: '/mcp', title: 'Assistant connector (MCP, Streamable HTTP; OAuth bearer token)' },
+  { rel: 'oauth-authorization-server', href: '/.well-known/oauth-authorization-server', title: 'Assistant connector OAuth metadata' },
+  { rel: 'oauth-protected-resource', href: '/.well-known/oauth-protected-resource', title: 'Assistant connector protected resource metadata' },
   { rel: 'health', href: '/healthz', title: 'Liveness' },
   { rel: 'readiness', href: '/readyz', title: 'Readiness' },
 ] as const;
 
 /** The links a browser follows (the API roots themselves answer only API calls). */
-const PAGE_LINKS = HOME_LINKS.filter((link) => !['graphql', 'session-api', 'public-api'].includes(link.rel));
+const PAGE_LINKS = HOME_LINKS.filter((link) => !['graphql', 'session-api', 'public-api', 'mcp'].includes(link.rel));
 
 function page(info: ReturnType<typeof packageInfo>): string {
   const items = PAGE_LINKS.map((link) => `    <li><a href="${escapeHtml(link.href)}">${escapeHtml(link.title)}</a> <code>${escapeHtml(link.href)}</code></li>`).join('\n');

@@ -38,6 +38,8 @@ export type Query = {
   subscription: SubscriptionInfo;
   /** The caller's API keys, newest first (never the full key). */
   apiKeys: ApiKeyPage;
+  /** Assistants connected to the account (active connections, newest first). */
+  connections: Array<AssistantConnection>;
   /** GET /exercises/search: exercises of the caller's catalog whose name contains q. */
   publicSearchExercises: Array<PublicExercise>;
   /** All checklist items of a day. */
@@ -536,6 +538,19 @@ export type PageMeta = {
   page: Scalars['Int']['output'];
   limit: Scalars['Int']['output'];
   total: Scalars['Int']['output'];
+};
+
+/** An assistant (OAuth client) the user allowed to use the connector. */
+export type AssistantConnection = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** The OAuth client_id. */
+  clientId: Scalars['String']['output'];
+  /** The name the client registered with (its client_id when it gave none). */
+  clientName: Scalars['String']['output'];
+  /** Last call to /mcp with one of its tokens (updated at most once a minute). */
+  lastUsedAt?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
 /** An exercise of the caller's catalog. */
@@ -1521,6 +1536,8 @@ export type Mutation = {
   /** Revokes the key and returns a new one (shown once) named with a rotated suffix. */
   rotateApiKey: CreatedApiKey;
   deleteApiKey: Deleted;
+  /** Revokes a connection: every token of the assistant stops working at once. */
+  revokeConnection: Deleted;
   /** POST /water: logs water intake. Logged on the caller's today (their time zone); `dayId` is never taken. */
   publicLogWater: PublicWaterLogged;
   /** POST /workouts: logs a training session. Logged on the caller's today (their time zone); `dayId` is never taken. */
@@ -1743,6 +1760,11 @@ export type MutationRotateApiKeyArgs = {
 
 export type MutationDeleteApiKeyArgs = {
   keyId: Scalars['UUID']['input'];
+};
+
+
+export type MutationRevokeConnectionArgs = {
+  connectionId: Scalars['UUID']['input'];
 };
 
 

@@ -1,0 +1,21 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../core/context.js';
+import { requireAuth } from '../../core/current-user.js';
+import { Deleted } from '../../core/deleted.js';
+import { OAuthConnection } from '../oauth/oauth-connection.entity.js';
+import { ConnectionService } from './connection.service.js';
+import { ConnectionIdArgs } from './connection.types.js';
+
+/** The assistants connected through the OAuth flow (session cookie only). */
+@Resolver(() => OAuthConnection)
+export class ConnectionResolver {
+  @Query(() => [OAuthConnection], { description: 'Assistants connected to the account (active connections, newest first).' })
+  connections(@Ctx() ctx: AppContext): Promise<OAuthConnection[]> {
+    return new ConnectionService(ctx.em).list(requireAuth(ctx).user.id);
+  }
+
+  @Mutation(() => Deleted, { description: "Revokes a connection: every token of the assistant stops working at once." })
+  revokeConnection(@Args(() => ConnectionIdArgs) args: ConnectionIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new ConnectionService(ctx.em).revoke(requireAuth(ctx).user.id, args.connectionId);
+  }
+}

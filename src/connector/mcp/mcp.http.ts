@@ -1,0 +1,34 @@
+import express, { Router, type Request, type RequestHandler } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { AppDeps } from '../../core/context.js';
+import type { Logger } from '../../core/logger.js';
+import { createMcpServer } from './mcp-server.js';
+
+/**
+ * `/mcp`: the Streamable HTTP transport in stateless mode (a server and transport per POST, JSON
+ * answers). `requireToken` (the connector's bearer check) runs first on every method; GET and DELETE
+ * (server-sent streams and sessions) answer 405.
+ */
+export function mcpRoutes(deps: AppDeps, requireToken: RequestHandler, options: { maxBodyBytes: number; version: string }): Router {
+  const router = Router();
+  router.post('/', requireToken, express.json({ limit: options.maxBodyBytes }), async (req, res, next) => {
+    const userId = String(req.auth?.extra?.userId);
+    const log = (req as Request & { log?: Logger }).log ?? deps.logger;
+    const server = createMcpServer(deps, userId, log, options.version);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } catch (error) {
+      next(error);
+    }
+  });
+  router.all('/', requireToken, (_req, res) => {
+    res.status(405).set('Allow', 'POST').json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless, use POST' }, id: null });
+  });
+  return router;
+}

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { ChecklistKey, requiredChecklist } from '../../../planning/checklist-key.js';
+import { ChecklistService } from '../../../planning/checklist.service.js';
+import { DayService } from '../../../planning/day.service.js';
+import { createPlanningLoaders } from '../../../planning/planning.loaders.js';
+import { SettingsService } from '../../../settings/settings.service.js';
+import { TaskService } from '../../../tasks/task.service.js';
+import type { ChecklistItem } from '../../../planning/checklist-item.entity.js';
+import type { Task } from '../../../tasks/task.entity.js';
+import { defineTool, READ_ONLY, type ConnectorTool, type ToolContext } from './tool.js';
+
+export function checklistItemJson(item: ChecklistItem, required: readonly ChecklistKey[]) {
+  return { key: item.key, completed: item.completed, required: required.includes(item.key), value: item.value ?? null, completedAt: item.completedAt?.toISOString() ?? null };
+}
+
+export function taskJson(task: Task) {
+  return {
+    id: task.id,
+    title: task.title,
+    description: task.description ?? null,
+    status: task.status,
+    timebox: task.timebox,
+    nextStep: task.nextStep ?? null,
+    categoryId: task.categoryId ?? null,
+    dayId: task.dayId ?? null,
+    completedAt: task.completedAt?.toISOString() ?? null,
+    createdAt: task.createdAt.toISOString(),
+  };
+}
+
+/** The day a tool works on: the one named, or the user's today (created on first read, as everywhere). */
+export async function dayIdOrToday(ctx: ToolContext, dayId: string | undefined): Promise<string> {
+  return dayId ?? (await new DayService(ctx.em).today(ctx.userId)).id;
+}
+
+const dayIdArg = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
+
+export const planningTools: ConnectorTool[] = [
+  defineTool({
+    name: 'planning_get_today',
+    title: "Today's plan",
+    description:
+      "The user's today (in their time zone, created on first read): mode, mood and energy, the checklist (which items the day requires and which are done), the perimeter tasks, the day's tasks and the bedtime targets in effect.",
+    inputSchema: {},
+    annotations: READ_ONLY,
+    async run(_args, ctx) {
+      const day = await new DayService(ctx.em).today(ctx.userId);
+      const loaders = createPlanningLoaders(ctx.em);
+      const [checklist, perimeter, tasks, week, settings] = await Promise.all([
+        new ChecklistService(ctx.em).list(ctx.userId, day.id),
+        loaders.perimeterByDayId.load(day.id),
+        new TaskService(ctx.em).list(ctx.userId, { dayId: day.id, limit: 100 }),
+        loaders.weekById.load(day.weekId),
+        new SettingsService(ctx.em).get(ctx.userId),
+      ]);
+      const required = requiredChecklist(day.minimumMode);
+      const stressWeek = !!week?.isStressWeek;
+      return {
+        id: day.id,
+        date: day.date,
+        weekId: day.weekId,
+        minimumMode: day.minimumMode,
+        completed: !!day.completedAt,
+        mood: day.mood ?? null,
+        energy: day.energy ?? null,
+        sleepHours: day.sleepHours ?? null,
+        notes: day.notes ?? null,
+        checklist: checklist.map((item) => checklistItemJson(item, required)),
+        perimeterTasks: perimeter.map((p) => ({ id: p.id, title: p.title })),
+        tasks: tasks.items.map(taskJson),
+        bedtimeTargets: stressWeek
+          ? { wakeTime: settings.stressWeekWakeTime, inBedTime: settings.stressWeekInBedTime, lightsOutTime: settings.stressWeekLightsOutTime, stressWeek }
+          : { wakeTime: settings.wakeTime, inBedTime: settings.inBedTime, lightsOutTime: settings.lightsOutTime, stressWeek },
+      };
+    },
+  }),
+  defineTool({
+    name: 'checklist_toggle',
+    title: 'Toggle a checklist item',
+    description:
+      'Flips one checklist item of a day (today by default) between done and not done; becoming done records checklist_completed and may complete the day. `value` is kept when it becomes done (e.g. WATER in litres).',
+    inputSchema: {
+      key: z.enum(Object.values(ChecklistKey) as [ChecklistKey, ...ChecklistKey[]]).describe('The checklist item.'),
+      dayId: dayIdArg,
+      value: z.union([z.number(), z.string(), z.boolean()]).optional().describe('A value the item carries when done (e.g. litres for WATER).'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    async run(args, ctx) {
+      const dayId = await dayIdOrToday(ctx, args.dayId);
+      const item = await new ChecklistService(ctx.em).toggle(ctx.userId, dayId, args.key, args.value ?? null);
+      const day = await new DayService(ctx.em).get(ctx.userId, dayId);
+      return { dayId, ...checklistItemJson(item, requiredChecklist(day.minimumMode)), dayCompleted: !!day.completedAt };
+    },
+  }),
+];

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { TaskService } from '../../../tasks/task.service.js';
+import { TaskStatus } from '../../../tasks/task-status.js';
+import { DESCRIPTION_MAX, NEXT_STEP_MAX, TIMEBOX_MAX, TITLE_MAX } from '../../../tasks/task.types.js';
+import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
+import { taskJson } from './planning.tools.js';
+import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool } from './tool.js';
+
+const status = z.enum(Object.values(TaskStatus) as [TaskStatus, ...TaskStatus[]]);
+
+export const tasksTools: ConnectorTool[] = [
+  defineTool({
+    name: 'tasks_list',
+    title: 'List tasks',
+    description: "The user's tasks, oldest first, optionally filtered by status, category or day; paginated (`page` from 1, `limit` up to 100).",
+    inputSchema: {
+      status: status.optional().describe('todo, doing, done or deferred.'),
+      categoryId: z.string().uuid().optional(),
+      dayId: z.string().uuid().optional(),
+      page: z.number().int().min(1).optional(),
+      limit: z.number().int().min(1).optional().describe(`Items per page (default 50; more than ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE}).`),
+    },
+    annotations: READ_ONLY,
+    async run(args, ctx) {
+      const page = await new TaskService(ctx.em).list(ctx.userId, args);
+      return { tasks: page.items.map(taskJson), meta: page.meta };
+    },
+  }),
+  defineTool({
+    name: 'tasks_create',
+    title: 'Create a task',
+    description: 'A new task (status todo) with a hard timebox in minutes; optionally in a category and on a day. Records task_created.',
+    inputSchema: {
+      title: z.string().trim().min(1, 'title must not be blank').max(TITLE_MAX),
+      description: z.string().max(DESCRIPTION_MAX).optional(),
+      timebox: z.number().int().min(1).max(TIMEBOX_MAX).describe(`Minutes, 1-${TIMEBOX_MAX}.`),
+      categoryId: z.string().uuid().optional(),
+      dayId: z.string().uuid().optional(),
+    },
+    annotations: ADDITIVE,
+    async run(args, ctx) {
+      return taskJson(await new TaskService(ctx.em).create(ctx.userId, args));
+    },
+  }),
+  defineTool({
+    name: 'tasks_update_status',
+    title: "Change a task's status",
+    description:
+      'Sets a task to todo, doing, done or deferred. Deferring needs a non-empty `nextStep` (the concrete next action). Becoming done records task_completed.',
+    inputSchema: {
+      taskId: z.string().uuid(),
+      status: status,
+      nextStep: z.string().max(NEXT_STEP_MAX).optional().describe('Required to defer.'),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run(args, ctx) {
+      const changes = { status: args.status, ...(args.nextStep !== undefined ? { nextStep: args.nextStep } : {}) };
+      return taskJson(await new TaskService(ctx.em).update(ctx.userId, args.taskId, changes));
+    },
+  }),
+];

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { MoodService, WaterService } from '../../../wellness/wellness.service.js';
+import { WATER_VOLUME_MAX_ML } from '../../../wellness/wellness.types.js';
+import { dayIdOrToday } from './planning.tools.js';
+import { ADDITIVE, defineTool, type ConnectorTool } from './tool.js';
+
+const dayId = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
+const time = z.string().datetime({ offset: true }).optional().describe('ISO date-time; now when absent.');
+const notes = z.string().max(10_000).optional();
+
+export const wellnessTools: ConnectorTool[] = [
+  defineTool({
+    name: 'log_water',
+    title: 'Log water',
+    description: 'Records water drunk on a day (today by default), in millilitres. Records water_logged.',
+    inputSchema: {
+      volume: z.number().positive().max(WATER_VOLUME_MAX_ML).describe(`Millilitres, above 0 and at most ${WATER_VOLUME_MAX_ML}.`),
+      dayId,
+      time,
+      notes,
+    },
+    annotations: ADDITIVE,
+    async run(args, ctx) {
+      const day = await dayIdOrToday(ctx, args.dayId);
+      const intake = await new WaterService(ctx.em).log(ctx.userId, { dayId: day, volume: args.volume, time: args.time, notes: args.notes });
+      return { id: intake.id, dayId: day, volume: intake.volume, time: intake.time.toISOString(), message: `Logged ${intake.volume} ml of water` };
+    },
+  }),
+  defineTool({
+    name: 'log_mood',
+    title: 'Log mood and energy',
+    description: "Records a mood and energy check-in (each 1-10) on a day (today by default) and sets the day's mood and energy to it.",
+    inputSchema: {
+      mood: z.number().int().min(1).max(10),
+      energy: z.number().int().min(1).max(10),
+      dayId,
+      time,
+      notes,
+    },
+    annotations: ADDITIVE,
+    async run(args, ctx) {
+      const day = await dayIdOrToday(ctx, args.dayId);
+      const entry = await new MoodService(ctx.em).log(ctx.userId, { dayId: day, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
+      return { id: entry.id, dayId: day, mood: entry.mood, energy: entry.energy, time: entry.time.toISOString() };
+    },
+  }),
+];

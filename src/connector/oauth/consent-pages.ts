@@ -1,0 +1,86 @@
+import escapeHtml from 'escape-html';
+import { CSRF_FIELD } from '../../http/form-csrf.js';
+
+/** The authorization request's parameters, carried through the sign-in and consent forms as hidden fields. */
+export const AUTHORIZE_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'] as const;
+export type AuthorizeRequest = Partial<Record<(typeof AUTHORIZE_FIELDS)[number], string>>;
+
+/** What an approved assistant may do, as the consent page says it (the tools of src/connector/mcp/tools). */
+export const CONNECTOR_CAPABILITIES = [
+  'read the date and time in your time zone',
+  'read your planning day: checklist, perimeter, tasks and bedtime targets',
+  'list your tasks, create tasks and change their status',
+  'tick checklist items and log water and mood',
+] as const;
+
+function hidden(request: AuthorizeRequest, csrf: string): string {
+  const fields = AUTHORIZE_FIELDS.filter((name) => request[name] !== undefined).map(
+    (name) => `    <input type="hidden" name="${name}" value="${escapeHtml(request[name]!)}">`,
+  );
+  fields.push(`    <input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(csrf)}">`);
+  return fields.join('\n');
+}
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <meta name="referrer" content="no-referrer">
+  <title>${escapeHtml(title)}</title>
+  <style>
+    body { font: 16px/1.5 system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; }
+    label { display: block; margin: .75rem 0 .25rem; }
+    input[type=email], input[type=password] { width: 100%; padding: .5rem; box-sizing: border-box; }
+    button { padding: .5rem 1.25rem; margin: 1rem .5rem 0 0; }
+    .error { color: #b00020; }
+    .muted { color: #555; font-size: .9rem; }
+  </style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+export function signInPage(input: { clientName: string; request: AuthorizeRequest; csrf: string; error?: string; email?: string }): string {
+  const error = input.error ? `  <p class="error" role="alert">${escapeHtml(input.error)}</p>\n` : '';
+  return layout(
+    'Sign in to connect an assistant',
+    `  <h1>Sign in</h1>
+  <p><strong>${escapeHtml(input.clientName)}</strong> asks to connect to your life-planner account. Sign in to continue.</p>
+${error}  <form method="post" action="/authorize">
+${hidden(input.request, input.csrf)}
+    <input type="hidden" name="form" value="sign-in">
+    <label for="email">Email</label>
+    <input id="email" name="email" type="email" autocomplete="username" required value="${escapeHtml(input.email ?? '')}">
+    <label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required>
+    <button type="submit">Sign in</button>
+  </form>`,
+  );
+}
+
+export function consentPage(input: { clientName: string; clientUri?: string; redirectUri: string; email: string; request: AuthorizeRequest; csrf: string }): string {
+  const items = CONNECTOR_CAPABILITIES.map((c) => `    <li>${escapeHtml(c)}</li>`).join('\n');
+  const host = new URL(input.redirectUri).host || input.redirectUri;
+  const site = input.clientUri ? `  <p class="muted">Client site: ${escapeHtml(input.clientUri)}</p>\n` : '';
+  return layout(
+    `Allow ${input.clientName}?`,
+    `  <h1>Allow <span id="client-name">${escapeHtml(input.clientName)}</span> to use your account?</h1>
+  <p class="muted">Signed in as ${escapeHtml(input.email)}.</p>
+  <p>If you allow it, this assistant may:</p>
+  <ul>
+${items}
+  </ul>
+  <p>It acts through the same rules as the app. You can revoke it at any time (<code>DELETE /api/v1/connections/:id</code>).</p>
+${site}  <p class="muted">You will be sent back to ${escapeHtml(host)}.</p>
+  <form method="post" action="/authorize">
+${hidden(input.request, input.csrf)}
+    <button type="submit" name="decision" value="approve">Allow</button>
+    <button type="submit" name="decision" value="deny">Deny</button>
+  </form>`,
+  );
+}

@@ -1,0 +1,116 @@
+import express, { Router, type RequestHandler } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import type { AppDeps } from '../../core/context.js';
+import { formCsrfFor } from '../../http/form-csrf.js';
+import { clientKey, type LimiterStores, type SessionLimiters } from '../../http/rate-limits.js';
+import { ConnectorOAuthProvider } from './oauth-provider.js';
+import { hashSecret } from './oauth-secrets.js';
+
+/** Paths the SDK's router answers (it is mounted at the root; other requests never enter it). */
+const SDK_PATHS = new Set(['/authorize', '/token', '/register', '/revoke', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/mcp']);
+
+export const MCP_PATH = '/mcp';
+
+export interface ConnectorOAuth {
+  router: Router;
+  /** Bearer check for `/mcp`: 401 with `WWW-Authenticate` naming the resource metadata otherwise. */
+  requireToken: RequestHandler;
+}
+
+/**
+ * Per-IP limits of the OAuth endpoints (the session API's settings): /token and /register count like
+ * the auth routes, /authorize and /revoke like the global limit. A refusal is an OAuth error body.
+ * Made here, at start-up (the SDK's own limiters are turned off: they keep counters in memory only).
+ */
+function limits(deps: AppDeps, stores: LimiterStores): { auth: RequestHandler; global: RequestHandler } | null {
+  const rl = deps.config.rateLimit;
+  if (rl.disabled) return null;
+  const limiter = (name: string, limit: number, windowMs: number): RequestHandler => {
+    const store = stores.store(`oauth-${name}:${windowMs}`);
+    return rateLimit({
+      windowMs,
+      limit,
+      standardHeaders: 'draft-6',
+      legacyHeaders: false,
+      keyGenerator: (req) => clientKey(req.ip),
+      validate: { keyGeneratorIpFallback: false },
+      ...(store ? { store } : {}),
+      handler(_req, res) {
+        res.status(429).json({ error: 'too_many_requests', error_description: `Too many requests: at most ${limit} per ${Math.round(windowMs / 1000)} seconds` });
+      },
+    });
+  };
+  return { auth: limiter('auth', rl.authMax, rl.authWindowMs), global: limiter('global', rl.max, rl.windowMs) };
+}
+
+/**
+ * The connector's authorization server: the MCP SDK's router (its handlers for /authorize, /token,
+ * /register, /revoke) over our PostgreSQL provider, plus the metadata documents served here with
+ * BASE_URL as the issuer, at every path the contract names. This module is the only user of the
+ * SDK's server-side auth helpers (its next major drops them).
+ */
+export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimiters | null; stores: LimiterStores }): ConnectorOAuth {
+  const base = () => deps.config.baseUrl;
+  const resource = () => base() + MCP_PATH;
+  const csrf = formCsrfFor(deps);
+  const provider = new ConnectorOAuthProvider({ deps, resource, csrf, limiters: options.limiters });
+  const limit = limits(deps, options.stores);
+
+  // BASE_URL is final only once the server listens: the SDK router and documents are made on first use.
+  let built: { base: string; sdk: RequestHandler; asMetadata: object; prMetadata: object; bearer: RequestHandler } | undefined;
+  const current = () => {
+    if (built?.base === base()) return built;
+    const issuerUrl = new URL(base());
+    const asMetadata = { ...createOAuthMetadata({ provider, issuerUrl }), issuer: base() };
+    const prMetadata = {
+      resource: resource(),
+      authorization_servers: [base()],
+      bearer_methods_supported: ['header'],
+      resource_name: 'Life planner assistant connector',
+    };
+    const sdk = mcpAuthRouter({
+      provider,
+      issuerUrl,
+      resourceServerUrl: new URL(resource()),
+      resourceName: prMetadata.resource_name,
+      authorizationOptions: { rateLimit: false },
+      tokenOptions: { rateLimit: false },
+      clientRegistrationOptions: { rateLimit: false },
+      revocationOptions: { rateLimit: false },
+    });
+    const bearer = requireBearerAuth({
+      verifier: provider,
+      resourceMetadataUrl: `${base()}/.well-known/oauth-protected-resource${MCP_PATH}`,
+      expectedResource: new URL(resource()),
+    });
+    built = { base: base(), sdk, asMetadata, prMetadata, bearer };
+    return built;
+  };
+
+  const router = Router();
+  if (limit) {
+    router.post(['/token', '/register'], limit.auth);
+    router.use(['/authorize', '/revoke'], limit.global);
+  }
+  const metadata = (pick: (b: NonNullable<typeof built>) => object): RequestHandler => (_req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.json(pick(current()));
+  };
+  router.get(['/.well-known/oauth-authorization-server', '/.well-known/oauth'], metadata((b) => b.asMetadata));
+  router.get(['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`], metadata((b) => b.prMetadata));
+
+  // Client secrets are stored hashed: the secret a client presents is hashed before the SDK compares it.
+  router.post(['/token', '/revoke'], express.urlencoded({ extended: false, limit: 100_000 }), (req, _res, next) => {
+    const body = req.body as Record<string, unknown> | undefined;
+    if (body && typeof body.client_secret === 'string') body.client_secret = hashSecret(body.client_secret);
+    next();
+  });
+  // The sign-in and consent forms post back to /authorize with their CSRF token.
+  router.post('/authorize', ...csrf.protect);
+  router.use((req, res, next) => (SDK_PATHS.has(req.path) ? current().sdk(req, res, next) : next()));
+
+  return { router, requireToken: (req, res, next) => current().bearer(req, res, next) };
+}
