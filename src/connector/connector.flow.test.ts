@@ -37,6 +37,7 @@ const EXPECTED_TOOLS = {
   tasks_update_status: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
   log_water: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   log_mood: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  agenda_range: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
 };
 
 describe('the whole OAuth flow with the SDK client', () => {
@@ -132,6 +133,19 @@ describe('the whole OAuth flow with the SDK client', () => {
     // And the app sees what the assistant did.
     const viaRest = await user.client.get('/api/v1/days/today');
     expect(viaRest.body.data.mood).toBe(7);
+
+    // The agenda shows the task the assistant put on today, exactly as GET /agenda/range does.
+    await client.callTool({ name: 'tasks_update_status', arguments: { taskId: task.id, status: 'todo' } });
+    const onToday = await user.client.patch(`/api/v1/tasks/${task.id}`, { dayId: today.id });
+    expect(onToday.status).toBe(200);
+    const range = { start: today.date, end: `${today.date}T23:59:59` };
+    const agenda = toolJson(await client.callTool({ name: 'agenda_range', arguments: range }));
+    const viaAgendaRoute = await user.client.get(`/api/v1/agenda/range?start=${range.start}&end=${range.end}`);
+    expect(agenda.entries).toEqual(viaAgendaRoute.body.data);
+    expect(agenda.entries).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'task', sourceId: task.id, allDay: true })]));
+    const badRange = await client.callTool({ name: 'agenda_range', arguments: { start: range.end, end: range.start } });
+    expect(badRange.isError).toBe(true);
+    expect(toolJson(badRange).error).toMatchObject({ code: 'VALIDATION_ERROR' });
   });
 
   it('answers bad arguments and a missing task as isError results, not transport errors', async () => {

@@ -11,6 +11,7 @@ export const CONNECTOR_CAPABILITIES = [
   'read your planning day: checklist, perimeter, tasks and bedtime targets',
   'list your tasks, create tasks and change their status',
   'tick checklist items and log water and mood',
+  'read your agenda',
 ] as const;
 
 function hidden(request: AuthorizeRequest, csrf: string): string {

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { AgendaService } from '../../../agenda/agenda.service.js';
+import { defineTool, READ_ONLY, type ConnectorTool } from './tool.js';
+
+export const agendaTools: ConnectorTool[] = [
+  defineTool({
+    name: 'agenda_range',
+    title: 'Read the agenda',
+    description:
+      'Everything planned or logged between `start` and `end` (ISO 8601; a date or a datetime without offset is read in the user\'s time zone; at most 366 days): tasks, training, mobility and cardio sessions, reading, meditation, social happenings, deadlines, project task due dates and transactions, sorted by start. Transactions are only recurring ones and large expenses unless `showAllTransactions` is true.',
+    inputSchema: {
+      start: z.string().min(1).describe('ISO 8601 date or datetime.'),
+      end: z.string().min(1).describe('ISO 8601 date or datetime, after start.'),
+      showAllTransactions: z.boolean().optional(),
+    },
+    annotations: READ_ONLY,
+    async run(args, ctx) {
+      return { entries: await AgendaService.range(ctx.em, ctx.userId, args) };
+    },
+  }),
+];
