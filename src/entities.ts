@@ -47,6 +47,7 @@ import { Person } from './social/person.entity.js';
 import { SocialHappening } from './social/social-happening.entity.js';
 import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
+import { AccountExport } from './portability/export/account-export.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -110,4 +111,6 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  // Portability
+  AccountExport,
 ];
