@@ -1,5 +1,5 @@
 import type { EntityMetadata, EntityProperty, MetadataStorage } from '@mikro-orm/core';
-import { EXPORT_REGISTRY, isExported, type ExportedEntity } from './export-registry.js';
+import { EXPORT_REGISTRY, isExported, type ExportedEntity, type RegistryEntry } from './export-registry.js';
 
 /** The entity every record belongs to. */
 const OWNER_ENTITY = 'User';
@@ -140,4 +140,40 @@ export function exportModel(metadata: MetadataStorage): ExportModel {
 export function batchSql(plan: EntityPlan, batchSize: number, extraColumns: string[] = []): string {
   const select = [...plan.columns.map((c) => `${c.sql} AS ${quote(c.name)}`), ...extraColumns].join(', ');
   return `SELECT ${select} ${plan.from} WHERE ${plan.ownerColumn} = ? AND ${plan.keyColumn} > ? ORDER BY ${plan.keyColumn} LIMIT ${batchSize}`;
+}
+
+export interface RegistryGaps {
+  /** User-owned entities in neither list of the registry: the export would leave their rows out. */
+  unregistered: string[];
+  /** `Entity.property` exported although its name looks secret (add it to `omit`, or to `keep`). */
+  secretLooking: string[];
+  /** `Entity.property` named in `omit`/`keep` that the entity does not have (a typo exports a secret). */
+  unknownProperties: string[];
+  /** `domain.collection` given to two entities. */
+  duplicateCollections: string[];
+}
+
+/** What the registry misses for the entities the ORM knows (the registry test wants none). */
+export function registryGaps(metadata: MetadataStorage, registry: Record<string, RegistryEntry>, secretLooking: RegExp): RegistryGaps {
+  const gaps: RegistryGaps = { unregistered: [], secretLooking: [], unknownProperties: [], duplicateCollections: [] };
+  const collections = new Set<string>();
+  for (const meta of userOwnedEntities(metadata)) {
+    const entry = registry[meta.className];
+    if (!entry) {
+      gaps.unregistered.push(meta.className);
+      continue;
+    }
+    if (!isExported(entry)) continue;
+    for (const name of [...(entry.omit ?? []), ...(entry.keep ?? [])]) {
+      if (!meta.props.some((p) => p.name === name)) gaps.unknownProperties.push(`${meta.className}.${name}`);
+    }
+    const keep = new Set(entry.keep ?? []);
+    for (const prop of exportedProperties(meta, entry)) {
+      if ((secretLooking.test(prop.name) || secretLooking.test(prop.fieldNames[0]!)) && !keep.has(prop.name)) gaps.secretLooking.push(`${meta.className}.${prop.name}`);
+    }
+    const key = `${entry.domain}.${entry.collection}`;
+    if (collections.has(key)) gaps.duplicateCollections.push(key);
+    collections.add(key);
+  }
+  return gaps;
 }

@@ -138,7 +138,7 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   WebhookDelivery: { domain: 'webhooks', collection: 'deliveries' },
   WebhookAttempt: { domain: 'webhooks', collection: 'attempts' },
   // apiKeys
-  ApiKey: { domain: 'apiKeys', collection: 'keys', omit: ['keyHash'], keep: ['keyPrefix', 'prefix'] },
+  ApiKey: { domain: 'apiKeys', collection: 'keys', omit: ['keyHash'] },
 
   // Owned by a user but not exported:
   LoginSession: { excluded: 'sign-in sessions are credentials, not the user\'s data' },
