@@ -27,16 +27,16 @@ export function exportRoutes(deps: AppDeps): Router {
   );
 
   router.get(
-    '/account/export/:id',
+    '/account/export/:exportId',
     sessionRoute(deps, async ({ userId }, req, res) => {
-      sendData(req, res, 200, await service.get(userId, requireUuid(req.params.id as string, 'id')));
+      sendData(req, res, 200, await service.get(userId, requireUuid(req.params.exportId as string, 'exportId')));
     }),
   );
 
   router.get(
-    '/account/export/:id/download',
+    '/account/export/:exportId/download',
     sessionRoute(deps, async ({ userId }, req, res) => {
-      const id = requireUuid(req.params.id as string, 'id');
+      const id = requireUuid(req.params.exportId as string, 'exportId');
       const expires = Number(req.query.expires);
       const signature = typeof req.query.signature === 'string' ? req.query.signature : '';
       if (!signature || !Number.isSafeInteger(expires)) throw new UnauthorizedError('This export link is invalid or has expired');
@@ -65,7 +65,7 @@ export function exportRoutes(deps: AppDeps): Router {
     answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(body)));
   };
   router.all('/account/export', methodNotAllowed('POST'));
-  router.all('/account/export/:id', methodNotAllowed('GET, HEAD'));
-  router.all('/account/export/:id/download', methodNotAllowed('GET, HEAD'));
+  router.all('/account/export/:exportId', methodNotAllowed('GET, HEAD'));
+  router.all('/account/export/:exportId/download', methodNotAllowed('GET, HEAD'));
   return router;
 }
