@@ -79,7 +79,7 @@ export class ExportService {
 
   private async view(row: AccountExport): Promise<ExportView> {
     let url: string | null = null;
-    if (row.status === 'done') {
+    if (row.status === 'done' && row.storageKey) {
       const expires = expiresOf(row);
       const signature = (await exportSigner(this.deps)).sign(row.id, `${SIGNED_PURPOSE}:${row.userId}`, expires);
       url = `${this.deps.config.baseUrl}/api/v1/account/export/${row.id}/download?` + new URLSearchParams({ expires: String(expires), signature }).toString();
@@ -142,6 +142,8 @@ export class ExportService {
       const size = (await stat(staging)).size;
       const key = blobKey(row.userId, 'exports', row.id);
       await rt.storage.putFile(key, staging, size, 'application/zip');
+      // The new archive replaces the earlier ones (before it is reported done, so the change is seen whole).
+      await this.removeOlderArchives(row);
       row.status = 'done';
       row.storageAdapter = rt.storage.name;
       row.storageKey = key;
@@ -158,6 +160,22 @@ export class ExportService {
       await em.flush().catch((flushError) => log.error({ err: flushError }, 'could not record the failed export'));
     } finally {
       await rm(staging, { force: true });
+    }
+  }
+
+  /** A finished export replaces the user's earlier archives: their blobs go, their url becomes null. */
+  private async removeOlderArchives(latest: AccountExport): Promise<void> {
+    const em = this.em();
+    const older = await em.find(AccountExport, { userId: latest.userId, id: { $ne: latest.id }, storageKey: { $ne: null } });
+    const rt = await filesRuntime(this.deps);
+    for (const row of older) {
+      try {
+        await rt.adapter(row.storageAdapter!).delete(row.storageKey!);
+        row.storageKey = null;
+        await em.flush();
+      } catch (error) {
+        this.deps.logger.warn({ err: error, exportId: row.id }, 'could not remove an earlier export archive');
+      }
     }
   }
 

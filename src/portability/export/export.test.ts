@@ -1,4 +1,4 @@
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -255,6 +255,18 @@ describe('account export', () => {
     expect(JSON.parse(expired.body.toString()).error.code).toBe('UNAUTHORIZED');
     expect((await getBytes(alice, pathOf(finished.url!))).status).toBe(401);
   });
+
+  it('replaces the earlier archive when a new export finishes (its blob goes, its url becomes null)', async () => {
+    const archive = join(app.dataDir, 'uploads', aliceId, 'exports', finished.id);
+    await expect(stat(archive)).resolves.toBeTruthy();
+    const next = await runExport(alice);
+    expect(next.status).toBe('done');
+    expect(next.id).not.toBe(finished.id);
+    await expect(stat(archive)).rejects.toThrow();
+    const old = await alice.get(`/api/v1/account/export/${finished.id}`);
+    expect(old.body.data).toEqual({ id: finished.id, status: 'done', url: null });
+    expect((await getBytes(alice, pathOf(next.url!))).status).toBe(200);
+  }, 60_000);
 });
 
 describe('a failing export', () => {
