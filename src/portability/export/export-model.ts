@@ -66,6 +66,7 @@ export function exportedProperties(meta: EntityMetadata, entry: ExportedEntity):
   return Object.values(meta.props).filter(
     (prop) =>
       prop.persist !== false &&
+      !prop.generated && // derived by the database (search vectors): not the user's data
       !prop.embedded && // an embeddable's own fields: its parent column (object mode) is exported
       (prop.kind === 'scalar' || prop.kind === 'embedded' || isReference(prop)) &&
       prop.fieldNames?.length === 1 &&

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormOptions } from '../../core/database/orm.js';
-import { EXPORT_REGISTRY, SECRET_LOOKING, isExported } from './export-registry.js';
+import { EXPORT_REGISTRY, SECRET_LOOKING, isExported, type ExportedEntity } from './export-registry.js';
 import { batchSql, exportModel, ownerPath, registryGaps, userOwnedEntities } from './export-model.js';
 
 /**
@@ -60,5 +60,27 @@ describe('export registry', () => {
     // Every user-owned entity not excluded is in the model.
     const exported = userOwnedEntities(meta).filter((m) => isExported(EXPORT_REGISTRY[m.className]!)).map((m) => m.className);
     expect([...model.byClass.keys()].sort()).toEqual(exported.sort());
+  });
+
+  it('renders Brain notes (registered ahead of their module) and journal entries as Markdown', () => {
+    const note = (EXPORT_REGISTRY.BrainNote as ExportedEntity).markdown!.render({
+      id: '11111111-1111-4111-8111-111111111111',
+      title: 'Trip: Lisbon / 2026',
+      content: '- [ ] book flights',
+      folderId: null,
+      createdAt: '2026-03-02T10:00:00.000Z',
+      updatedAt: '2026-03-02T10:00:00.000Z',
+    });
+    expect(note.name).toBe('trip-lisbon-2026-11111111-1111-4111-8111-111111111111.md');
+    expect(note.text).toContain('\n# Trip: Lisbon / 2026\n\n- [ ] book flights\n');
+    const entry = (EXPORT_REGISTRY.JournalEntry as ExportedEntity).markdown!.render({
+      id: '22222222-2222-4222-8222-222222222222',
+      dayId: '33333333-3333-4333-8333-333333333333',
+      question: 'What went well?',
+      answer: 'The run.',
+      createdAt: '2026-03-02T21:00:00.000Z',
+    });
+    expect(entry.name).toBe('2026-03-02-what-went-well-22222222-2222-4222-8222-222222222222.md');
+    expect(entry.text).toContain('## What went well?\n\nThe run.\n');
   });
 });

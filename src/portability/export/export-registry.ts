@@ -76,7 +76,32 @@ const journalMarkdown: MarkdownSpec = {
   },
 };
 
-/** Keyed by MikroORM entity class name. Domain order here is the key order of data.json. */
+const brainNoteMarkdown: MarkdownSpec = {
+  dir: 'brain',
+  render(record) {
+    const title = String(record.title ?? '');
+    const lines = [
+      '---',
+      `id: ${String(record.id)}`,
+      `title: ${JSON.stringify(title)}`,
+      `folderId: ${record.folderId ? String(record.folderId) : ''}`,
+      `createdAt: ${String(record.createdAt)}`,
+      `updatedAt: ${String(record.updatedAt)}`,
+      '---',
+      '',
+      `# ${title.replace(/\r?\n/g, ' ')}`,
+      '',
+      String(record.content ?? ''),
+      '',
+    ];
+    return { name: `${slug(title) || 'note'}-${String(record.id)}.md`, text: lines.join('\n') };
+  },
+};
+
+/**
+ * Keyed by MikroORM entity class name. Entities of modules this build does not have are skipped, so
+ * entries may name entities of branches not merged yet (agenda feeds, gamification, Brain, OAuth,
+ * imports). Domain order here is the key order of data.json. */
 export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   // account
   User: { domain: 'account', collection: 'user', omit: ['passwordHash'] },
@@ -87,6 +112,8 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   ChecklistItem: { domain: 'planning', collection: 'checklistItems' },
   PerimeterTask: { domain: 'planning', collection: 'perimeterTasks' },
   DayPerimeterTask: { domain: 'planning', collection: 'dayPerimeterTasks' },
+  // agenda (the calendar feed; its token is stored only as a hash and not exported)
+  AgendaFeed: { domain: 'agenda', collection: 'feeds', omit: ['tokenHash'] },
   // tasks
   TaskCategory: { domain: 'tasks', collection: 'categories' },
   Task: { domain: 'tasks', collection: 'tasks', csv: 'tasks.csv' },
@@ -115,6 +142,14 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   // journal
   JournalQuestion: { domain: 'journal', collection: 'questions' },
   JournalEntry: { domain: 'journal', collection: 'entries', markdown: journalMarkdown },
+  // brain (notes also as Markdown under brain/)
+  BrainFolder: { domain: 'brain', collection: 'folders' },
+  BrainTag: { domain: 'brain', collection: 'tags' },
+  BrainNote: { domain: 'brain', collection: 'notes', markdown: brainNoteMarkdown },
+  BrainCanvas: { domain: 'brain', collection: 'canvases' },
+  BrainDatabase: { domain: 'brain', collection: 'databases' },
+  BrainRecord: { domain: 'brain', collection: 'records', omit: ['respondentIpHash', 'respondentUserId', 'respondentKey'] },
+  BrainForm: { domain: 'brain', collection: 'forms', omit: ['accessPasswordHash'] },
   // reading
   Book: { domain: 'reading', collection: 'books' },
   ReadingSession: { domain: 'reading', collection: 'sessions', csv: 'reading-sessions.csv' },
@@ -127,6 +162,11 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   BoardColumn: { domain: 'projects', collection: 'columns' },
   Deadline: { domain: 'projects', collection: 'deadlines' },
   ProjectTask: { domain: 'projects', collection: 'tasks' },
+  // gamification
+  GamificationProfile: { domain: 'gamification', collection: 'profile' },
+  XpGrant: { domain: 'gamification', collection: 'xpGrants' },
+  UserAchievement: { domain: 'gamification', collection: 'achievements' },
+  Purchase: { domain: 'gamification', collection: 'purchases' },
   // finance
   FinanceAccount: { domain: 'finance', collection: 'accounts' },
   FinanceTransaction: { domain: 'finance', collection: 'transactions', csv: 'transactions.csv' },
@@ -139,11 +179,17 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   WebhookAttempt: { domain: 'webhooks', collection: 'attempts' },
   // apiKeys
   ApiKey: { domain: 'apiKeys', collection: 'keys', omit: ['keyHash'] },
+  // connections (assistant connector: which OAuth clients the user allowed)
+  OAuthConnection: { domain: 'connections', collection: 'oauth' },
+  // imports
+  ImportRun: { domain: 'imports', collection: 'runs' },
 
   // Owned by a user but not exported:
   LoginSession: { excluded: 'sign-in sessions are credentials, not the user\'s data' },
   AuthToken: { excluded: 'single-use mail tokens (only their hashes are stored)' },
   AccountExport: { excluded: 'the export jobs themselves' },
+  OAuthCode: { excluded: 'OAuth authorization codes are credentials (only their hashes are stored)' },
+  OAuthToken: { excluded: 'OAuth access and refresh tokens are credentials (only their hashes are stored)' },
 };
 
 /** Property names that look like a secret: an exported one must be in `omit` or `keep`. */
