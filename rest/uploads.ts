@@ -3,6 +3,7 @@ import type { AppDeps } from '../src/core/context.js';
 import { fileRoutes } from '../src/files/file.routes.js';
 import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
 import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
+import { exportRoutes } from '../src/portability/export/export.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -13,12 +14,16 @@ import { transactionExportRoutes } from '../src/finance/transaction-export.route
  * GET  /files/:fileId/content     the bytes behind a signed URL (disk adapter)
  * POST /body-composition/photos   multipart `file`, `dayId`, `pose`, `notes` → 201 ProgressPhoto
  * GET  /transactions/export       ?format=csv and the list's filters          → text/csv
+ * POST /account/export            starts the account export job               → 202 { id, status }
+ * GET  /account/export/:id        its state and, once done, a signed url
+ * GET  /account/export/:id/download  the zip (owner, signed link, 24 h)
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(fileRoutes(deps));
   router.use(progressPhotoRoutes(deps));
   router.use(transactionExportRoutes(deps));
+  router.use(exportRoutes(deps));
   return router;
 }
 

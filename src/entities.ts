@@ -51,6 +51,7 @@ import { SocialHappening } from './social/social-happening.entity.js';
 import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
 import { AgendaFeed } from './agenda/agenda-feed.entity.js';
+import { AccountExport } from './portability/export/account-export.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -120,4 +121,6 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  // Portability
+  AccountExport,
 ];

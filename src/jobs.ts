@@ -1,6 +1,7 @@
 import type { AppDeps } from './core/context.js';
 import { registerWebhookJobs } from './webhooks/webhook.jobs.js';
 import { registerFileJobs } from './files/variant.jobs.js';
+import { registerExportJobs } from './portability/export/export.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -10,4 +11,5 @@ export function registerJobs(deps: AppDeps): void {
   void deps;
   registerWebhookJobs(deps);
   registerFileJobs(deps);
+  registerExportJobs(deps);
 }

@@ -17,3 +17,14 @@ export function verificationMail(to: string, baseUrl: string, token: string): Ma
     text: `Welcome! Confirm your email address here:\n${link}\n`,
   };
 }
+
+export function exportReadyMail(to: string, url: string): Mail {
+  return {
+    to,
+    subject: 'Your Life Planner export is ready',
+    text:
+      'The archive of your account (data.json, CSV files, journal entries as Markdown, your files) is ready.\n\n' +
+      `Download it while signed in (the link is valid for 24 hours):\n${url}\n\n` +
+      'If you did not ask for it, change your password.\n',
+  };
+}
