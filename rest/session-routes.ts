@@ -171,6 +171,13 @@ export const sessionRoutes: RouteTable = {
   'Mutation.updateTransaction': { method: 'PATCH', path: '/transactions/:transactionId' },
   'Mutation.deleteTransaction': { method: 'DELETE', path: '/transactions/:transactionId' },
 
+  // Gamification (XP is earned through the other routes: gamification reacts to their events)
+  'Query.gamificationStats': { method: 'GET', path: '/gamification/stats', answer: { streaks: true } },
+  'Query.gamificationCharacter': { method: 'GET', path: '/gamification/character', answer: { stats: { streaks: true }, equipment: true } },
+  'Query.achievements': { method: 'GET', path: '/gamification/achievements' },
+  'Query.shopItems': { method: 'GET', path: '/gamification/shop' },
+  'Mutation.purchaseShopItem': { method: 'POST', path: '/gamification/shop/:itemId/purchase', answer: { item: true } },
+
   // Subscription and API keys (session cookie only; an API key is never accepted here)
   'Query.subscription': { method: 'GET', path: '/subscription' },
   'Query.apiKeys': { method: 'GET', path: '/api-keys' },

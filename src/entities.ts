@@ -47,6 +47,12 @@ import { Person } from './social/person.entity.js';
 import { SocialHappening } from './social/social-happening.entity.js';
 import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
+import { Achievement } from './gamification/achievement.entity.js';
+import { GamificationProfile } from './gamification/gamification-profile.entity.js';
+import { Purchase } from './gamification/purchase.entity.js';
+import { ShopItem } from './gamification/shop-item.entity.js';
+import { UserAchievement } from './gamification/user-achievement.entity.js';
+import { XpGrant } from './gamification/xp-grant.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -106,6 +112,13 @@ export const entities = [
   // Finance
   FinanceAccount,
   FinanceTransaction,
+  // Gamification
+  GamificationProfile,
+  XpGrant,
+  Achievement,
+  UserAchievement,
+  ShopItem,
+  Purchase,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -28,6 +28,7 @@ import { BoardColumnResolver, BoardResolver, DeadlineResolver, ProjectResolver, 
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
 import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from './social/social.resolver.js';
 import { FinanceAccountResolver, FinanceTransactionResolver } from './finance/finance.resolver.js';
+import { GamificationResolver } from './gamification/gamification.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -86,6 +87,8 @@ export const resolvers: NonEmptyArray<Function> = [
   // Finance
   FinanceAccountResolver,
   FinanceTransactionResolver,
+  // Gamification
+  GamificationResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,
