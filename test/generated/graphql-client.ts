@@ -128,6 +128,14 @@ export type Query = {
   /** Your transactions, newest first; filter by account, date range and category. */
   transactions: TransactionPage;
   transaction: Transaction;
+  /** XP, level, XP to the next level, coins, streaks and achievement count. */
+  gamificationStats: GamificationStats;
+  /** Your stats, the equipment you bought and a description of your avatar. */
+  gamificationCharacter: GamificationCharacter;
+  /** The whole catalog; `unlockedAt` is set for those you unlocked. */
+  achievements: Array<Achievement>;
+  /** The shop, with whether your coins cover each price. */
+  shopItems: Array<ShopItem>;
 };
 
 
@@ -1468,6 +1476,71 @@ export type Transaction = {
   socialHappeningId?: Maybe<Scalars['ID']['output']>;
 };
 
+export type GamificationStats = {
+  /** Total XP: the sum of what your current actions earned. */
+  xp: Scalars['Int']['output'];
+  /** Level L+1 is reached at 100 × L × (L+1) / 2 XP. */
+  level: Scalars['Int']['output'];
+  /** XP still needed for the next level. */
+  xpToNextLevel: Scalars['Int']['output'];
+  /** Total XP at which the next level starts. */
+  nextLevelAt: Scalars['Int']['output'];
+  /** floor(XP ÷ 10) less what was spent (never below 0). */
+  coins: Scalars['Int']['output'];
+  coinsSpent: Scalars['Int']['output'];
+  streaks: GamificationStreaks;
+  /** Achievements unlocked. */
+  achievementCount: Scalars['Int']['output'];
+  /** Achievements in the catalog. */
+  achievementTotal: Scalars['Int']['output'];
+};
+
+/** Current streaks, in the user's time zone. */
+export type GamificationStreaks = {
+  /** Consecutive completed days, ending today or yesterday. */
+  checklist: Scalars['Int']['output'];
+  /** Consecutive weeks with at least 3 training sessions, ending this week or last week. */
+  training: Scalars['Int']['output'];
+};
+
+export type GamificationCharacter = {
+  stats: GamificationStats;
+  equipment: Array<EquipmentItem>;
+  /** A description of the avatar from the level and the equipment. */
+  avatar: Scalars['String']['output'];
+};
+
+/** A shop item the character owns. */
+export type EquipmentItem = {
+  itemId: Scalars['ID']['output'];
+  key: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  slot: Scalars['String']['output'];
+  /** How many were bought. */
+  quantity: Scalars['Int']['output'];
+};
+
+export type Achievement = {
+  id: Scalars['ID']['output'];
+  key: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  /** When you unlocked it; null while locked. */
+  unlockedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type ShopItem = {
+  id: Scalars['ID']['output'];
+  key: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  slot: Scalars['String']['output'];
+  /** Coins. */
+  price: Scalars['Int']['output'];
+  /** Whether your coins cover the price now. */
+  affordable: Scalars['Boolean']['output'];
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1644,6 +1717,8 @@ export type Mutation = {
   updateTransaction: Transaction;
   /** Takes the amount back out of the account's balance. */
   deleteTransaction: Deleted;
+  /** Buys one item; 400 when your coins are short (coins never go below 0). */
+  purchaseShopItem: ShopPurchase;
 };
 
 
@@ -2405,6 +2480,11 @@ export type MutationDeleteTransactionArgs = {
   transactionId: Scalars['UUID']['input'];
 };
 
+
+export type MutationPurchaseShopItemArgs = {
+  itemId: Scalars['UUID']['input'];
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -2574,6 +2654,16 @@ export type BoardColumnInput = {
   name: Scalars['String']['input'];
   /** Position (0-based); defaults to the place in the list. Renumbered 0..n-1. */
   order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type ShopPurchase = {
+  id: Scalars['ID']['output'];
+  item: ShopItem;
+  /** Coins paid. */
+  price: Scalars['Int']['output'];
+  /** Coins left after the purchase. */
+  coins: Scalars['Int']['output'];
+  purchasedAt: Scalars['DateTimeISO']['output'];
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };
