@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
+import { allOutboxEvents } from '../../test/support/expectations.js';
 import { signUp } from '../../test/support/http-client.js';
 import { ACHIEVEMENTS, achievementId } from './achievement-catalog.seed.js';
 import { SHOP_ITEMS, shopItemId } from './shop-catalog.seed.js';
@@ -137,7 +139,7 @@ describe('isolation', () => {
     expect((await bob.client.get('/api/v1/gamification/achievements')).body.data.some((a: any) => a.unlockedAt)).toBe(false);
     expect((await bob.client.get('/api/v1/gamification/shop')).body.data.some((i: any) => i.affordable)).toBe(false);
     expectValidation(await bob.client.post(`/api/v1/gamification/shop/${POTION}/purchase`, {}));
-    expect(await outboxEvents(app, bob.id)).toEqual([]);
+    expect(await allOutboxEvents(app, bob.id)).toEqual([]);
     expect(await stats(alice.client)).toMatchObject({ xp: 100, level: 2, coins: 5, coinsSpent: 5 });
   });
 });
@@ -150,5 +152,33 @@ describe('GraphQL', () => {
     expect(res.body.data).toEqual({
       gamificationStats: { xp: 40, level: 1, xpToNextLevel: 60, coins: 4, streaks: { checklist: 0, training: 0 }, achievementCount: 1 },
     });
+  });
+});
+
+describe('read cost', () => {
+  async function gamificationStatements(client: any): Promise<number[]> {
+    const counts: number[] = [];
+    for (const path of ['stats', 'character', 'achievements', 'shop']) {
+      const recorder = recordStatements();
+      const res = await client.get(`/api/v1/gamification/${path}`);
+      recorder.stop();
+      expect(res.status).toBe(200);
+      counts.push(recorder.statements.filter((sql) => /gamification_|user_settings|from "?days"?|training_sessions/.test(sql)).length);
+    }
+    return counts;
+  }
+
+  it('each read costs the same statements with 1 or many purchases and achievements', async () => {
+    const small = await signUp(app.url);
+    await earn(small.client, 10);
+    expect((await small.client.post(`/api/v1/gamification/shop/${POTION}/purchase`, {})).status).toBe(200);
+    const large = await signUp(app.url);
+    await earn(large.client, 400);
+    for (const item of [POTION, CAP, shopItemId('wooden_sword'), shopItemId('leather_cap')]) {
+      expect((await large.client.post(`/api/v1/gamification/shop/${item}/purchase`, {})).status).toBe(200);
+    }
+    const [few, many] = [await gamificationStatements(small.client), await gamificationStatements(large.client)];
+    expect(many).toEqual(few);
+    expect(few).toEqual([5, 6, 1, 2]);
   });
 });
