@@ -170,7 +170,7 @@ describe('read cost', () => {
 
   it('each read costs the same statements with 1 or many purchases and achievements', async () => {
     const small = await signUp(app.url);
-    await earn(small.client, 10);
+    await earn(small.client, 50);
     expect((await small.client.post(`/api/v1/gamification/shop/${POTION}/purchase`, {})).status).toBe(200);
     const large = await signUp(app.url);
     await earn(large.client, 400);
