@@ -6,7 +6,7 @@ import { EVENT_NAMES, isEventName } from '../core/events/event-catalog.js';
 import { recordFact } from '../core/events/fact-dispatcher.js';
 import { recordEvent } from '../core/events/record-event.js';
 import { allOutboxEvents } from '../../test/support/expectations.js';
-import { farDays, outboxEvents, toggle } from './gamification.test-helpers.js';
+import { farDays, toggle } from './gamification.test-helpers.js';
 
 /**
  * The core subscription: facts reach the reactor in the transaction that records them, whether that
