@@ -174,6 +174,12 @@ export const sessionRoutes: RouteTable = {
   // Agenda (GET /agenda/feed/<token>.ics is outside /api/v1: src/agenda/agenda-feed.routes.ts)
   'Query.agendaRange': { method: 'GET', path: '/agenda/range' },
   'Mutation.createAgendaFeed': { method: 'POST', path: '/agenda/feed' },
+  // Gamification (XP is earned through the other routes: gamification reacts to their events)
+  'Query.gamificationStats': { method: 'GET', path: '/gamification/stats', answer: { streaks: true } },
+  'Query.gamificationCharacter': { method: 'GET', path: '/gamification/character', answer: { stats: { streaks: true }, equipment: true } },
+  'Query.achievements': { method: 'GET', path: '/gamification/achievements' },
+  'Query.shopItems': { method: 'GET', path: '/gamification/shop' },
+  'Mutation.purchaseShopItem': { method: 'POST', path: '/gamification/shop/:itemId/purchase', answer: { item: true } },
 
   // Subscription and API keys (session cookie only; an API key is never accepted here)
   'Query.subscription': { method: 'GET', path: '/subscription' },

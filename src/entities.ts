@@ -52,6 +52,12 @@ import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
 import { AgendaFeed } from './agenda/agenda-feed.entity.js';
 import { AccountExport } from './portability/export/account-export.entity.js';
+import { Achievement } from './gamification/achievement.entity.js';
+import { GamificationProfile } from './gamification/gamification-profile.entity.js';
+import { Purchase } from './gamification/purchase.entity.js';
+import { ShopItem } from './gamification/shop-item.entity.js';
+import { UserAchievement } from './gamification/user-achievement.entity.js';
+import { XpGrant } from './gamification/xp-grant.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -117,6 +123,13 @@ export const entities = [
   FinanceTransaction,
   // Agenda (reads the domains' tables; its own table is the calendar feed's token)
   AgendaFeed,
+  // Gamification
+  GamificationProfile,
+  XpGrant,
+  Achievement,
+  UserAchievement,
+  ShopItem,
+  Purchase,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

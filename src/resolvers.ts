@@ -30,6 +30,7 @@ import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSession
 import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from './social/social.resolver.js';
 import { FinanceAccountResolver, FinanceTransactionResolver } from './finance/finance.resolver.js';
 import { AgendaResolver } from './agenda/agenda.resolver.js';
+import { GamificationResolver } from './gamification/gamification.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -91,6 +92,8 @@ export const resolvers: NonEmptyArray<Function> = [
   FinanceTransactionResolver,
   // Agenda: the unified calendar over every domain, and its feed
   AgendaResolver,
+  // Gamification
+  GamificationResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { seedGlobalExercises } from './training/exercise-catalog.seed.js';
 import { seedGlobalJournalQuestions } from './journal/journal-questions.seed.js';
+import { seedAchievements } from './gamification/achievement-catalog.seed.js';
+import { seedShopItems } from './gamification/shop-catalog.seed.js';
 
 /**
  * Reference data every deployment needs, written at start after the migrations. Each seed must be
@@ -9,4 +11,6 @@ import { seedGlobalJournalQuestions } from './journal/journal-questions.seed.js'
 export async function runSeeds(em: EntityManager): Promise<void> {
   await seedGlobalExercises(em);
   await seedGlobalJournalQuestions(em);
+  await seedAchievements(em);
+  await seedShopItems(em);
 }

@@ -16,6 +16,7 @@ import { ConnectionDrain } from './http/connection-drain.js';
 import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
 import { registerJobs } from './jobs.js';
 import { runSeeds } from './seeds.js';
+import { registerFactReactors } from './reactors.js';
 import { BackgroundWork } from './core/background-work.js';
 
 export interface RunningServer {
@@ -41,6 +42,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     orm = await connectOrm(database.url);
     await migrate(orm);
     await runSeeds(orm.em.fork());
+    registerFactReactors(orm);
     if (config.redisUrl) {
       redis = createClient({ url: config.redisUrl }) as RedisClientType;
       redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));

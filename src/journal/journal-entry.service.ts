@@ -1,3 +1,4 @@
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -37,6 +38,7 @@ export class JournalEntryService {
       const question = await new JournalQuestionService(em).visible(userId, input.questionId, 'questionId');
       const first = (await em.count(JournalEntry, { dayId: day.id })) === 0;
       const entry = em.create(JournalEntry, { userId, dayId: day.id, questionId: question.id, question: question.question, answer: input.answer.trim() });
+      recordFact(em, userId, 'journal_entry_created', { entryId: entry.id });
       await em.flush();
       if (first) await completeChecklistItem(em, day, ChecklistKey.JOURNAL);
       return entry;
@@ -73,6 +75,7 @@ export class JournalEntryService {
   /** The day's JOURNAL item stays as it is (the checklist is the user's to untick). */
   async delete(userId: string, entryId: string): Promise<Deleted> {
     const entry = await this.get(userId, entryId);
+    recordFact(this.em, userId, 'journal_entry_deleted', { entryId });
     await this.em.remove(entry).flush();
     return deleted(entryId, 'Journal entry');
   }

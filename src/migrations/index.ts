@@ -8,6 +8,7 @@ import { Migration20261123230259 } from './Migration20261123230259.js';
 import { Migration20261123230316 } from './Migration20261123230316.js';
 import { Migration20261123230858 } from './Migration20261123230858.js';
 import { Migration20261124004331 } from './Migration20261124004331.js';
+import { Migration20261124004423 } from './Migration20261124004423.js';
 import { Migration20261124004545 } from './Migration20261124004545.js';
 import { Migration20261124010112 } from './Migration20261124010112.js';
 
@@ -21,6 +22,7 @@ export const migrationsList = [
   { name: 'Migration20261123230316', class: Migration20261123230316 },
   { name: 'Migration20261123230858', class: Migration20261123230858 },
   { name: 'Migration20261124004331', class: Migration20261124004331 },
+  { name: 'Migration20261124004423', class: Migration20261124004423 },
   { name: 'Migration20261124004545', class: Migration20261124004545 },
   { name: 'Migration20261124010112', class: Migration20261124010112 },
 ];

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { CHECKLIST_ORDER, ChecklistKey } from './checklist-key.js';
 import { refreshDayCompletion } from './day-completion.js';
@@ -71,6 +72,7 @@ export class ChecklistService {
         item.completed = false;
         item.completedAt = null;
         item.value = null;
+        recordFact(em, userId, 'checklist_item_unticked', { dayId, itemKey: key }, now);
       } else {
         markCompleted(em, item, value, now);
       }

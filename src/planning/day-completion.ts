@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../core/events/record-event.js';
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { requiredChecklist } from './checklist-key.js';
 import type { Day } from './day.entity.js';
@@ -17,5 +18,6 @@ export async function refreshDayCompletion(em: EntityManager, day: Day, now = ne
     recordEvent(em, day.userId, 'day_completed', { dayId: day.id, completedAt: now.toISOString() });
   } else if (!complete && day.completedAt) {
     day.completedAt = null;
+    recordFact(em, day.userId, 'day_reopened', { dayId: day.id }, now);
   }
 }

@@ -1,3 +1,4 @@
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -88,6 +89,7 @@ export class BookService {
       if (changes.author !== undefined) book.author = changes.author.trim();
       if (changes.coverUrl !== undefined) book.coverUrl = changes.coverUrl;
       book.totalPages = totalPages;
+      if (book.currentPage !== currentPage) recordFact(em, userId, 'book_progressed', { bookId: book.id });
       book.currentPage = currentPage;
       return book;
     });

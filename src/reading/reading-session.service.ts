@@ -1,3 +1,4 @@
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -56,6 +57,7 @@ export class ReadingSessionService {
       const book = await lockBook(em, userId, input.bookId, 'bookId');
       const pagesAdded = advance(book, input.pagesRead);
       const session = em.create(ReadingSession, { userId, dayId: day.id, bookId: book.id, pagesRead: input.pagesRead, duration: input.duration, pagesAdded });
+      recordFact(em, userId, 'reading_logged', { sessionId: session.id, bookId: book.id });
       await em.flush();
       await completeChecklistItem(em, day, ChecklistKey.READING, book.id);
       return session;
@@ -87,6 +89,7 @@ export class ReadingSessionService {
         takeBack(book, session);
         session.pagesAdded = advance(book, changes.pagesRead);
         session.pagesRead = changes.pagesRead;
+        recordFact(em, userId, 'book_progressed', { bookId: book.id });
       }
       if (changes.duration !== undefined) session.duration = changes.duration;
       return session;
@@ -100,6 +103,7 @@ export class ReadingSessionService {
       const book = await lockBook(em, userId, session.bookId);
       takeBack(book, session);
       em.remove(session);
+      recordFact(em, userId, 'reading_deleted', { sessionId });
       return deleted(sessionId, 'Reading session');
     });
   }

@@ -3,6 +3,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { Day } from '../planning/day.entity.js';
 import { TaskCategory } from './task-category.entity.js';
@@ -113,6 +114,7 @@ export class TaskService {
         }, now);
       }
       if (changes.status !== TaskStatus.done) task.completedAt = null;
+      if (previous === TaskStatus.done && changes.status !== TaskStatus.done) recordFact(this.em, userId, 'task_reopened', { taskId: task.id }, now);
       if (deferring) {
         // Spec state table: "any" state updated to deferred with a nextStep → deferred + task_deferred,
         // so deferring an already deferred task again (a new next step) is a new deferral.

@@ -1,3 +1,4 @@
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Page, PageArgs } from '../core/pagination.js';
@@ -25,13 +26,15 @@ export class MobilitySessionService {
     return this.em.transactional(async (em) => {
       await lockDay(em, userId, input.dayId);
       await checkLunchSlot(em, input.dayId, 'mobility');
-      return em.create(MobilitySession, {
+      const session = em.create(MobilitySession, {
         userId,
         dayId: input.dayId,
         focus: input.focus.trim(),
         duration: input.duration,
         intensity: input.intensity,
       });
+      recordFact(em, userId, 'mobility_logged', { sessionId: session.id });
+      return session;
     });
   }
 

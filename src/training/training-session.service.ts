@@ -3,6 +3,7 @@ import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
 import type { Exercise } from './exercise.entity.js';
@@ -136,6 +137,7 @@ export class TrainingSessionService {
 
   async delete(userId: string, sessionId: string): Promise<Deleted> {
     const session = await this.get(userId, sessionId);
+    recordFact(this.em, userId, 'training_deleted', { sessionId });
     await this.em.remove(session).flush();
     return deleted(sessionId, 'Training session');
   }

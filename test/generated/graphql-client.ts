@@ -132,6 +132,14 @@ export type Query = {
   transaction: Transaction;
   /** Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. */
   agendaRange: Array<AgendaEntry>;
+  /** XP, level, XP to the next level, coins, streaks and achievement count. */
+  gamificationStats: GamificationStats;
+  /** Your stats, the equipment you bought and a description of your avatar. */
+  gamificationCharacter: GamificationCharacter;
+  /** The whole catalog; `unlockedAt` is set for those you unlocked. */
+  achievements: Array<Achievement>;
+  /** The shop, with whether your coins cover each price. */
+  shopItems: Array<ShopItem>;
 };
 
 
@@ -1520,6 +1528,71 @@ export type AgendaEntryType =
   | 'reading'
   | 'meditation';
 
+export type GamificationStats = {
+  /** Total XP: the sum of what your current actions earned. */
+  xp: Scalars['Int']['output'];
+  /** Level L+1 is reached at 100 × L × (L+1) / 2 XP. */
+  level: Scalars['Int']['output'];
+  /** XP still needed for the next level. */
+  xpToNextLevel: Scalars['Int']['output'];
+  /** Total XP at which the next level starts. */
+  nextLevelAt: Scalars['Int']['output'];
+  /** floor(XP ÷ 10) less what was spent (never below 0). */
+  coins: Scalars['Int']['output'];
+  coinsSpent: Scalars['Int']['output'];
+  streaks: GamificationStreaks;
+  /** Achievements unlocked. */
+  achievementCount: Scalars['Int']['output'];
+  /** Achievements in the catalog. */
+  achievementTotal: Scalars['Int']['output'];
+};
+
+/** Current streaks, in the user's time zone. */
+export type GamificationStreaks = {
+  /** Consecutive completed days, ending today or yesterday. */
+  checklist: Scalars['Int']['output'];
+  /** Consecutive weeks with at least 3 training sessions, ending this week or last week. */
+  training: Scalars['Int']['output'];
+};
+
+export type GamificationCharacter = {
+  stats: GamificationStats;
+  equipment: Array<EquipmentItem>;
+  /** A description of the avatar from the level and the equipment. */
+  avatar: Scalars['String']['output'];
+};
+
+/** A shop item the character owns. */
+export type EquipmentItem = {
+  itemId: Scalars['ID']['output'];
+  key: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  slot: Scalars['String']['output'];
+  /** How many were bought. */
+  quantity: Scalars['Int']['output'];
+};
+
+export type Achievement = {
+  id: Scalars['ID']['output'];
+  key: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  /** When you unlocked it; null while locked. */
+  unlockedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type ShopItem = {
+  id: Scalars['ID']['output'];
+  key: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  description: Scalars['String']['output'];
+  slot: Scalars['String']['output'];
+  /** Coins. */
+  price: Scalars['Int']['output'];
+  /** Whether your coins cover the price now. */
+  affordable: Scalars['Boolean']['output'];
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1700,6 +1773,8 @@ export type Mutation = {
   deleteTransaction: Deleted;
   /** A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on. */
   createAgendaFeed: AgendaFeedUrl;
+  /** Buys one item; 400 when your coins are short (coins never go below 0). */
+  purchaseShopItem: ShopPurchase;
 };
 
 
@@ -2466,6 +2541,11 @@ export type MutationDeleteTransactionArgs = {
   transactionId: Scalars['UUID']['input'];
 };
 
+
+export type MutationPurchaseShopItemArgs = {
+  itemId: Scalars['UUID']['input'];
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -2640,6 +2720,16 @@ export type BoardColumnInput = {
 export type AgendaFeedUrl = {
   /** The secret iCalendar URL; creating a new one makes the previous answer 404. */
   url: Scalars['String']['output'];
+};
+
+export type ShopPurchase = {
+  id: Scalars['ID']['output'];
+  item: ShopItem;
+  /** Coins paid. */
+  price: Scalars['Int']['output'];
+  /** Coins left after the purchase. */
+  coins: Scalars['Int']['output'];
+  purchasedAt: Scalars['DateTimeISO']['output'];
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };

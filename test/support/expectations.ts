@@ -42,8 +42,19 @@ export function expectGraphQLError(res: { body: { errors?: any[] }; text?: strin
   return res.body.errors![0];
 }
 
-/** Outbox rows of one user, oldest first (optionally of one event name). */
+/**
+ * Events gamification records in reaction to the domain's (src/gamification): a domain's tests see
+ * them only when they ask for them by name or call allOutboxEvents.
+ */
+const REACTION_EVENTS = new Set(['level_up', 'achievement_unlocked', 'streak_updated']);
+
+/** Outbox rows of one user, oldest first: of one event name, or else the domain's (no gamification reactions). */
 export async function outboxEvents(app: TestApp, userId: string, event?: string): Promise<OutboxEvent[]> {
-  const rows = await app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc', id: 'asc' } });
-  return event ? rows.filter((r) => r.event === event) : rows;
+  const rows = await allOutboxEvents(app, userId);
+  return event ? rows.filter((r) => r.event === event) : rows.filter((r) => !REACTION_EVENTS.has(r.event));
+}
+
+/** Every outbox row of one user, oldest first, gamification's reactions included. */
+export async function allOutboxEvents(app: TestApp, userId: string): Promise<OutboxEvent[]> {
+  return app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc', id: 'asc' } });
 }

@@ -1,0 +1,90 @@
+import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventName, EventPayloads } from './event-catalog.js';
+import type { InternalFactName, InternalFactPayloads } from './internal-facts.js';
+
+export type FactPayloads = EventPayloads & InternalFactPayloads;
+export type FactName = EventName | InternalFactName;
+
+/** One thing that happened to a user's data: a catalog event or an internal fact. */
+export type Fact = { [N in FactName]: { name: N; userId: string; data: FactPayloads[N]; occurredAt: Date } }[FactName];
+
+/**
+ * A reactor sees the facts of a transaction just before it commits, with an entity manager bound to
+ * that transaction: what it reads includes the change, and what it writes commits or rolls back with it.
+ */
+export type FactReactor = (em: EntityManager, facts: readonly Fact[]) => Promise<void>;
+
+/**
+ * Facts waiting for their transaction's commit. The key is the root database transaction when the
+ * fact is recorded inside one (nested transactions are savepoints of it), else the unit of work whose
+ * next flush opens the transaction that writes the change.
+ */
+const pending = new WeakMap<object, Fact[]>();
+
+/** MikroORM marks a nested transaction (savepoint) with its parent under this symbol's description. */
+function rootTransaction(trx: object): object {
+  let current = trx as Record<symbol, object>;
+  for (;;) {
+    const parent = Object.getOwnPropertySymbols(current).find((s) => s.description === 'parentTransaction');
+    if (!parent || !current[parent]) return current;
+    current = current[parent] as Record<symbol, object>;
+  }
+}
+
+function queueKey(em: EntityManager): object {
+  const trx = em.getTransactionContext();
+  return trx ? rootTransaction(trx) : em.getUnitOfWork();
+}
+
+export function queueFact(em: EntityManager, fact: Fact): void {
+  const key = queueKey(em);
+  const list = pending.get(key);
+  if (list) list.push(fact);
+  else pending.set(key, [fact]);
+}
+
+/** Records an internal fact (never delivered to webhooks) for the reactors of the caller's transaction. */
+export function recordFact<N extends InternalFactName>(em: EntityManager, userId: string, name: N, data: InternalFactPayloads[N], occurredAt = new Date()): void {
+  queueFact(em, { name, userId, data, occurredAt } as Fact);
+}
+
+function take(args: TransactionEventArgs): Fact[] {
+  const facts: Fact[] = [];
+  for (const key of [args.transaction, args.uow]) {
+    if (!key) continue;
+    const list = pending.get(key);
+    if (list) {
+      pending.delete(key);
+      facts.push(...list);
+    }
+  }
+  return facts;
+}
+
+/** Reactions may record facts themselves (their own events); they are dispatched again, a bounded number of rounds. */
+const MAX_ROUNDS = 4;
+
+/**
+ * The in-process subscription: a MikroORM subscriber that hands the facts recorded in a transaction
+ * to the registered reactors just before that transaction commits (and drops them on rollback). The
+ * app wiring registers it with its reactors; domain services only record facts.
+ */
+export class FactDispatcher implements EventSubscriber {
+  constructor(private readonly reactors: readonly FactReactor[]) {}
+
+  async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const facts = take(args);
+      if (facts.length === 0 || !args.transaction) return;
+      const em = (args.em as EntityManager).fork({ clear: true, useContext: false });
+      em.setTransactionContext(args.transaction);
+      for (const react of this.reactors) await react(em, facts);
+      await em.flush();
+    }
+  }
+
+  afterTransactionRollback(args: TransactionEventArgs): void {
+    take(args);
+  }
+}

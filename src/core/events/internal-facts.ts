@@ -1,0 +1,25 @@
+/**
+ * Internal domain facts: things that happened which no webhook may subscribe to (they are not in the
+ * spec's catalog, `EVENT_NAMES` stays exactly the spec's list) and which are never written to the
+ * outbox. They reach in-process reactors only (see fact-dispatcher.ts), in the same transaction as
+ * the change, like the catalog events. A service records the fact where the action happens; it does
+ * not know who listens.
+ */
+export interface InternalFactPayloads {
+  /** A task left `done` (status changed to anything else). */
+  task_reopened: { taskId: string };
+  /** A completed checklist item was un-ticked. */
+  checklist_item_unticked: { dayId: string; itemKey: string };
+  /** A completed day is no longer complete (an item un-ticked, the mode switched). */
+  day_reopened: { dayId: string };
+  training_deleted: { sessionId: string };
+  mobility_logged: { sessionId: string };
+  reading_logged: { sessionId: string; bookId: string };
+  reading_deleted: { sessionId: string };
+  /** A book's `currentPage` changed (it may now be finished). */
+  book_progressed: { bookId: string };
+  journal_entry_created: { entryId: string };
+  journal_entry_deleted: { entryId: string };
+}
+
+export type InternalFactName = keyof InternalFactPayloads;
