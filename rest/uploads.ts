@@ -3,6 +3,7 @@ import type { AppDeps } from '../src/core/context.js';
 import { fileRoutes } from '../src/files/file.routes.js';
 import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
 import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
+import { brainExportRoutes } from '../src/brain/export/brain-export.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -13,12 +14,14 @@ import { transactionExportRoutes } from '../src/finance/transaction-export.route
  * GET  /files/:fileId/content     the bytes behind a signed URL (disk adapter)
  * POST /body-composition/photos   multipart `file`, `dayId`, `pose`, `notes` → 201 ProgressPhoto
  * GET  /transactions/export       ?format=csv and the list's filters          → text/csv
+ * GET  /brain/export              the Brain as a zip (Markdown notes, …)     → application/zip
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(fileRoutes(deps));
   router.use(progressPhotoRoutes(deps));
   router.use(transactionExportRoutes(deps));
+  router.use(brainExportRoutes(deps));
   return router;
 }
 

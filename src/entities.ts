@@ -47,6 +47,10 @@ import { Person } from './social/person.entity.js';
 import { SocialHappening } from './social/social-happening.entity.js';
 import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
+import { BrainFolder } from './brain/notes/brain-folder.entity.js';
+import { BrainNote } from './brain/notes/brain-note.entity.js';
+import { BrainTag } from './brain/notes/brain-tag.entity.js';
+import { BrainCanvas } from './brain/notes/brain-canvas.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -106,6 +110,11 @@ export const entities = [
   // Finance
   FinanceAccount,
   FinanceTransaction,
+  // Brain: notes, folders, tags, canvases
+  BrainFolder,
+  BrainNote,
+  BrainTag,
+  BrainCanvas,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

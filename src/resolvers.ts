@@ -28,6 +28,9 @@ import { BoardColumnResolver, BoardResolver, DeadlineResolver, ProjectResolver, 
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from './reading/reading.resolver.js';
 import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from './social/social.resolver.js';
 import { FinanceAccountResolver, FinanceTransactionResolver } from './finance/finance.resolver.js';
+import { BrainCanvasResolver, BrainFolderResolver, BrainNoteResolver, BrainTagResolver } from './brain/notes/brain-notes.resolver.js';
+import { BrainSearchResolver } from './brain/search/brain-search.resolver.js';
+import { BrainStatsResolver } from './brain/stats/brain-stats.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -86,6 +89,13 @@ export const resolvers: NonEmptyArray<Function> = [
   // Finance
   FinanceAccountResolver,
   FinanceTransactionResolver,
+  // Brain: notes, folders, tags, canvases; search; stats
+  BrainNoteResolver,
+  BrainFolderResolver,
+  BrainTagResolver,
+  BrainCanvasResolver,
+  BrainSearchResolver,
+  BrainStatsResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

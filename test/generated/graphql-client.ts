@@ -128,6 +128,24 @@ export type Query = {
   /** Your transactions, newest first; filter by account, date range and category. */
   transactions: TransactionPage;
   transaction: Transaction;
+  /** Your notes, most recently edited first; filter by folder (or unfiled) and tag. */
+  brainNotes: BrainNotePage;
+  brainNote: BrainNote;
+  /** Your folders, flat (each with its parentId), by name. */
+  brainFolders: BrainFolderPage;
+  brainFolder: BrainFolder;
+  /** Your Brain tags, by name. */
+  brainTags: BrainTagPage;
+  brainTag: BrainTag;
+  /** Your canvases, oldest first. */
+  brainCanvases: BrainCanvasPage;
+  brainCanvas: BrainCanvas;
+  /** Full-text search over your notes, databases, records and forms, best match first. */
+  brainSearch: Array<BrainSearchHit>;
+  /** The searchable entity types, with how many of each you have. */
+  brainEntityTypes: Array<BrainEntityType>;
+  /** Counts of your Brain: per type, words in notes, records per database. */
+  brainStats: BrainStats;
 };
 
 
@@ -478,6 +496,60 @@ export type QueryTransactionsArgs = {
 
 export type QueryTransactionArgs = {
   transactionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainNotesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  folderId?: InputMaybe<Scalars['UUID']['input']>;
+  unfiled?: InputMaybe<Scalars['Boolean']['input']>;
+  tagId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QueryBrainNoteArgs = {
+  noteId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainFoldersArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainFolderArgs = {
+  folderId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainTagsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainTagArgs = {
+  tagId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainCanvasesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainCanvasArgs = {
+  canvasId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainSearchArgs = {
+  q: Scalars['String']['input'];
+  type?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type User = {
@@ -1468,6 +1540,111 @@ export type Transaction = {
   socialHappeningId?: Maybe<Scalars['ID']['output']>;
 };
 
+export type BrainNotePage = {
+  items: Array<BrainNote>;
+  meta: PageMeta;
+};
+
+export type BrainNote = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  title: Scalars['String']['output'];
+  /** Markdown. */
+  content: Scalars['String']['output'];
+  /** Its folder; null at the top. */
+  folderId?: Maybe<Scalars['ID']['output']>;
+  tagIds: Array<Scalars['ID']['output']>;
+};
+
+export type BrainFolderPage = {
+  items: Array<BrainFolder>;
+  meta: PageMeta;
+};
+
+export type BrainFolder = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** The folder holding this one; null at the top. */
+  parentId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type BrainTagPage = {
+  items: Array<BrainTag>;
+  meta: PageMeta;
+};
+
+export type BrainTag = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** Hex colour #RRGGBB. */
+  color?: Maybe<Scalars['String']['output']>;
+};
+
+export type BrainCanvasPage = {
+  items: Array<BrainCanvas>;
+  meta: PageMeta;
+};
+
+export type BrainCanvas = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  cards: Array<BrainCanvasCard>;
+};
+
+export type BrainCanvasCard = {
+  /** note, database, record or form (the search types). */
+  entityType: Scalars['String']['output'];
+  entityId: Scalars['ID']['output'];
+  x: Scalars['Float']['output'];
+  y: Scalars['Float']['output'];
+  w?: Maybe<Scalars['Float']['output']>;
+  h?: Maybe<Scalars['Float']['output']>;
+};
+
+export type BrainSearchHit = {
+  /** note, database, record or form. */
+  type: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  title: Scalars['String']['output'];
+  /** A passage of the text around the matches, HTML-escaped, with each match inside <mark>…</mark>. */
+  snippet: Scalars['String']['output'];
+  /** Relevance (PostgreSQL ts_rank): title matches weigh more than body matches. */
+  rank: Scalars['Float']['output'];
+};
+
+export type BrainEntityType = {
+  type: Scalars['String']['output'];
+  /** How many of yours there are. */
+  count: Scalars['Int']['output'];
+};
+
+export type BrainStats = {
+  notes: Scalars['Int']['output'];
+  folders: Scalars['Int']['output'];
+  tags: Scalars['Int']['output'];
+  canvases: Scalars['Int']['output'];
+  /** Words in the notes' content: runs of non-space characters with a letter or digit (Markdown marks alone are not words). */
+  words: Scalars['Int']['output'];
+  databases: Scalars['Int']['output'];
+  records: Scalars['Int']['output'];
+  forms: Scalars['Int']['output'];
+  /** Records per database, by database name. */
+  recordsPerDatabase: Array<BrainDatabaseRecordCount>;
+};
+
+export type BrainDatabaseRecordCount = {
+  databaseId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  records: Scalars['Int']['output'];
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1644,6 +1821,25 @@ export type Mutation = {
   updateTransaction: Transaction;
   /** Takes the amount back out of the account's balance. */
   deleteTransaction: Deleted;
+  createBrainNote: BrainNote;
+  /** `tagIds` replaces the whole set (attach and detach). */
+  updateBrainNote: BrainNote;
+  deleteBrainNote: Deleted;
+  createBrainFolder: BrainFolder;
+  /** Renames (`name`) and moves (`parentId`, null: to the top); never into itself or below itself. */
+  updateBrainFolder: BrainFolder;
+  /** Only an empty folder (no notes, no sub-folders). */
+  deleteBrainFolder: Deleted;
+  createBrainTag: BrainTag;
+  updateBrainTag: BrainTag;
+  /** The tag leaves the notes that carried it. */
+  deleteBrainTag: Deleted;
+  createBrainCanvas: BrainCanvas;
+  /** `cards` replaces every card of the board. */
+  updateBrainCanvas: BrainCanvas;
+  deleteBrainCanvas: Deleted;
+  /** Recomputes the search vectors of all your Brain entities. */
+  reindexBrainEntities: BrainReindexResult;
 };
 
 
@@ -2405,6 +2601,82 @@ export type MutationDeleteTransactionArgs = {
   transactionId: Scalars['UUID']['input'];
 };
 
+
+export type MutationCreateBrainNoteArgs = {
+  title: Scalars['String']['input'];
+  content?: InputMaybe<Scalars['String']['input']>;
+  folderId?: InputMaybe<Scalars['UUID']['input']>;
+  tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationUpdateBrainNoteArgs = {
+  noteId: Scalars['UUID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+  content?: InputMaybe<Scalars['String']['input']>;
+  folderId?: InputMaybe<Scalars['UUID']['input']>;
+  tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationDeleteBrainNoteArgs = {
+  noteId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainFolderArgs = {
+  name: Scalars['String']['input'];
+  parentId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationUpdateBrainFolderArgs = {
+  folderId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  parentId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationDeleteBrainFolderArgs = {
+  folderId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainTagArgs = {
+  name: Scalars['String']['input'];
+  color?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateBrainTagArgs = {
+  tagId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  color?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteBrainTagArgs = {
+  tagId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainCanvasArgs = {
+  name: Scalars['String']['input'];
+  cards?: InputMaybe<Array<BrainCanvasCardInput>>;
+};
+
+
+export type MutationUpdateBrainCanvasArgs = {
+  canvasId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  cards?: InputMaybe<Array<BrainCanvasCardInput>>;
+};
+
+
+export type MutationDeleteBrainCanvasArgs = {
+  canvasId: Scalars['UUID']['input'];
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -2574,6 +2846,26 @@ export type BoardColumnInput = {
   name: Scalars['String']['input'];
   /** Position (0-based); defaults to the place in the list. Renumbered 0..n-1. */
   order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type BrainCanvasCardInput = {
+  /** note, database, record, form. */
+  entityType: Scalars['String']['input'];
+  /** One of your entities of that type. */
+  entityId: Scalars['UUID']['input'];
+  x: Scalars['Float']['input'];
+  y: Scalars['Float']['input'];
+  /** Width; absent: the client default. */
+  w?: InputMaybe<Scalars['Float']['input']>;
+  /** Height; absent: the client default. */
+  h?: InputMaybe<Scalars['Float']['input']>;
+};
+
+export type BrainReindexResult = {
+  /** Entities whose search vector was recomputed. */
+  reindexed: Scalars['Int']['output'];
+  /** Per type. */
+  types: Array<BrainEntityType>;
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };
