@@ -72,8 +72,9 @@ async function requireOwnEntities(em: EntityManager, userId: string, cards: Canv
   for (const [type, ids] of wanted) {
     const source = BRAIN_SEARCH_SOURCES.find((s) => s.type === type);
     if (!source) throw new NotFoundError('Entity', { field: 'cards' });
-    parts.push(`select count(*)::int as n, ?::int as wanted from "${source.table}" e where e."${source.ownerColumn}" = ? and e.id = any(?::uuid[])`);
-    params.push(ids.size, userId, [...ids]);
+    parts.push(`select count(*)::int as n, ?::int as wanted from "${source.table}" e where e."${source.ownerColumn}" = ? and e.id = any(string_to_array(?, ',')::uuid[])`);
+    // ids are checked UUIDs; one text value (knex would spread an array into several placeholders)
+    params.push(ids.size, userId, [...ids].join(','));
   }
   const rows: { n: number; wanted: number }[] = await em.getConnection().execute(parts.join(' union all '), params);
   if (rows.some((r) => r.n !== r.wanted)) throw new NotFoundError('Entity', { field: 'cards' });
