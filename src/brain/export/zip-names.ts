@@ -4,7 +4,7 @@ const NAME_MAX = 100;
 
 /** A title or folder name as one safe path segment: unsafe characters become `-`, never empty, `.` or `..`. */
 export function safeSegment(name: string, fallback: string): string {
-  let segment = name.normalize('NFC').replace(UNSAFE, '-').replace(/\s+/g, ' ').trim();
+  let segment = name.normalize('NFC').replace(/\s+/g, ' ').replace(UNSAFE, '-').trim();
   // Windows drops trailing dots and spaces; a leading dot hides the file.
   segment = segment.replace(/^[.\s]+|[.\s]+$/g, '');
   segment = [...segment].slice(0, NAME_MAX).join('').trim();
