@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FilterQuery } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../../core/deleted.js';
 import { NotFoundError } from '../../core/errors.js';
 import { findPage } from '../../core/database/find-page.js';
@@ -56,7 +56,7 @@ export class BrainNoteService {
       folderId: input.folderId ?? null,
       tagIds,
     });
-    await this.em.flush();
+    await flushNote(this.em);
     return note;
   }
 
@@ -67,7 +67,7 @@ export class BrainNoteService {
     if (changes.title !== undefined) note.title = changes.title.trim();
     if (changes.content !== undefined && changes.content !== null) note.content = changes.content;
     if (changes.folderId !== undefined) note.folderId = changes.folderId;
-    await this.em.flush();
+    await flushNote(this.em);
     return note;
   }
 
@@ -75,5 +75,15 @@ export class BrainNoteService {
     const note = await this.get(userId, noteId);
     await this.em.remove(note).flush();
     return deleted(noteId, 'Note');
+  }
+}
+
+/** The folder deleted between the check and the write: the key refuses, answered like a missing folder. */
+async function flushNote(em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof ForeignKeyConstraintViolationException) throw new NotFoundError('Folder', { field: 'folderId' });
+    throw error;
   }
 }
