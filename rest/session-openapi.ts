@@ -169,6 +169,19 @@ export const BYTE_ROUTES: Json = {
       },
     },
   },
+  '/brain/export': {
+    get: {
+      operationId: 'exportBrain',
+      summary: 'Your Brain as a zip: one Markdown file per note (YAML front matter) under notes/<folder path>/',
+      security: [{ session: [] }],
+      responses: {
+        '200': { description: 'An attachment `brain-<date>.zip`, streamed.', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
+        '401': ref('Unauthorized'),
+        '429': ref('RateLimited'),
+        '500': ref('InternalError'),
+      },
+    },
+  },
 };
 
 /**

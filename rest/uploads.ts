@@ -4,6 +4,7 @@ import { fileRoutes } from '../src/files/file.routes.js';
 import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
 import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
 import { exportRoutes } from '../src/portability/export/export.routes.js';
+import { brainExportRoutes } from '../src/brain/export/brain-export.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -17,6 +18,7 @@ import { exportRoutes } from '../src/portability/export/export.routes.js';
  * POST /account/export            starts the account export job               → 202 { id, status }
  * GET  /account/export/:id        its state and, once done, a signed url
  * GET  /account/export/:id/download  the zip (owner, signed link, 24 h)
+ * GET  /brain/export              the Brain as a zip (Markdown notes, …)     → application/zip
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -24,6 +26,7 @@ export function uploadRoutes(deps: AppDeps): Router {
   router.use(progressPhotoRoutes(deps));
   router.use(transactionExportRoutes(deps));
   router.use(exportRoutes(deps));
+  router.use(brainExportRoutes(deps));
   return router;
 }
 

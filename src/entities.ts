@@ -58,6 +58,10 @@ import { Purchase } from './gamification/purchase.entity.js';
 import { ShopItem } from './gamification/shop-item.entity.js';
 import { UserAchievement } from './gamification/user-achievement.entity.js';
 import { XpGrant } from './gamification/xp-grant.entity.js';
+import { BrainFolder } from './brain/notes/brain-folder.entity.js';
+import { BrainNote } from './brain/notes/brain-note.entity.js';
+import { BrainTag } from './brain/notes/brain-tag.entity.js';
+import { BrainCanvas } from './brain/notes/brain-canvas.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -130,6 +134,11 @@ export const entities = [
   UserAchievement,
   ShopItem,
   Purchase,
+  // Brain: notes, folders, tags, canvases
+  BrainFolder,
+  BrainNote,
+  BrainTag,
+  BrainCanvas,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -31,6 +31,9 @@ import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from './so
 import { FinanceAccountResolver, FinanceTransactionResolver } from './finance/finance.resolver.js';
 import { AgendaResolver } from './agenda/agenda.resolver.js';
 import { GamificationResolver } from './gamification/gamification.resolver.js';
+import { BrainCanvasResolver, BrainFolderResolver, BrainNoteResolver, BrainTagResolver } from './brain/notes/brain-notes.resolver.js';
+import { BrainSearchResolver } from './brain/search/brain-search.resolver.js';
+import { BrainStatsResolver } from './brain/stats/brain-stats.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -94,6 +97,13 @@ export const resolvers: NonEmptyArray<Function> = [
   AgendaResolver,
   // Gamification
   GamificationResolver,
+  // Brain: notes, folders, tags, canvases; search; stats
+  BrainNoteResolver,
+  BrainFolderResolver,
+  BrainTagResolver,
+  BrainCanvasResolver,
+  BrainSearchResolver,
+  BrainStatsResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -7,6 +7,7 @@ import { Migration20261123214817 } from './Migration20261123214817.js';
 import { Migration20261123230259 } from './Migration20261123230259.js';
 import { Migration20261123230316 } from './Migration20261123230316.js';
 import { Migration20261123230858 } from './Migration20261123230858.js';
+import { Migration20261124004218 } from './Migration20261124004218.js';
 import { Migration20261124004331 } from './Migration20261124004331.js';
 import { Migration20261124004423 } from './Migration20261124004423.js';
 import { Migration20261124004545 } from './Migration20261124004545.js';
@@ -21,6 +22,7 @@ export const migrationsList = [
   { name: 'Migration20261123230259', class: Migration20261123230259 },
   { name: 'Migration20261123230316', class: Migration20261123230316 },
   { name: 'Migration20261123230858', class: Migration20261123230858 },
+  { name: 'Migration20261124004218', class: Migration20261124004218 },
   { name: 'Migration20261124004331', class: Migration20261124004331 },
   { name: 'Migration20261124004423', class: Migration20261124004423 },
   { name: 'Migration20261124004545', class: Migration20261124004545 },

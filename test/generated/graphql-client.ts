@@ -140,6 +140,24 @@ export type Query = {
   achievements: Array<Achievement>;
   /** The shop, with whether your coins cover each price. */
   shopItems: Array<ShopItem>;
+  /** Your notes, most recently edited first; filter by folder (or unfiled) and tag. */
+  brainNotes: BrainNotePage;
+  brainNote: BrainNote;
+  /** Your folders, flat (each with its parentId), by name. */
+  brainFolders: BrainFolderPage;
+  brainFolder: BrainFolder;
+  /** Your Brain tags, by name. */
+  brainTags: BrainTagPage;
+  brainTag: BrainTag;
+  /** Your canvases, oldest first. */
+  brainCanvases: BrainCanvasPage;
+  brainCanvas: BrainCanvas;
+  /** Full-text search over your notes, databases, records and forms, best match first. */
+  brainSearch: Array<BrainSearchHit>;
+  /** The searchable entity types, with how many of each you have. */
+  brainEntityTypes: Array<BrainEntityType>;
+  /** Counts of your Brain: per type, words in notes, records per database. */
+  brainStats: BrainStats;
 };
 
 
@@ -497,6 +515,60 @@ export type QueryAgendaRangeArgs = {
   start: Scalars['String']['input'];
   end: Scalars['String']['input'];
   showAllTransactions?: Scalars['Boolean']['input'];
+};
+
+
+export type QueryBrainNotesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  folderId?: InputMaybe<Scalars['UUID']['input']>;
+  unfiled?: InputMaybe<Scalars['Boolean']['input']>;
+  tagId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type QueryBrainNoteArgs = {
+  noteId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainFoldersArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainFolderArgs = {
+  folderId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainTagsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainTagArgs = {
+  tagId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainCanvasesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainCanvasArgs = {
+  canvasId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainSearchArgs = {
+  q: Scalars['String']['input'];
+  type?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type User = {
@@ -1593,6 +1665,111 @@ export type ShopItem = {
   affordable: Scalars['Boolean']['output'];
 };
 
+export type BrainNotePage = {
+  items: Array<BrainNote>;
+  meta: PageMeta;
+};
+
+export type BrainNote = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  title: Scalars['String']['output'];
+  /** Markdown. */
+  content: Scalars['String']['output'];
+  /** Its folder; null at the top. */
+  folderId?: Maybe<Scalars['ID']['output']>;
+  tagIds: Array<Scalars['ID']['output']>;
+};
+
+export type BrainFolderPage = {
+  items: Array<BrainFolder>;
+  meta: PageMeta;
+};
+
+export type BrainFolder = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** The folder holding this one; null at the top. */
+  parentId?: Maybe<Scalars['ID']['output']>;
+};
+
+export type BrainTagPage = {
+  items: Array<BrainTag>;
+  meta: PageMeta;
+};
+
+export type BrainTag = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** Hex colour #RRGGBB. */
+  color?: Maybe<Scalars['String']['output']>;
+};
+
+export type BrainCanvasPage = {
+  items: Array<BrainCanvas>;
+  meta: PageMeta;
+};
+
+export type BrainCanvas = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  cards: Array<BrainCanvasCard>;
+};
+
+export type BrainCanvasCard = {
+  /** note, database, record or form (the search types). */
+  entityType: Scalars['String']['output'];
+  entityId: Scalars['ID']['output'];
+  x: Scalars['Float']['output'];
+  y: Scalars['Float']['output'];
+  w?: Maybe<Scalars['Float']['output']>;
+  h?: Maybe<Scalars['Float']['output']>;
+};
+
+export type BrainSearchHit = {
+  /** note, database, record or form. */
+  type: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  title: Scalars['String']['output'];
+  /** A passage of the text around the matches, HTML-escaped, with each match inside <mark>…</mark>. */
+  snippet: Scalars['String']['output'];
+  /** Relevance (PostgreSQL ts_rank): title matches weigh more than body matches. */
+  rank: Scalars['Float']['output'];
+};
+
+export type BrainEntityType = {
+  type: Scalars['String']['output'];
+  /** How many of yours there are. */
+  count: Scalars['Int']['output'];
+};
+
+export type BrainStats = {
+  notes: Scalars['Int']['output'];
+  folders: Scalars['Int']['output'];
+  tags: Scalars['Int']['output'];
+  canvases: Scalars['Int']['output'];
+  /** Words in the notes' content: runs of non-space characters with a letter or digit (Markdown marks alone are not words). */
+  words: Scalars['Int']['output'];
+  databases: Scalars['Int']['output'];
+  records: Scalars['Int']['output'];
+  forms: Scalars['Int']['output'];
+  /** Records per database, by database name. */
+  recordsPerDatabase: Array<BrainDatabaseRecordCount>;
+};
+
+export type BrainDatabaseRecordCount = {
+  databaseId: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  records: Scalars['Int']['output'];
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1775,6 +1952,25 @@ export type Mutation = {
   createAgendaFeed: AgendaFeedUrl;
   /** Buys one item; 400 when your coins are short (coins never go below 0). */
   purchaseShopItem: ShopPurchase;
+  createBrainNote: BrainNote;
+  /** `tagIds` replaces the whole set (attach and detach). */
+  updateBrainNote: BrainNote;
+  deleteBrainNote: Deleted;
+  createBrainFolder: BrainFolder;
+  /** Renames (`name`) and moves (`parentId`, null: to the top); never into itself or below itself. */
+  updateBrainFolder: BrainFolder;
+  /** Only an empty folder (no notes, no sub-folders). */
+  deleteBrainFolder: Deleted;
+  createBrainTag: BrainTag;
+  updateBrainTag: BrainTag;
+  /** The tag leaves the notes that carried it. */
+  deleteBrainTag: Deleted;
+  createBrainCanvas: BrainCanvas;
+  /** `cards` replaces every card of the board. */
+  updateBrainCanvas: BrainCanvas;
+  deleteBrainCanvas: Deleted;
+  /** Recomputes the search vectors of all your Brain entities. */
+  reindexBrainEntities: BrainReindexResult;
 };
 
 
@@ -2546,6 +2742,82 @@ export type MutationPurchaseShopItemArgs = {
   itemId: Scalars['UUID']['input'];
 };
 
+
+export type MutationCreateBrainNoteArgs = {
+  title: Scalars['String']['input'];
+  content?: InputMaybe<Scalars['String']['input']>;
+  folderId?: InputMaybe<Scalars['UUID']['input']>;
+  tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationUpdateBrainNoteArgs = {
+  noteId: Scalars['UUID']['input'];
+  title?: InputMaybe<Scalars['String']['input']>;
+  content?: InputMaybe<Scalars['String']['input']>;
+  folderId?: InputMaybe<Scalars['UUID']['input']>;
+  tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+};
+
+
+export type MutationDeleteBrainNoteArgs = {
+  noteId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainFolderArgs = {
+  name: Scalars['String']['input'];
+  parentId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationUpdateBrainFolderArgs = {
+  folderId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  parentId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type MutationDeleteBrainFolderArgs = {
+  folderId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainTagArgs = {
+  name: Scalars['String']['input'];
+  color?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateBrainTagArgs = {
+  tagId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  color?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteBrainTagArgs = {
+  tagId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainCanvasArgs = {
+  name: Scalars['String']['input'];
+  cards?: InputMaybe<Array<BrainCanvasCardInput>>;
+};
+
+
+export type MutationUpdateBrainCanvasArgs = {
+  canvasId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  cards?: InputMaybe<Array<BrainCanvasCardInput>>;
+};
+
+
+export type MutationDeleteBrainCanvasArgs = {
+  canvasId: Scalars['UUID']['input'];
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -2730,6 +3002,26 @@ export type ShopPurchase = {
   /** Coins left after the purchase. */
   coins: Scalars['Int']['output'];
   purchasedAt: Scalars['DateTimeISO']['output'];
+};
+
+export type BrainCanvasCardInput = {
+  /** note, database, record, form. */
+  entityType: Scalars['String']['input'];
+  /** One of your entities of that type. */
+  entityId: Scalars['UUID']['input'];
+  x: Scalars['Float']['input'];
+  y: Scalars['Float']['input'];
+  /** Width; absent: the client default. */
+  w?: InputMaybe<Scalars['Float']['input']>;
+  /** Height; absent: the client default. */
+  h?: InputMaybe<Scalars['Float']['input']>;
+};
+
+export type BrainReindexResult = {
+  /** Entities whose search vector was recomputed. */
+  reindexed: Scalars['Int']['output'];
+  /** Per type. */
+  types: Array<BrainEntityType>;
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };

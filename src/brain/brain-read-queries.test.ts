@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { signUp, type HttpClient } from '../../test/support/http-client.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
+
+/** Brain reads cost a fixed number of SQL statements however much the user holds. */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const api = '/api/v1/brain';
+
+/** The fewest statements of 5 runs (background polls sharing the process cannot count). */
+async function statements(send: () => Promise<{ status: number; text: string }>): Promise<number> {
+  let best = Infinity;
+  for (let run = 0; run < 5; run++) {
+    const recorder = recordStatements();
+    const res = await send().finally(() => recorder.stop());
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    best = Math.min(best, recorder.statements.length);
+  }
+  return best;
+}
+
+async function fill(client: HttpClient, notes: number): Promise<void> {
+  const folder = (await client.post(`${api}/folders`, { name: 'F' })).body.data;
+  const tag = (await client.post(`${api}/tags`, { name: 't' })).body.data;
+  for (let i = 0; i < notes; i++) {
+    const res = await client.post(`${api}/notes`, { title: `Note ${i} searchword`, content: `body ${i} searchword`, folderId: folder.id, tagIds: [tag.id] });
+    expect(res.status, res.text).toBe(201);
+  }
+}
+
+describe('SQL statements per Brain read', () => {
+  it('the note list, search, types, stats and export cost the same for 1 note and for 40', async () => {
+    const { client: small } = await signUp(app.url);
+    const { client: large } = await signUp(app.url);
+    await fill(small, 1);
+    await fill(large, 40);
+    const reads: [string, (c: HttpClient) => Promise<{ status: number; text: string }>][] = [
+      ['notes', (c) => c.get(`${api}/notes`)],
+      ['search', (c) => c.get(`${api}/entities/search?q=searchword&limit=50`)],
+      ['types', (c) => c.get(`${api}/entities/types`)],
+      ['stats', (c) => c.get(`${api}/stats`)],
+      ['export', async (c) => {
+        const res = await fetch(`${app.url}${api}/export`, { headers: { cookie: c.cookie! } });
+        await res.arrayBuffer();
+        return { status: res.status, text: '' };
+      }],
+    ];
+    for (const [name, read] of reads) {
+      const few = await statements(() => read(small));
+      const many = await statements(() => read(large));
+      expect(many, name).toBe(few);
+      // the session check, then the read itself (the export reads folders, notes and tags)
+      expect(few, name).toBeLessThanOrEqual(name === 'export' ? 5 : 3);
+    }
+  });
+});

@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { deleted, type Deleted } from '../../core/deleted.js';
+import { NotFoundError } from '../../core/errors.js';
+import { findPage } from '../../core/database/find-page.js';
+import type { Page, PageArgs } from '../../core/pagination.js';
+import { BrainNote } from './brain-note.entity.js';
+import { requireOwnFolder } from './brain-folder.service.js';
+import { requireOwnBrainTags } from './brain-tag.service.js';
+import { BrainTag } from './brain-tag.entity.js';
+
+export interface NoteFilter extends PageArgs {
+  folderId?: string;
+  unfiled?: boolean;
+  tagId?: string;
+}
+
+export interface NoteInput {
+  title: string;
+  content?: string | null;
+  folderId?: string | null;
+  tagIds?: string[] | null;
+}
+
+/** Markdown notes in folders, with Brain tags. */
+export class BrainNoteService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Most recently edited first; filter by folder (or `unfiled`) and by tag. */
+  async list(userId: string, filter: NoteFilter): Promise<Page<BrainNote>> {
+    const where: FilterQuery<BrainNote> = { userId };
+    if (filter.folderId) {
+      await requireOwnFolder(this.em, userId, filter.folderId, 'folderId');
+      where.folderId = filter.folderId;
+    } else if (filter.unfiled) where.folderId = null;
+    if (filter.tagId) {
+      if (!(await this.em.count(BrainTag, { id: filter.tagId, userId }))) throw new NotFoundError('Tag', { field: 'tagId' });
+      where.tagIds = { $contains: [filter.tagId] };
+    }
+    return findPage(this.em, BrainNote, where, { updatedAt: 'desc', id: 'asc' }, filter);
+  }
+
+  async get(userId: string, noteId: string): Promise<BrainNote> {
+    const note = await this.em.findOne(BrainNote, { id: noteId, userId });
+    if (!note) throw new NotFoundError('Note');
+    return note;
+  }
+
+  async create(userId: string, input: NoteInput): Promise<BrainNote> {
+    if (input.folderId) await requireOwnFolder(this.em, userId, input.folderId, 'folderId');
+    const tagIds = await requireOwnBrainTags(this.em, userId, input.tagIds ?? []);
+    const note = this.em.create(BrainNote, {
+      userId,
+      title: input.title.trim(),
+      content: input.content ?? '',
+      folderId: input.folderId ?? null,
+      tagIds,
+    });
+    await flushNote(this.em);
+    return note;
+  }
+
+  async update(userId: string, noteId: string, changes: Partial<NoteInput>): Promise<BrainNote> {
+    const note = await this.get(userId, noteId);
+    if (changes.folderId) await requireOwnFolder(this.em, userId, changes.folderId, 'folderId');
+    if (changes.tagIds) note.tagIds = await requireOwnBrainTags(this.em, userId, changes.tagIds);
+    if (changes.title !== undefined) note.title = changes.title.trim();
+    if (changes.content !== undefined && changes.content !== null) note.content = changes.content;
+    if (changes.folderId !== undefined) note.folderId = changes.folderId;
+    await flushNote(this.em);
+    return note;
+  }
+
+  async delete(userId: string, noteId: string): Promise<Deleted> {
+    const note = await this.get(userId, noteId);
+    await this.em.remove(note).flush();
+    return deleted(noteId, 'Note');
+  }
+}
+
+/** The folder deleted between the check and the write: the key refuses, answered like a missing folder. */
+async function flushNote(em: EntityManager): Promise<void> {
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof ForeignKeyConstraintViolationException) throw new NotFoundError('Folder', { field: 'folderId' });
+    throw error;
+  }
+}

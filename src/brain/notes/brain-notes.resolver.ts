@@ -1,0 +1,150 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../core/context.js';
+import { Deleted } from '../../core/deleted.js';
+import { requireAuth } from '../../core/current-user.js';
+import { PageArgs } from '../../core/pagination.js';
+import { BrainCanvas } from './brain-canvas.entity.js';
+import { BrainCanvasService } from './brain-canvas.service.js';
+import { BrainFolder } from './brain-folder.entity.js';
+import { BrainFolderService } from './brain-folder.service.js';
+import { BrainNote } from './brain-note.entity.js';
+import { BrainNoteService } from './brain-note.service.js';
+import { BrainTag } from './brain-tag.entity.js';
+import { BrainTagService } from './brain-tag.service.js';
+import {
+  BrainCanvasIdArgs,
+  BrainCanvasPage,
+  BrainFolderIdArgs,
+  BrainFolderPage,
+  BrainNoteIdArgs,
+  BrainNotePage,
+  BrainTagIdArgs,
+  BrainTagPage,
+  CreateBrainCanvasArgs,
+  CreateBrainFolderArgs,
+  CreateBrainNoteArgs,
+  CreateBrainTagArgs,
+  ListBrainNotesArgs,
+  UpdateBrainCanvasArgs,
+  UpdateBrainFolderArgs,
+  UpdateBrainNoteArgs,
+  UpdateBrainTagArgs,
+} from './brain-notes.types.js';
+
+const userId = (ctx: AppContext) => requireAuth(ctx).user.id;
+
+@Resolver(() => BrainNote)
+export class BrainNoteResolver {
+  @Query(() => BrainNotePage, { description: 'Your notes, most recently edited first; filter by folder (or unfiled) and tag.' })
+  brainNotes(@Args(() => ListBrainNotesArgs) args: ListBrainNotesArgs, @Ctx() ctx: AppContext): Promise<BrainNotePage> {
+    return new BrainNoteService(ctx.em).list(userId(ctx), args);
+  }
+
+  @Query(() => BrainNote)
+  brainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @Ctx() ctx: AppContext): Promise<BrainNote> {
+    return new BrainNoteService(ctx.em).get(userId(ctx), args.noteId);
+  }
+
+  @Mutation(() => BrainNote)
+  createBrainNote(@Args(() => CreateBrainNoteArgs) args: CreateBrainNoteArgs, @Ctx() ctx: AppContext): Promise<BrainNote> {
+    return new BrainNoteService(ctx.em).create(userId(ctx), args);
+  }
+
+  @Mutation(() => BrainNote, { description: '`tagIds` replaces the whole set (attach and detach).' })
+  updateBrainNote(@Args(() => UpdateBrainNoteArgs) args: UpdateBrainNoteArgs, @Ctx() ctx: AppContext): Promise<BrainNote> {
+    const { noteId, ...changes } = args;
+    return new BrainNoteService(ctx.em).update(userId(ctx), noteId, changes);
+  }
+
+  @Mutation(() => Deleted)
+  deleteBrainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainNoteService(ctx.em).delete(userId(ctx), args.noteId);
+  }
+}
+
+@Resolver(() => BrainFolder)
+export class BrainFolderResolver {
+  @Query(() => BrainFolderPage, { description: 'Your folders, flat (each with its parentId), by name.' })
+  brainFolders(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: AppContext): Promise<BrainFolderPage> {
+    return new BrainFolderService(ctx.em).list(userId(ctx), args);
+  }
+
+  @Query(() => BrainFolder)
+  brainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @Ctx() ctx: AppContext): Promise<BrainFolder> {
+    return new BrainFolderService(ctx.em).get(userId(ctx), args.folderId);
+  }
+
+  @Mutation(() => BrainFolder)
+  createBrainFolder(@Args(() => CreateBrainFolderArgs) args: CreateBrainFolderArgs, @Ctx() ctx: AppContext): Promise<BrainFolder> {
+    return new BrainFolderService(ctx.em).create(userId(ctx), args);
+  }
+
+  @Mutation(() => BrainFolder, { description: 'Renames (`name`) and moves (`parentId`, null: to the top); never into itself or below itself.' })
+  updateBrainFolder(@Args(() => UpdateBrainFolderArgs) args: UpdateBrainFolderArgs, @Ctx() ctx: AppContext): Promise<BrainFolder> {
+    const { folderId, ...changes } = args;
+    return new BrainFolderService(ctx.em).update(userId(ctx), folderId, changes);
+  }
+
+  @Mutation(() => Deleted, { description: 'Only an empty folder (no notes, no sub-folders).' })
+  deleteBrainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainFolderService(ctx.em).delete(userId(ctx), args.folderId);
+  }
+}
+
+@Resolver(() => BrainTag)
+export class BrainTagResolver {
+  @Query(() => BrainTagPage, { description: 'Your Brain tags, by name.' })
+  brainTags(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: AppContext): Promise<BrainTagPage> {
+    return new BrainTagService(ctx.em).list(userId(ctx), args);
+  }
+
+  @Query(() => BrainTag)
+  brainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @Ctx() ctx: AppContext): Promise<BrainTag> {
+    return new BrainTagService(ctx.em).get(userId(ctx), args.tagId);
+  }
+
+  @Mutation(() => BrainTag)
+  createBrainTag(@Args(() => CreateBrainTagArgs) args: CreateBrainTagArgs, @Ctx() ctx: AppContext): Promise<BrainTag> {
+    return new BrainTagService(ctx.em).create(userId(ctx), args);
+  }
+
+  @Mutation(() => BrainTag)
+  updateBrainTag(@Args(() => UpdateBrainTagArgs) args: UpdateBrainTagArgs, @Ctx() ctx: AppContext): Promise<BrainTag> {
+    const { tagId, ...changes } = args;
+    return new BrainTagService(ctx.em).update(userId(ctx), tagId, changes);
+  }
+
+  @Mutation(() => Deleted, { description: 'The tag leaves the notes that carried it.' })
+  deleteBrainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainTagService(ctx.em).delete(userId(ctx), args.tagId);
+  }
+}
+
+@Resolver(() => BrainCanvas)
+export class BrainCanvasResolver {
+  @Query(() => BrainCanvasPage, { description: 'Your canvases, oldest first.' })
+  brainCanvases(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: AppContext): Promise<BrainCanvasPage> {
+    return new BrainCanvasService(ctx.em).list(userId(ctx), args);
+  }
+
+  @Query(() => BrainCanvas)
+  brainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
+    return new BrainCanvasService(ctx.em).get(userId(ctx), args.canvasId);
+  }
+
+  @Mutation(() => BrainCanvas)
+  createBrainCanvas(@Args(() => CreateBrainCanvasArgs) args: CreateBrainCanvasArgs, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
+    return new BrainCanvasService(ctx.em).create(userId(ctx), args);
+  }
+
+  @Mutation(() => BrainCanvas, { description: '`cards` replaces every card of the board.' })
+  updateBrainCanvas(@Args(() => UpdateBrainCanvasArgs) args: UpdateBrainCanvasArgs, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
+    const { canvasId, ...changes } = args;
+    return new BrainCanvasService(ctx.em).update(userId(ctx), canvasId, changes);
+  }
+
+  @Mutation(() => Deleted)
+  deleteBrainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainCanvasService(ctx.em).delete(userId(ctx), args.canvasId);
+  }
+}

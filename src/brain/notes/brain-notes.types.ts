@@ -1,0 +1,255 @@
+import { ArgsType, Field, Float, InputType } from 'type-graphql';
+import { ArrayMaxSize, IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { PageArgs, Paginated } from '../../core/pagination.js';
+import { UUID } from '../../core/scalars.js';
+import { StorableText } from '../../core/storable-text.js';
+import { IfPresent } from '../../core/validation/if-present.js';
+import { BrainCanvas } from './brain-canvas.entity.js';
+import { BrainFolder } from './brain-folder.entity.js';
+import { BrainNote } from './brain-note.entity.js';
+import { BrainTag } from './brain-tag.entity.js';
+
+const NOT_BLANK = /\S/;
+const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
+export const NOTE_TITLE_MAX = 300;
+/** About 200 pages of text: a note, not a book. */
+export const NOTE_CONTENT_MAX = 500_000;
+export const FOLDER_NAME_MAX = 200;
+export const TAG_NAME_MAX = 100;
+export const NOTE_TAGS_MAX = 50;
+export const CANVAS_NAME_MAX = 200;
+export const CANVAS_CARDS_MAX = 500;
+/** Canvas coordinates and sizes stay within ±1e7 (a board, not a map). */
+export const CANVAS_COORD_MAX = 10_000_000;
+/** The entity types a canvas card may show: the Brain's searchable types. */
+export const CANVAS_ENTITY_TYPES = ['note', 'database', 'record', 'form'];
+
+/** A required text: not empty, not blank, at most `max` characters. */
+function Text(field: string, max: number): PropertyDecorator {
+  const rules = [
+    IsString({ message: `${field} must be a string` }),
+    MinLength(1, { message: `${field} must not be empty` }),
+    MaxLength(max, { message: `${field} must be at most ${max} characters` }),
+    Matches(NOT_BLANK, { message: `${field} must not be blank` }),
+    StorableText(field),
+  ];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+}
+
+function Markdown(): PropertyDecorator {
+  const rules = [
+    IsString({ message: 'content must be a string' }),
+    MaxLength(NOTE_CONTENT_MAX, { message: `content must be at most ${NOTE_CONTENT_MAX} characters` }),
+    StorableText('content'),
+  ];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+}
+
+function TagIds(): PropertyDecorator {
+  return ArrayMaxSize(NOTE_TAGS_MAX, { message: `at most ${NOTE_TAGS_MAX} tags` });
+}
+
+// ---------------------------------------------------------------- notes
+
+@ArgsType()
+export class BrainNoteIdArgs {
+  @Field(() => UUID)
+  noteId!: string;
+}
+
+@ArgsType()
+export class ListBrainNotesArgs extends PageArgs {
+  @Field(() => UUID, { nullable: true, description: 'Only the notes directly in this folder.' })
+  folderId?: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: only the notes in no folder.' })
+  unfiled?: boolean;
+
+  @Field(() => UUID, { nullable: true, description: 'Only the notes carrying this tag.' })
+  tagId?: string;
+}
+
+@ArgsType()
+export class CreateBrainNoteArgs {
+  @Field(() => String)
+  @Text('title', NOTE_TITLE_MAX)
+  title!: string;
+
+  @Field(() => String, { nullable: true, description: 'Markdown (default empty).' })
+  @IsOptional()
+  @Markdown()
+  content?: string | null;
+
+  @Field(() => UUID, { nullable: true, description: 'One of your folders; null or absent: at the top.' })
+  folderId?: string | null;
+
+  @Field(() => [UUID], { nullable: true, description: 'Your Brain tags (/brain/tags).' })
+  @IsOptional()
+  @TagIds()
+  tagIds?: string[] | null;
+}
+
+@ArgsType()
+export class UpdateBrainNoteArgs extends BrainNoteIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('title')
+  @Text('title', NOTE_TITLE_MAX)
+  title?: string;
+
+  @Field(() => String, { nullable: true, description: 'Markdown.' })
+  @IfPresent('content')
+  @Markdown()
+  content?: string;
+
+  @Field(() => UUID, { nullable: true, description: 'Moves the note; null: to the top.' })
+  folderId?: string | null;
+
+  @Field(() => [UUID], { nullable: true, description: 'The whole set of tags (attach and detach by sending it); [] removes all.' })
+  @IfPresent('tagIds')
+  @TagIds()
+  tagIds?: string[];
+}
+
+export const BrainNotePage = Paginated(BrainNote, 'BrainNotePage');
+export type BrainNotePage = InstanceType<typeof BrainNotePage>;
+
+// ---------------------------------------------------------------- folders
+
+@ArgsType()
+export class BrainFolderIdArgs {
+  @Field(() => UUID)
+  folderId!: string;
+}
+
+@ArgsType()
+export class CreateBrainFolderArgs {
+  @Field(() => String)
+  @Text('name', FOLDER_NAME_MAX)
+  name!: string;
+
+  @Field(() => UUID, { nullable: true, description: 'The folder to create it in; null or absent: at the top.' })
+  parentId?: string | null;
+}
+
+@ArgsType()
+export class UpdateBrainFolderArgs extends BrainFolderIdArgs {
+  @Field(() => String, { nullable: true, description: 'Renames the folder.' })
+  @IfPresent('name')
+  @Text('name', FOLDER_NAME_MAX)
+  name?: string;
+
+  @Field(() => UUID, { nullable: true, description: 'Moves the folder into another one; null: to the top. Not into itself or below itself.' })
+  parentId?: string | null;
+}
+
+// ---------------------------------------------------------------- tags
+
+@ArgsType()
+export class BrainTagIdArgs {
+  @Field(() => UUID)
+  tagId!: string;
+}
+
+@ArgsType()
+export class CreateBrainTagArgs {
+  @Field(() => String, { description: 'Unique among your Brain tags, ignoring case.' })
+  @Text('name', TAG_NAME_MAX)
+  name!: string;
+
+  @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB.' })
+  @IsOptional()
+  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  color?: string | null;
+}
+
+@ArgsType()
+export class UpdateBrainTagArgs extends BrainTagIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('name')
+  @Text('name', TAG_NAME_MAX)
+  name?: string;
+
+  @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB; null removes it.' })
+  @IsOptional()
+  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  color?: string | null;
+}
+
+// ---------------------------------------------------------------- canvases
+
+function Coordinate(field: string, min = -CANVAS_COORD_MAX): PropertyDecorator {
+  const rules = [
+    IsNumber({ allowNaN: false, allowInfinity: false }, { message: `${field} must be a number` }),
+    Min(min, { message: `${field} must be at least ${min}` }),
+    Max(CANVAS_COORD_MAX, { message: `${field} must be at most ${CANVAS_COORD_MAX}` }),
+  ];
+  return (target, key) => rules.forEach((rule) => rule(target, key));
+}
+
+@InputType('BrainCanvasCardInput')
+export class BrainCanvasCardInput {
+  @Field(() => String, { description: `${CANVAS_ENTITY_TYPES.join(', ')}.` })
+  @IsIn(CANVAS_ENTITY_TYPES, { message: `entityType must be one of ${CANVAS_ENTITY_TYPES.join(', ')}` })
+  entityType!: string;
+
+  @Field(() => UUID, { description: 'One of your entities of that type.' })
+  entityId!: string;
+
+  @Field(() => Float)
+  @Coordinate('x')
+  x!: number;
+
+  @Field(() => Float)
+  @Coordinate('y')
+  y!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Width; absent: the client default.' })
+  @IsOptional()
+  @Coordinate('w', 1)
+  w?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Height; absent: the client default.' })
+  @IsOptional()
+  @Coordinate('h', 1)
+  h?: number | null;
+}
+
+@ArgsType()
+export class BrainCanvasIdArgs {
+  @Field(() => UUID)
+  canvasId!: string;
+}
+
+@ArgsType()
+export class CreateBrainCanvasArgs {
+  @Field(() => String)
+  @Text('name', CANVAS_NAME_MAX)
+  name!: string;
+
+  @Field(() => [BrainCanvasCardInput], { nullable: true, description: 'The cards on the board (default none).' })
+  @IsOptional()
+  @ArrayMaxSize(CANVAS_CARDS_MAX, { message: `at most ${CANVAS_CARDS_MAX} cards` })
+  @ValidateNested({ each: true })
+  cards?: BrainCanvasCardInput[] | null;
+}
+
+@ArgsType()
+export class UpdateBrainCanvasArgs extends BrainCanvasIdArgs {
+  @Field(() => String, { nullable: true })
+  @IfPresent('name')
+  @Text('name', CANVAS_NAME_MAX)
+  name?: string;
+
+  @Field(() => [BrainCanvasCardInput], { nullable: true, description: 'The whole board: replaces every card.' })
+  @IfPresent('cards')
+  @ArrayMaxSize(CANVAS_CARDS_MAX, { message: `at most ${CANVAS_CARDS_MAX} cards` })
+  @ValidateNested({ each: true })
+  cards?: BrainCanvasCardInput[];
+}
+
+export const BrainCanvasPage = Paginated(BrainCanvas, 'BrainCanvasPage');
+export type BrainCanvasPage = InstanceType<typeof BrainCanvasPage>;
+export const BrainFolderPage = Paginated(BrainFolder, 'BrainFolderPage');
+export type BrainFolderPage = InstanceType<typeof BrainFolderPage>;
+export const BrainTagPage = Paginated(BrainTag, 'BrainTagPage');
+export type BrainTagPage = InstanceType<typeof BrainTagPage>;
