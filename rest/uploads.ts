@@ -3,6 +3,8 @@ import type { AppDeps } from '../src/core/context.js';
 import { fileRoutes } from '../src/files/file.routes.js';
 import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
 import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
+import { importRoutes } from '../src/portability/import/import.routes.js';
+import { deletionRoutes } from '../src/portability/deletion/deletion.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -13,16 +15,21 @@ import { transactionExportRoutes } from '../src/finance/transaction-export.route
  * GET  /files/:fileId/content     the bytes behind a signed URL (disk adapter)
  * POST /body-composition/photos   multipart `file`, `dayId`, `pose`, `notes` → 201 ProgressPhoto
  * GET  /transactions/export       ?format=csv and the list's filters          → text/csv
+ * POST /account/import/:source     multipart `file` (+ `accountId`, `mapping`)  → 202 { id, status }
+ * GET  /account/import/:importId   the import's outcome
+ * DELETE /account                  JSON `{ password }`                         → the account and all its data
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(fileRoutes(deps));
   router.use(progressPhotoRoutes(deps));
   router.use(transactionExportRoutes(deps));
+  router.use(importRoutes(deps));
+  router.use(deletionRoutes(deps));
   return router;
 }
 
-const STREAMED_UPLOADS = [/^\/api\/v1\/files\/upload\/?$/, /^\/api\/v1\/body-composition\/photos\/?$/];
+const STREAMED_UPLOADS = [/^\/api\/v1\/files\/upload\/?$/, /^\/api\/v1\/body-composition\/photos\/?$/, /^\/api\/v1\/account\/import\/[^/]+\/?$/];
 
 /** Multipart uploads are limited by MAX_FILE_SIZE while streaming, not by the JSON body limit. */
 export function isStreamedUpload(method: string, path: string): boolean {

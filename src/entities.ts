@@ -47,6 +47,8 @@ import { Person } from './social/person.entity.js';
 import { SocialHappening } from './social/social-happening.entity.js';
 import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
+import { ImportRun } from './portability/import/import-run.entity.js';
+import { StoragePurge } from './portability/deletion/storage-purge.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -110,4 +112,7 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  // Portability: imports and account deletion
+  ImportRun,
+  StoragePurge,
 ];

@@ -1,6 +1,8 @@
 import type { AppDeps } from './core/context.js';
 import { registerWebhookJobs } from './webhooks/webhook.jobs.js';
 import { registerFileJobs } from './files/variant.jobs.js';
+import { registerImportJobs } from './portability/import/import.jobs.js';
+import { registerDeletionJobs } from './portability/deletion/deletion.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -10,4 +12,6 @@ export function registerJobs(deps: AppDeps): void {
   void deps;
   registerWebhookJobs(deps);
   registerFileJobs(deps);
+  registerImportJobs(deps);
+  registerDeletionJobs(deps);
 }
