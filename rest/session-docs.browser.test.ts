@@ -29,7 +29,7 @@ describe('the Session API docs page in a real browser', () => {
     const operations = await page.locator('.opblock').evaluateAll((blocks) =>
       blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
     );
-    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export'];
+    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export', 'POST /account/import/{source}', 'GET /account/import/{importId}', 'DELETE /account'];
     const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`), ...bytes];
     expect(operations.sort()).toEqual(expected.sort());
     // The session cookie scheme is offered (Authorize button).
