@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { MISSING_ID } from '../../../test/support/fixtures.js';
-import { expectNotFound, expectStatus, expectValidation } from '../../../test/support/expectations.js';
+import { expectNotFound, expectRule, expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { dbRows, postMultipart } from '../../files/files.test-helpers.js';
 
 /** CSV imports (Strong / Hevy, Goodreads, bank transactions) of the hand-written samples in test/fixtures/imports. */
@@ -12,10 +12,11 @@ let app: TestApp;
 let bob: HttpClient;
 
 const fixture = (name: string) => readFile(join(import.meta.dirname, '../../../test/fixtures/imports', name));
+const MAX_FILE_SIZE = 200_000;
 const BANK_MAPPING = JSON.stringify({ date: 'Booking date', amount: 'Amount', description: 'Payee', category: 'Kind' });
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ MAX_FILE_SIZE: String(MAX_FILE_SIZE) });
   ({ client: bob } = await signUp(app.url));
 });
 afterAll(async () => {
@@ -178,6 +179,9 @@ describe('transactions', () => {
     expectValidation(await post(client, 'goodreads', Buffer.from([0x54, 0x69, 0x74, 0x6c, 0x65, 0xff, 0xfe, 0x0a])), 'file');
     expectValidation(await postMultipart(client, '/api/v1/account/import/goodreads', { mapping: '{}' }), 'file');
     expectStatus(await post(client.withoutCookie(), 'goodreads', file), 401, 'UNAUTHORIZED');
+    // MAX_FILE_SIZE holds for imports too (streamed, not the 2 MB JSON limit).
+    const big = 'Title,Author,Number of Pages,Date Read,Exclusive Shelf\n' + 'Piranesi,Susanna Clarke,272,,to-read\n'.repeat(Math.ceil(MAX_FILE_SIZE / 30));
+    expectRule(await post(client, 'goodreads', big), 'file_size');
     expect((await dbRows(app, 'select count(*)::int as n from account_imports where user_id = ?', [userId]))[0].n).toBe(0);
     expect((await dbRows(app, 'select count(*)::int as n from finance_transactions where account_id = ?', [bobsAccount]))[0].n).toBe(0);
   });

@@ -80,10 +80,11 @@ export function parseBankAmount(value: string, column: string): string {
     negative = negative !== (text[0] === '-');
     text = text.slice(1);
   }
-  const m = /^(\d{1,3}(?:[.,]\d{3})*|\d+)(?:[.,](\d{1,2}))?$/.exec(text);
-  if (!m) refuse(`${column} is not an amount like -12.50 (got ${JSON.stringify(value.slice(0, 20))})`);
+  // One grouping separator throughout, and a decimal point that is the other one.
+  const m = /^(\d{1,3}(?:([.,])\d{3})?(?:\2\d{3})*|\d+)(?:([.,])(\d{1,2}))?$/.exec(text);
+  if (!m || (m[2] && m[3] && m[2] === m[3])) refuse(`${column} is not an amount like -12.50 (got ${JSON.stringify(value.slice(0, 20))})`);
   const whole = m[1]!.replace(/[.,]/g, '').replace(/^0+(?=\d)/, '');
-  const exact = `${negative && /[1-9]/.test(whole + (m[2] ?? '')) ? '-' : ''}${whole}${m[2] ? `.${m[2]}` : ''}`;
+  const exact = `${negative && /[1-9]/.test(whole + (m[4] ?? '')) ? '-' : ''}${whole}${m[4] ? `.${m[4]}` : ''}`;
   try {
     return requireMoney(exact, column);
   } catch {
