@@ -44,7 +44,7 @@ describe('GET /api/v1/openapi.yaml', () => {
 
   it('describes every route of rest/session-routes.ts and the multipart and byte routes, and nothing else', () => {
     const described = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export', 'POST /account/export', 'GET /account/export/{exportId}', 'GET /account/export/{exportId}/download', 'GET /brain/export'];
+    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export', 'POST /account/export', 'GET /account/export/{exportId}', 'GET /account/export/{exportId}/download', 'GET /brain/export', 'POST /account/import/{source}', 'GET /account/import/{importId}', 'DELETE /account'];
     const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${oasPath(r.path)}`), ...bytes];
     expect(described.sort()).toEqual(expected.sort());
     expect(Object.entries<any>(BYTE_ROUTES).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort()).toEqual([...bytes].sort());

@@ -34,6 +34,23 @@ const multipart = (properties: Json, required: string[]): Json => ({
   content: { 'multipart/form-data': { schema: { type: 'object', required, properties: { file: { type: 'string', format: 'binary', description: 'The file (at most MAX_FILE_SIZE bytes).' }, ...properties } } } },
 });
 
+const IMPORT_STATUS: Json = { type: 'string', enum: ['pending', 'running', 'done', 'failed'] };
+const IMPORT_STARTED: Json = { type: 'object', required: ['id', 'status'], properties: { id: { type: 'string', format: 'uuid' }, status: IMPORT_STATUS } };
+const IMPORT_VIEW: Json = {
+  type: 'object',
+  required: ['id', 'status', 'created', 'skipped', 'refused'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    status: IMPORT_STATUS,
+    created: { type: 'integer', description: 'Rows that created records.' },
+    skipped: { type: 'integer', description: 'Rows already present (a re-import skips them all).' },
+    refused: {
+      type: 'array',
+      items: { type: 'object', required: ['row', 'reason'], properties: { row: { type: 'integer', description: 'Line in the file (the header is line 1).' }, reason: { type: 'string' } } },
+    },
+  },
+};
+
 /**
  * The hand-written routes beside the route table (rest/uploads.ts): multipart uploads and file bytes.
  * Sofa cannot serve them, so they are described here, with the same envelopes and errors.
@@ -177,6 +194,68 @@ export const BYTE_ROUTES: Json = {
       responses: {
         '200': { description: 'An attachment `brain-<date>.zip`, streamed.', content: { 'application/zip': { schema: { type: 'string', format: 'binary' } } } },
         '401': ref('Unauthorized'),
+        '429': ref('RateLimited'),
+        '500': ref('InternalError'),
+      },
+    },
+  },
+  '/account/import/{source}': {
+    post: {
+      operationId: 'startImport',
+      summary: 'Import a CSV from Strong or Hevy, Goodreads, or a bank (multipart; runs as a job)',
+      security: [{ session: [] }],
+      parameters: [{ name: 'source', in: 'path', required: true, schema: { type: 'string', enum: ['strong', 'goodreads', 'transactions'] } }],
+      requestBody: multipart(
+        {
+          accountId: { type: 'string', format: 'uuid', description: 'transactions only: one of your accounts.' },
+          mapping: {
+            type: 'string',
+            description: 'transactions only: a JSON object naming the CSV column of `date`, `amount`, `description` and optionally `category`, e.g. `{"date":"Booking date","amount":"Amount","description":"Payee"}`.',
+          },
+        },
+        ['file'],
+      ),
+      responses: {
+        '202': { description: 'Accepted: `{ ok: true, data: { id, status: pending } }`; poll `GET /account/import/{importId}`.', content: { 'application/json': { schema: dataEnvelope(IMPORT_STARTED) } } },
+        '400': ref('ValidationError'),
+        '401': ref('Unauthorized'),
+        '404': errorResponse('NOT_FOUND: `accountId` is not one of your accounts.'),
+        '413': ref('PayloadTooLarge'),
+        '429': ref('RateLimited'),
+        '500': ref('InternalError'),
+      },
+    },
+  },
+  '/account/import/{importId}': {
+    get: {
+      operationId: 'importStatus',
+      summary: "An import's state and counts, with the line and reason of each refused row",
+      security: [{ session: [] }],
+      parameters: [{ name: 'importId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+      responses: {
+        '200': { description: 'Success.', content: { 'application/json': { schema: dataEnvelope(IMPORT_VIEW) } } },
+        '400': ref('ValidationError'),
+        '401': ref('Unauthorized'),
+        '404': ref('NotFound'),
+        '429': ref('RateLimited'),
+        '500': ref('InternalError'),
+      },
+    },
+  },
+  '/account': {
+    delete: {
+      operationId: 'deleteMyAccount',
+      summary: 'Delete your account and everything of yours (files included); the session ends',
+      security: [{ session: [] }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['password'], properties: { password: { type: 'string', description: 'Your current password.' } } } } } },
+      responses: {
+        '200': {
+          description: 'Success: `{ ok: true, data: { id, message } }`; the session cookie is cleared.',
+          content: { 'application/json': { schema: dataEnvelope({ type: 'object', required: ['id', 'message'], properties: { id: { type: 'string', format: 'uuid' }, message: { type: 'string' } } }) } },
+        },
+        '400': ref('ValidationError'),
+        '401': errorResponse('INVALID_CREDENTIALS: the password is wrong (nothing was removed); UNAUTHORIZED: no session.'),
+        '415': errorResponse('UNSUPPORTED_MEDIA_TYPE: the body must be JSON.'),
         '429': ref('RateLimited'),
         '500': ref('InternalError'),
       },

@@ -5,6 +5,8 @@ import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
 import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
 import { exportRoutes } from '../src/portability/export/export.routes.js';
 import { brainExportRoutes } from '../src/brain/export/brain-export.routes.js';
+import { importRoutes } from '../src/portability/import/import.routes.js';
+import { deletionRoutes } from '../src/portability/deletion/deletion.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -19,6 +21,9 @@ import { brainExportRoutes } from '../src/brain/export/brain-export.routes.js';
  * GET  /account/export/:id        its state and, once done, a signed url
  * GET  /account/export/:id/download  the zip (owner, signed link, 24 h)
  * GET  /brain/export              the Brain as a zip (Markdown notes, …)     → application/zip
+ * POST /account/import/:source     multipart `file` (+ `accountId`, `mapping`)  → 202 { id, status }
+ * GET  /account/import/:importId   the import's outcome
+ * DELETE /account                  JSON `{ password }`                         → the account and all its data
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -27,10 +32,12 @@ export function uploadRoutes(deps: AppDeps): Router {
   router.use(transactionExportRoutes(deps));
   router.use(exportRoutes(deps));
   router.use(brainExportRoutes(deps));
+  router.use(importRoutes(deps));
+  router.use(deletionRoutes(deps));
   return router;
 }
 
-const STREAMED_UPLOADS = [/^\/api\/v1\/files\/upload\/?$/, /^\/api\/v1\/body-composition\/photos\/?$/];
+const STREAMED_UPLOADS = [/^\/api\/v1\/files\/upload\/?$/, /^\/api\/v1\/body-composition\/photos\/?$/, /^\/api\/v1\/account\/import\/[^/]+\/?$/];
 
 /** Multipart uploads are limited by MAX_FILE_SIZE while streaming, not by the JSON body limit. */
 export function isStreamedUpload(method: string, path: string): boolean {

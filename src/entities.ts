@@ -62,6 +62,8 @@ import { BrainFolder } from './brain/notes/brain-folder.entity.js';
 import { BrainNote } from './brain/notes/brain-note.entity.js';
 import { BrainTag } from './brain/notes/brain-tag.entity.js';
 import { BrainCanvas } from './brain/notes/brain-canvas.entity.js';
+import { ImportRun } from './portability/import/import-run.entity.js';
+import { StoragePurge } from './portability/deletion/storage-purge.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -145,4 +147,7 @@ export const entities = [
   WebhookAttempt,
   // Portability
   AccountExport,
+  // Portability: imports and account deletion
+  ImportRun,
+  StoragePurge,
 ];

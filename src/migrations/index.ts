@@ -10,6 +10,7 @@ import { Migration20261123230858 } from './Migration20261123230858.js';
 import { Migration20261124004218 } from './Migration20261124004218.js';
 import { Migration20261124004331 } from './Migration20261124004331.js';
 import { Migration20261124004423 } from './Migration20261124004423.js';
+import { Migration20261124004531 } from './Migration20261124004531.js';
 import { Migration20261124004545 } from './Migration20261124004545.js';
 import { Migration20261124010112 } from './Migration20261124010112.js';
 
@@ -25,6 +26,7 @@ export const migrationsList = [
   { name: 'Migration20261124004218', class: Migration20261124004218 },
   { name: 'Migration20261124004331', class: Migration20261124004331 },
   { name: 'Migration20261124004423', class: Migration20261124004423 },
+  { name: 'Migration20261124004531', class: Migration20261124004531 },
   { name: 'Migration20261124004545', class: Migration20261124004545 },
   { name: 'Migration20261124010112', class: Migration20261124010112 },
 ];

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User } from '../../accounts/user.entity.js';
+import { verifyPassword } from '../../accounts/password.js';
+import { AppError, UnauthorizedError } from '../../core/errors.js';
+import { queryRows } from '../../core/database/read-rows.js';
+import { StoredFile } from '../../files/stored-file.entity.js';
+import { StoragePurge } from './storage-purge.entity.js';
+import { ownerColumns, quoteIdent } from './user-data-tables.js';
+
+/** operations.md: a wrong password is 401 and removes nothing. */
+export class WrongPasswordError extends AppError {
+  constructor() {
+    super('INVALID_CREDENTIALS', 401, 'The password is wrong');
+  }
+}
+
+/**
+ * DELETE /account: the user and everything of theirs, in every domain, in ONE database transaction.
+ * The tables are found in the database catalog (user-data-tables.ts), not listed here. Blobs cannot
+ * join a database transaction: the same transaction records what storage must lose (a StoragePurge
+ * row) and the purge job removes it afterwards, retried until done.
+ */
+export class AccountDeletionService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Returns the storage purge to run once the transaction has committed. */
+  async delete(userId: string, password: string, defaultAdapter: string): Promise<string> {
+    const user = await this.em.findOne(User, { id: userId });
+    if (!user) throw new UnauthorizedError();
+    if (!(await verifyPassword(user.passwordHash, password))) throw new WrongPasswordError();
+    return this.em.transactional(async (tx) => {
+      // Locks the user row first: writes that reference the user wait for the deletion (or finish first).
+      await queryRows(tx, 'select id from users where id = $1 for update', [userId]);
+      const files = await tx.find(StoredFile, { userId }, { fields: ['storageAdapter'] });
+      const adapters = [...new Set([defaultAdapter, ...files.map((f) => f.storageAdapter)])].sort();
+      const purge = tx.create(StoragePurge, { prefix: userId, adapters });
+      await tx.flush();
+      for (const { table, column } of await ownerColumns(tx)) {
+        await queryRows(tx, `delete from ${quoteIdent(table)} where ${quoteIdent(column)} = $1`, [userId]);
+      }
+      await queryRows(tx, 'delete from users where id = $1', [userId]);
+      return purge.id;
+    });
+  }
+}

@@ -1,0 +1,50 @@
+import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { User } from '../../accounts/user.entity.js';
+import { BaseEntity } from '../../core/database/base.entity.js';
+
+export const IMPORT_SOURCES = ['strong', 'goodreads', 'transactions'] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+export type ImportStatus = 'pending' | 'running' | 'done' | 'failed';
+
+/** One refused CSV row: its line in the file (the header is line 1) and why. */
+export interface RefusedRow {
+  row: number;
+  reason: string;
+}
+
+/**
+ * One import of a CSV file (POST /account/import/:source): the file waits here for its job (any
+ * instance may run it), and the outcome is kept for GET /account/import/:id. Goes with its user.
+ */
+@Entity({ tableName: 'account_imports' })
+@Index({ properties: ['userId', 'createdAt'] })
+export class ImportRun extends BaseEntity {
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
+  userId!: string;
+
+  @Enum({ items: () => IMPORT_SOURCES, type: 'string' })
+  source!: ImportSource;
+
+  @Enum({ items: () => ['pending', 'running', 'done', 'failed'], type: 'string' })
+  status: Opt<ImportStatus> = 'pending';
+
+  /** The uploaded CSV, until the job has run (then null). */
+  @Property({ type: 'text', nullable: true, lazy: true })
+  content?: string | null = null;
+
+  /** Source options: the transactions import's accountId and column mapping. */
+  @Property({ type: 'json', nullable: true })
+  options?: Record<string, unknown> | null = null;
+
+  @Property({ type: 'integer' })
+  created: Opt<number> = 0;
+
+  @Property({ type: 'integer' })
+  skipped: Opt<number> = 0;
+
+  @Property({ type: 'json' })
+  refused: Opt<RefusedRow[]> = [];
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  finishedAt?: Date | null = null;
+}

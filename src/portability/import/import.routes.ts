@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import { readFile } from 'node:fs/promises';
+import type { AppDeps } from '../../core/context.js';
+import { ValidationError } from '../../core/errors.js';
+import { receiveMultipart } from '../../files/multipart.js';
+import { sendData, sessionHandler } from '../../files/upload-http.js';
+import { requireUuid, sessionRoute } from '../../http/session-route.js';
+import { enqueueImport } from './import.jobs.js';
+import { importView, ImportService, requireSource } from './import.service.js';
+
+const fileMissing = () => new ValidationError('file is required', [{ path: ['file'], message: 'send the CSV file in the file field' }]);
+
+/**
+ * POST /account/import/:source  multipart `file` (+ `accountId`, `mapping` for transactions) → 202 { id, status }
+ * GET  /account/import/:id      → { id, status, created, skipped, refused: [{ row, reason }] }
+ */
+export function importRoutes(deps: AppDeps): Router {
+  const router = Router();
+  router.post(
+    '/account/import/:source',
+    sessionHandler(deps, async ({ ctx, userId, rt }, req, res) => {
+      const source = requireSource(req.params.source as string);
+      const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['accountId', 'mapping'] });
+      let content: string;
+      try {
+        if (!upload.file) throw fileMissing();
+        try {
+          content = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(upload.file.path));
+        } catch {
+          throw new ValidationError('The file is not UTF-8 text', [{ path: ['file'], message: 'the CSV must be UTF-8 text' }]);
+        }
+      } finally {
+        await upload.discard();
+      }
+      const fields = { ...upload.fields };
+      if (source === 'transactions' && fields.accountId) fields.accountId = requireUuid(fields.accountId, 'accountId');
+      const run = await new ImportService(ctx.em).start(userId, source, content, fields);
+      await enqueueImport(deps, run.id);
+      sendData(req, res, 202, { id: run.id, status: run.status });
+    }),
+  );
+  router.get(
+    '/account/import/:importId',
+    sessionRoute(deps, async ({ ctx, userId }, req, res) => {
+      const id = requireUuid(req.params.importId as string, 'importId');
+      sendData(req, res, 200, importView(await new ImportService(ctx.em).get(userId, id)));
+    }),
+  );
+  return router;
+}
