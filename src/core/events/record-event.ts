@@ -17,3 +17,20 @@ export function recordEvent<E extends EventName>(
   em.persist(row);
   return row;
 }
+
+/**
+ * Writes an event at once with one INSERT (MikroORM's `em.insert`: no unit of work, no change-set
+ * computation) — for append-only writes inside a transaction whose change is also inserted directly.
+ * Same row, same transaction rule as `recordEvent`: call it inside the transaction of the change.
+ */
+export async function insertEvent<E extends EventName>(
+  em: EntityManager,
+  userId: string,
+  event: E,
+  data: EventPayloads[E],
+  occurredAt = new Date(),
+): Promise<OutboxEvent> {
+  const row = em.create(OutboxEvent, { userId, event, data: data as Record<string, unknown>, occurredAt, dispatchedAt: null }, { persist: false });
+  await em.insert(row);
+  return row;
+}
