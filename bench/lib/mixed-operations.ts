@@ -114,8 +114,15 @@ export function mondayOf(date: string): string {
   return addDays(date, -((day + 6) % 7));
 }
 
-async function ok(res: Promise<{ status: number; text: string; body: any }>, what: string): Promise<any> {
-  const r = await res;
+/**
+ * One seeding request; a connection reset (a kept-alive socket the busy server closed as it was
+ * reused) is tried once more, which at worst seeds one more row.
+ */
+async function ok(send: () => Promise<{ status: number; text: string; body: any }>, what: string): Promise<any> {
+  const r = await send().catch((error: unknown) => {
+    if ((error as { cause?: { code?: string } })?.cause?.code !== 'ECONNRESET') throw error;
+    return send();
+  });
   if (r.status >= 300 || r.body?.errors) throw new Error(`${what} answered ${r.status}: ${r.text.slice(0, 300)}`);
   return r.body;
 }
@@ -141,17 +148,17 @@ export async function inBatches<T>(items: T[], concurrency: number, work: (item:
 export async function seedHistoryUser(baseUrl: string, days: number, email?: string): Promise<{ client: HttpClient; id: string; email: string; password: string; user: MixedUser }> {
   const account = await signUp(baseUrl, email);
   const { client } = account;
-  const today = (await ok(client.get('/api/v1/days/today'), 'today')).data;
+  const today = (await ok(() => client.get('/api/v1/days/today'), 'today')).data;
   const weekStart = mondayOf(today.date);
-  const exerciseId: string = (await ok(client.get('/api/v1/exercises?limit=1'), 'exercises')).data[0].id;
-  const questionId: string | undefined = (await ok(client.get('/api/v1/journal/questions?limit=1'), 'journal questions')).data[0]?.id;
-  const financeAccount = (await ok(client.post('/api/v1/accounts', { name: 'Checking', type: 'checking', balance: 1000, currency: 'EUR' }), 'account')).data;
+  const exerciseId: string = (await ok(() => client.get('/api/v1/exercises?limit=1'), 'exercises')).data[0].id;
+  const questionId: string | undefined = (await ok(() => client.get('/api/v1/journal/questions?limit=1'), 'journal questions')).data[0]?.id;
+  const financeAccount = (await ok(() => client.post('/api/v1/accounts', { name: 'Checking', type: 'checking', balance: 1000, currency: 'EUR' }), 'account')).data;
 
   const dayIds = new Map<string, string>([[today.date, today.id]]);
   const mondays = new Set<string>();
   for (let i = 1; i <= days; i++) mondays.add(mondayOf(addDays(today.date, -i)));
   for (const monday of mondays) {
-    const week = (await ok(client.post('/api/v1/weeks/generate', { startDate: monday }), 'week')).data;
+    const week = (await ok(() => client.post('/api/v1/weeks/generate', { startDate: monday }), 'week')).data;
     for (const day of week.days) dayIds.set(day.date, day.id);
   }
   const historyDates = Array.from({ length: days }, (_, i) => addDays(today.date, -(i + 1)));
@@ -159,17 +166,17 @@ export async function seedHistoryUser(baseUrl: string, days: number, email?: str
   const perDay = async (date: string, index: number, isToday: boolean) => {
     const dayId = dayIds.get(date)!;
     for (let t = 0; t < 3; t++) {
-      const task = (await ok(client.post('/api/v1/tasks', { title: `Task ${date} ${t}`, timebox: 30, dayId }), 'task')).data;
+      const task = (await ok(() => client.post('/api/v1/tasks', { title: `Task ${date} ${t}`, timebox: 30, dayId }), 'task')).data;
       if (isToday) taskIds.push(task.id);
-      else if (t === 0) await ok(client.patch(`/api/v1/tasks/${task.id}`, { status: 'done' }), 'task status');
+      else if (t === 0) await ok(() => client.patch(`/api/v1/tasks/${task.id}`, { status: 'done' }), 'task status');
     }
     if (!isToday) {
-      await ok(client.post(`/api/v1/checklist/${dayId}/toggle/WATER`, { value: 2000 }), 'toggle');
-      await ok(client.post(`/api/v1/checklist/${dayId}/toggle/MAKE_BED`), 'toggle');
-      for (let w = 0; w < 2; w++) await ok(client.graphql('mutation($d: UUID!) { logWater(dayId: $d, volume: 500) { id } }', { d: dayId }), 'water');
-      await ok(client.graphql('mutation($d: UUID!) { logMood(dayId: $d, mood: 7, energy: 6) { id } }', { d: dayId }), 'mood');
-      if (questionId) await ok(client.post('/api/v1/journal/entries', { dayId, questionId, answer: `Answer of ${date}` }), 'journal');
-      await ok(client.post('/api/v1/transactions', { accountId: financeAccount.id, amount: -12.5, description: 'Lunch', category: 'food', date }), 'transaction');
+      await ok(() => client.post(`/api/v1/checklist/${dayId}/toggle/WATER`, { value: 2000 }), 'toggle');
+      await ok(() => client.post(`/api/v1/checklist/${dayId}/toggle/MAKE_BED`), 'toggle');
+      for (let w = 0; w < 2; w++) await ok(() => client.graphql('mutation($d: UUID!) { logWater(dayId: $d, volume: 500) { id } }', { d: dayId }), 'water');
+      await ok(() => client.graphql('mutation($d: UUID!) { logMood(dayId: $d, mood: 7, energy: 6) { id } }', { d: dayId }), 'mood');
+      if (questionId) await ok(() => client.post('/api/v1/journal/entries', { dayId, questionId, answer: `Answer of ${date}` }), 'journal');
+      await ok(() => client.post('/api/v1/transactions', { accountId: financeAccount.id, amount: -12.5, description: 'Lunch', category: 'food', date }), 'transaction');
     }
     if (isToday || index % 2 === 0) {
       await ok(
