@@ -180,7 +180,7 @@ export async function seedHistoryUser(baseUrl: string, days: number, email?: str
     }
     if (isToday || index % 2 === 0) {
       await ok(
-        client.post('/api/v1/training/sessions', { dayId, split: 'Pull', exercises: [{ exerciseId, sets: [{ reps: 8, load: 60 }, { reps: 8, load: 60 }] }] }),
+        () => client.post('/api/v1/training/sessions', { dayId, split: 'Pull', exercises: [{ exerciseId, sets: [{ reps: 8, load: 60 }, { reps: 8, load: 60 }] }] }),
         'training',
       );
     }
