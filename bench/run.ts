@@ -18,6 +18,8 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'public-water': () => import('./scenarios/public-water.js'),
   'file-variants': () => import('./scenarios/file-variants.js'),
   'webhook-deliveries': () => import('./scenarios/webhook-deliveries.js'),
+  startup: () => import('./scenarios/startup.js'),
+  mixed: () => import('./scenarios/mixed.js'),
 };
 
 function parseArgs(argv: string[]) {

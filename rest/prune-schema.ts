@@ -1,4 +1,4 @@
-import { GraphQLObjectType, GraphQLSchema, type GraphQLFieldConfigMap } from 'graphql';
+import { GraphQLObjectType, GraphQLSchema, Kind, parse, printType, type GraphQLFieldConfigMap, type ObjectTypeDefinitionNode } from 'graphql';
 import type { RouteTable } from './route-table.js';
 
 function pick(type: GraphQLObjectType | null | undefined, table: RouteTable): GraphQLObjectType | undefined {
@@ -8,7 +8,21 @@ function pick(type: GraphQLObjectType | null | undefined, table: RouteTable): Gr
   for (const [name, field] of Object.entries(config.fields)) {
     if (`${type.name}.${name}` in table) fields[name] = field;
   }
-  return Object.keys(fields).length ? new GraphQLObjectType({ ...config, fields }) : undefined;
+  if (!Object.keys(fields).length) return undefined;
+  const picked = new GraphQLObjectType({ ...config, fields });
+  return withAstNode(picked);
+}
+
+/**
+ * A root type built in code has no `astNode`, and Sofa's router then prints and parses the whole root
+ * type again for every variable of every route to read argument descriptions (about two thirds of the
+ * service's start-up after imports, issue 18). Parsed once here, the node carries the same descriptions.
+ */
+function withAstNode(type: GraphQLObjectType): GraphQLObjectType {
+  if (type.astNode) return type;
+  const node = parse(printType(type)).definitions[0];
+  if (node?.kind === Kind.OBJECT_TYPE_DEFINITION) (type as { astNode?: ObjectTypeDefinitionNode }).astNode = node;
+  return type;
 }
 
 /**

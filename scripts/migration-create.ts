@@ -35,11 +35,12 @@ async function main(): Promise<void> {
   const name = `lp_migrate_${process.pid}`;
   const url = await createDatabase(serverUrl, name);
   // Imported late: the ORM options read the migrations index written above.
-  const { connectOrm } = await import('../src/core/database/orm.js');
+  const { connectOrm, loadMigrator } = await import('../src/core/database/orm.js');
   const orm = await connectOrm(url);
   try {
-    await orm.getMigrator().up();
-    const result = await orm.getMigrator().createMigration(dir, false, false);
+    const migrator = await loadMigrator(orm);
+    await migrator.up();
+    const result = await migrator.createMigration(dir, false, false);
     console.log(result.fileName ? `created ${result.fileName}` : 'schema is up to date: no migration needed');
   } finally {
     await orm.close();

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import type { Config } from './core/config.js';
 import type { AppDeps } from './core/context.js';
 import { createLogger, type Logger } from './core/logger.js';
@@ -44,6 +44,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await runSeeds(orm.em.fork());
     registerFactReactors(orm);
     if (config.redisUrl) {
+      // Loaded only when configured (issue 18: a start without Redis does not load its client).
+      const { createClient } = await import('redis');
       redis = createClient({ url: config.redisUrl }) as RedisClientType;
       redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
       await redis.connect();

@@ -2,6 +2,7 @@ import type { Orm } from '../core/database/orm.js';
 import type { Logger } from '../core/logger.js';
 import { hasFeature } from '../accounts/subscription.js';
 import { API_KEY_PATTERN, hashApiKey } from './api-key-secret.js';
+import { NotificationListener } from '../core/database/notification-listener.js';
 
 /** Who a valid API key speaks for. */
 export interface ApiKeyAuth {
@@ -37,43 +38,125 @@ export function bearerKey(header: string | undefined): { key: string } | { reaso
   return { key: match[1]! };
 }
 
+/** Keys kept per instance at most (a full cache drops its oldest entry). */
+export const KEY_CACHE_MAX = 10_000;
+/** A cached lookup is read again after this long even without a notification (a safety net only). */
+export const KEY_CACHE_TTL_MS = 10 * 60_000;
+/** Channel the database NOTIFYs (with the owner's id) on every change to a key, a plan or a time zone. */
+export const API_KEY_AUTH_CHANNEL = 'lp_api_key_auth';
+
+interface CachedKey {
+  row: KeyRow;
+  readAt: number;
+}
+
 /**
- * Checks Public API keys: one indexed lookup by the key's hash (joined with the owner's plan), and a
- * debounced, fire-and-forget `lastUsedAt` update. A revoked, expired or unknown key, or an owner whose
- * plan no longer includes API keys, is refused at once; nothing is cached, so a revocation made by any
- * instance takes effect on the next request everywhere.
+ * Checks Public API keys: one indexed lookup by the key's hash (joined with the owner's plan and time
+ * zone), cached per instance, and a debounced, fire-and-forget `lastUsedAt` update.
+ *
+ * The cache stops a revoked, rotated or deleted key, or a changed plan, at once on every instance: the
+ * database NOTIFYs `lp_api_key_auth` with the owner's id on any such change, whoever makes it (triggers,
+ * migration 20261124004800), and each instance's listener drops that owner's keys when it arrives. The
+ * cache is used only while the listener is listening (emptied when it (re)connects, bypassed while it is
+ * away), and a lookup that was in flight when a notification arrived is not cached. Expiry of a key or
+ * of a plan is checked against the clock on every request, cached or not. An unknown key is never
+ * cached (a key created a moment later must work).
  */
 export class ApiKeyAuthenticator {
   private readonly touching = new Set<string>();
+  private readonly cache = new Map<string, CachedKey>();
+  /** Bumped by every notification and (re)connection: a lookup started before one is not cached. */
+  private epoch = 0;
+  private readonly listener: NotificationListener | undefined;
+  private listening = false;
 
   constructor(
     private readonly orm: Orm,
     private readonly logger: Logger,
-  ) {}
+    options: { cache?: boolean } = {},
+  ) {
+    const connectionString = orm.config.get('clientUrl');
+    if (options.cache !== false && connectionString) {
+      this.listener = new NotificationListener({
+        connectionString,
+        channel: API_KEY_AUTH_CHANNEL,
+        logger,
+        onNotification: (userId) => this.forgetOwner(userId),
+        onListening: (listening) => {
+          this.epoch++;
+          this.cache.clear();
+          this.listening = listening;
+        },
+      });
+    }
+  }
 
-  async check(authorization: string | undefined, now = new Date()): Promise<ApiKeyCheck> {
-    const bearer = bearerKey(authorization);
-    if ('reason' in bearer) return { ok: false, reason: bearer.reason };
+  /** Starts the invalidation listener (the cache is used once it listens). */
+  start(): Promise<void> {
+    return this.listener?.start() ?? Promise.resolve();
+  }
+
+  async stop(): Promise<void> {
+    await this.listener?.stop();
+    this.cache.clear();
+  }
+
+  /** Keys cached now (tests). */
+  get cachedKeys(): number {
+    return this.cache.size;
+  }
+
+  private forgetOwner(userId: string): void {
+    this.epoch++;
+    for (const [hash, entry] of this.cache) if (entry.row.user_id === userId) this.cache.delete(hash);
+  }
+
+  private async lookup(hash: string, now: Date): Promise<KeyRow | undefined> {
+    if (this.listening) {
+      const cached = this.cache.get(hash);
+      if (cached && now.getTime() - cached.readAt < KEY_CACHE_TTL_MS) return cached.row;
+    } else if (this.listener) {
+      void this.start();
+    }
+    const epoch = this.epoch;
     const rows: KeyRow[] = await this.orm.em.getConnection().execute(
       `select k.id, k.user_id, k.revoked, k.expires_at, k.last_used_at, u.plan, u.plan_expires_at, s.timezone
          from api_keys k join users u on u.id = k.user_id left join user_settings s on s.user_id = k.user_id
         where k.key_hash = ? limit 1`,
-      [hashApiKey(bearer.key)],
+      [hash],
     );
     const row = rows[0];
+    if (row) {
+      row.expires_at = row.expires_at ? new Date(row.expires_at) : null;
+      row.plan_expires_at = row.plan_expires_at ? new Date(row.plan_expires_at) : null;
+      row.last_used_at = row.last_used_at ? new Date(row.last_used_at) : null;
+      if (this.listening && epoch === this.epoch) {
+        if (this.cache.size >= KEY_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+        this.cache.set(hash, { row, readAt: now.getTime() });
+      }
+    }
+    return row;
+  }
+
+  async check(authorization: string | undefined, now = new Date()): Promise<ApiKeyCheck> {
+    const bearer = bearerKey(authorization);
+    if ('reason' in bearer) return { ok: false, reason: bearer.reason };
+    const row = await this.lookup(hashApiKey(bearer.key), now);
     if (!row) return { ok: false, reason: 'unknown' };
     if (row.revoked) return { ok: false, reason: 'revoked' };
-    if (row.expires_at && new Date(row.expires_at).getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
-    const owner = { plan: row.plan, planExpiresAt: row.plan_expires_at ? new Date(row.plan_expires_at) : null };
+    if (row.expires_at && row.expires_at.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+    const owner = { plan: row.plan, planExpiresAt: row.plan_expires_at };
     if (!hasFeature(owner, 'api_keys', now)) return { ok: false, reason: 'plan_lapsed' };
     this.touch(row, now);
     return { ok: true, auth: { keyId: row.id, userId: row.user_id, timezone: row.timezone ?? 'UTC' } };
   }
 
   private touch(row: KeyRow, now: Date): void {
-    const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
+    const last = row.last_used_at ? row.last_used_at.getTime() : 0;
     if (now.getTime() - last < LAST_USED_DEBOUNCE_MS || this.touching.has(row.id)) return;
     this.touching.add(row.id);
+    // The cached row remembers the use, so the next requests of the window skip this.
+    row.last_used_at = now;
     // Only moves forward, so a slow write cannot set an older time over a newer one.
     this.orm.em
       .getConnection()

@@ -121,7 +121,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use('/api/v1', uploadRoutes(deps));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
   // The Public API: its own surface, authenticated by API key and limited per key.
-  app.use('/api/public/v1', publicApiRouter(deps, schema, MAX_BODY_BYTES, redis));
+  const publicApi = publicApiRouter(deps, schema, MAX_BODY_BYTES, redis);
+  app.use('/api/public/v1', publicApi.router);
   // The agenda's calendar feed: no session, the secret token in the path (calendar apps subscribe to it).
   app.use(agendaFeedRoutes(deps));
 
@@ -150,5 +151,5 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   };
   app.use(onError);
 
-  return { app, stop: () => apollo.stop() };
+  return { app, stop: async () => void (await Promise.all([apollo.stop(), publicApi.stop()])) };
 }

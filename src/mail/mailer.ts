@@ -1,4 +1,4 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
@@ -15,20 +15,26 @@ export interface Mailer {
 
 const FROM = 'Life Planner <no-reply@life-planner.local>';
 
-/** Sends over SMTP_URL when set; otherwise writes each mail as an .eml file into the outbox folder. */
+/**
+ * Sends over SMTP_URL when set; otherwise writes each mail as an .eml file into the outbox folder.
+ * nodemailer is loaded with the first mail (issue 18: nothing at start needs it).
+ */
 export function createMailer(options: { smtpUrl?: string; outboxDir: string }): Mailer {
+  let loading: Promise<Transporter> | undefined;
+  const transporter = () =>
+    (loading ??= import('nodemailer').then(({ default: nodemailer }) =>
+      options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    ));
   if (options.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl);
     return {
       async send(mail) {
-        await transport.sendMail({ from: FROM, ...mail });
+        await (await transporter()).sendMail({ from: FROM, ...mail });
       },
     };
   }
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(mail) {
-      const info = await transport.sendMail({ from: FROM, ...mail });
+      const info = await (await transporter()).sendMail({ from: FROM, ...mail });
       await mkdir(options.outboxDir, { recursive: true });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
       await writeFile(join(options.outboxDir, name), info.message as Buffer);

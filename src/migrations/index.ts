@@ -12,6 +12,7 @@ import { Migration20261124004331 } from './Migration20261124004331.js';
 import { Migration20261124004423 } from './Migration20261124004423.js';
 import { Migration20261124004531 } from './Migration20261124004531.js';
 import { Migration20261124004545 } from './Migration20261124004545.js';
+import { Migration20261124004800 } from './Migration20261124004800.js';
 import { Migration20261124010112 } from './Migration20261124010112.js';
 
 export const migrationsList = [
@@ -28,5 +29,6 @@ export const migrationsList = [
   { name: 'Migration20261124004423', class: Migration20261124004423 },
   { name: 'Migration20261124004531', class: Migration20261124004531 },
   { name: 'Migration20261124004545', class: Migration20261124004545 },
+  { name: 'Migration20261124004800', class: Migration20261124004800 },
   { name: 'Migration20261124010112', class: Migration20261124010112 },
 ];

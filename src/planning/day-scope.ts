@@ -22,6 +22,24 @@ export async function requireDay(em: EntityManager, userId: string, dayId: strin
 }
 
 /**
+ * A day the caller has just read by its owner (e.g. today, found by user and date): a write given it
+ * needs no second ownership statement.
+ */
+export interface OwnedDay {
+  id: string;
+  userId: string;
+}
+
+/**
+ * requireDay, unless `owned` is that very day of that user (already read by owner): one ownership check
+ * per write instead of two.
+ */
+export async function requireDayUnlessOwned(em: EntityManager, userId: string, dayId: string, owned: OwnedDay | undefined, options: { field?: string } = {}): Promise<void> {
+  if (owned && owned.id === dayId && owned.userId === userId) return;
+  await requireDay(em, userId, dayId, options);
+}
+
+/**
  * The caller's day as a managed entity, its row locked for the rest of the transaction (serialises
  * writes per day), or NotFoundError naming `field` like requireDay.
  */

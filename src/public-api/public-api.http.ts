@@ -46,7 +46,7 @@ function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
  * `/api/public/v1`: the OpenAPI document and the docs page (no key needed), then API-key
  * authentication, the per-key limiter and the Public API's own Sofa surface.
  */
-export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyBytes: number, redis?: RedisClientType): Router {
+export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyBytes: number, redis?: RedisClientType): { router: Router; stop(): Promise<void> } {
   const router = Router();
   const surface = createSofaSurface({
     basePath: PUBLIC_API_BASE,
@@ -71,9 +71,11 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
     }),
   );
 
-  router.use(apiKeyAuthentication(new ApiKeyAuthenticator(deps.orm, deps.logger)));
+  // Key lookups are cached per instance; its invalidation listener starts with the first keyed request.
+  const authenticator = new ApiKeyAuthenticator(deps.orm, deps.logger);
+  router.use(apiKeyAuthentication(authenticator));
   const limiter = publicApiRateLimiter(deps.config, limiterStores(redis));
   if (limiter) router.use(limiter);
   router.use((req, res) => surface.adapter(req, res));
-  return router;
+  return { router, stop: () => authenticator.stop() };
 }

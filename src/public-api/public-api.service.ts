@@ -50,9 +50,10 @@ export class PublicApiService {
   }
 
   async logWater(caller: PublicCaller, args: PublicWaterArgs): Promise<PublicWaterLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const intake = await new WaterService(this.em).log(userId, { dayId, volume: args.volume, time: args.time, notes: args.notes });
+    // Today was read by its owner: the write checks no ownership again.
+    const today = await new DayService(this.em).today(userId, { timezone: caller.timezone });
+    const intake = await new WaterService(this.em).log(userId, { dayId: today.id, volume: args.volume, time: args.time, notes: args.notes }, { ownedDay: today });
     return { id: intake.id, volume: intake.volume, time: intake.time, message: `Logged ${intake.volume} ml of water` };
   }
 

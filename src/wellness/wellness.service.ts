@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { recordEvent } from '../core/events/record-event.js';
-import { lockDay, requireDay } from '../planning/day-scope.js';
+import { insertEvent, recordEvent } from '../core/events/record-event.js';
+import { lockDay, requireDay, requireDayUnlessOwned, type OwnedDay } from '../planning/day-scope.js';
 import { completeChecklistItem } from '../planning/checklist.service.js';
 import { ChecklistKey } from '../planning/checklist-key.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
@@ -27,14 +27,19 @@ export interface WaterLog {
 export class WaterService {
   constructor(private readonly em: EntityManager) {}
 
-  /** Records water_logged { intakeId, amount, loggedAt }. */
-  async log(userId: string, input: WaterLog): Promise<WaterIntake> {
+  /**
+   * Records water_logged { intakeId, amount, loggedAt }. An append-only log: the intake and its event
+   * are two INSERTs (`em.insert`) in one transaction, no unit of work. `ownedDay`: the caller already
+   * read `dayId` by its owner (the Public API's today), so its ownership is not checked twice.
+   */
+  async log(userId: string, input: WaterLog, options: { ownedDay?: OwnedDay } = {}): Promise<WaterIntake> {
     const now = new Date();
     const time = toDate(input.time, 'time') ?? now;
     return this.em.transactional(async (em) => {
-      await requireDay(em, userId, input.dayId);
-      const intake = em.create(WaterIntake, { userId, dayId: input.dayId, volume: input.volume, time, notes: input.notes ?? null });
-      recordEvent(em, userId, 'water_logged', { intakeId: intake.id, amount: intake.volume, loggedAt: now.toISOString() }, now);
+      await requireDayUnlessOwned(em, userId, input.dayId, options.ownedDay);
+      const intake = em.create(WaterIntake, { userId, dayId: input.dayId, volume: input.volume, time, notes: input.notes ?? null }, { persist: false });
+      await em.insert(intake);
+      await insertEvent(em, userId, 'water_logged', { intakeId: intake.id, amount: intake.volume, loggedAt: now.toISOString() }, now);
       return intake;
     });
   }

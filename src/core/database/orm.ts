@@ -1,5 +1,5 @@
 import { MikroORM, ReflectMetadataProvider, type Options } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
+import type { Migrator } from '@mikro-orm/migrations';
 import { entities } from '../../entities.js';
 import { migrationsList } from '../../migrations/index.js';
 
@@ -13,7 +13,6 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
     clientUrl,
     entities,
     metadataProvider: ReflectMetadataProvider,
-    extensions: [Migrator],
     discovery: { disableDynamicFileAccess: true },
     forceUtcTimezone: true,
     pool: { min: 0, max: 10 },
@@ -36,6 +35,30 @@ export async function connectOrm(clientUrl: string, overrides: Partial<Options> 
   return MikroORM.init(ormOptions(clientUrl, overrides));
 }
 
+/** Table where the migrator records what ran (MikroORM's default). */
+const MIGRATIONS_TABLE = 'mikro_orm_migrations';
+
+/**
+ * The ORM's migrator. `@mikro-orm/migrations` (umzug and its dependencies) is loaded only here: a start
+ * with nothing to migrate does not load it (issue 18, like sharp and the AWS SDK in src/files).
+ */
+export async function loadMigrator(orm: Orm): Promise<Migrator> {
+  const { Migrator } = await import('@mikro-orm/migrations');
+  if (!orm.config.getExtension('@mikro-orm/migrator')) Migrator.register(orm);
+  return orm.getMigrator() as Migrator;
+}
+
+/** Migrations of the list not recorded as run (all of them when the table does not exist yet). */
+async function pendingMigrations(orm: Orm): Promise<string[]> {
+  const connection = orm.em.getConnection();
+  const [exists] = await connection.execute<{ name: string | null }[]>(`select to_regclass('${MIGRATIONS_TABLE}')::text as name`);
+  if (!exists?.name) return migrationsList.map((m) => m.name);
+  const ran = new Set((await connection.execute<{ name: string }[]>(`select name from ${MIGRATIONS_TABLE}`)).map((r) => r.name.replace(/\.[jt]s$/, '')));
+  return migrationsList.map((m) => m.name).filter((name) => !ran.has(name));
+}
+
+/** Runs the pending migrations; when none is pending, two reads and the migrator is never loaded. */
 export async function migrate(orm: Orm): Promise<void> {
-  await orm.getMigrator().up();
+  if (!(await pendingMigrations(orm)).length) return;
+  await (await loadMigrator(orm)).up();
 }

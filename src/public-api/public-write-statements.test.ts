@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { recordStatements } from '../../test/support/statement-counter.js';
+import { keyHolder } from './public-api.test-helpers.js';
+
+/**
+ * What a Public API water write costs in SQL (issue 18): once the key is cached, the day lookup and one
+ * transaction holding the intake and its event, nothing else. The rules still hold: the event row is
+ * written (water_logged), the day is the key owner's today.
+ */
+let app: TestApp;
+let user: Awaited<ReturnType<typeof keyHolder>>;
+beforeAll(async () => {
+  app = await startTestApp();
+  user = await keyHolder(app);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+/** The statements of one request, without background work (the job runner's polling, the webhook dispatcher's transaction). */
+async function statementsOf(request: () => Promise<{ status: number; text: string }>): Promise<string[]> {
+  const recorder = recordStatements();
+  try {
+    const res = await request();
+    expect(res.status, res.text).toBe(200);
+  } finally {
+    recorder.stop();
+  }
+  return recorder.statements
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => !/agenda_jobs|event_outbox set dispatched_at|from event_outbox where dispatched_at is null|^(begin|commit)$/.test(s));
+}
+
+describe('POST /api/public/v1/water statements', () => {
+  it('a cached key: the day lookup, then BEGIN, the intake, its event, COMMIT (one ownership check, no key lookup)', async () => {
+    // The first request reads the key and starts the instance's invalidation listener; once it listens,
+    // the next read of the key is cached.
+    await expect
+      .poll(async () => (await statementsOf(() => user.api.post('/water', { volume: 100 }))).filter((s) => /from api_keys/.test(s)).length, { timeout: 10_000 })
+      .toBe(0);
+    const statements = await statementsOf(() => user.api.post('/water', { volume: 250 }));
+    expect(statements.map((s) => s.split(' ').slice(0, 3).join(' ')), statements.join('\n')).toEqual([
+      'select t."id" as',
+      'BEGIN;',
+      'insert into "water_intakes"',
+      'insert into "event_outbox"',
+      'COMMIT;',
+    ]);
+    expect(statements[0]).toMatch(/from "days" as t where t."user_id" = \$1 and t."date" = \$2/);
+    expect(statements.some((s) => /api_keys/.test(s))).toBe(false);
+  });
+});

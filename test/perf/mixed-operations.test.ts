@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { recordStatements } from '../support/statement-counter.js';
+import { MIXED_OPERATIONS, seedHistoryUser, sendOperation, type MixedOperation, type MixedUser } from '../../bench/lib/mixed-operations.js';
+
+/**
+ * Each operation of the `mixed` bench scenario (issue 18) costs a fixed number of SQL statements, the same
+ * for a user with today only and for one with four weeks of history (tasks, checklist, training, water,
+ * mood, journal, transactions): no read or write grows with the user's history.
+ */
+const STATEMENTS: Record<string, number> = {
+  // The session check is one of each; the reads' relations are one batched statement each.
+  today: 24,
+  week: 6,
+  day: 7,
+  'task list': 2,
+  'checklist toggle': 8,
+  'task status': 5,
+  water: 6,
+  mood: 6,
+  'training session': 12,
+};
+const HISTORY_DAYS = 28;
+
+let app: TestApp;
+let small: MixedUser;
+let large: MixedUser;
+beforeAll(async () => {
+  app = await startTestApp({ DISABLE_RATE_LIMIT: 'true' });
+  [small, large] = await Promise.all([seedHistoryUser(app.url, 0), seedHistoryUser(app.url, HISTORY_DAYS)]).then((users) => users.map((u) => u.user));
+}, 600_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+/** Background work of the service (job polling, webhook dispatch) runs beside the request: not counted. */
+const BACKGROUND = /agenda_jobs|from event_outbox where dispatched_at is null|update event_outbox set dispatched_at|webhook_deliveries|^(begin|commit)$/;
+
+async function statementsOf(user: MixedUser, op: MixedOperation, n: number): Promise<string[]> {
+  const recorder = recordStatements();
+  try {
+    const res = await sendOperation(app.url, user, op, n);
+    expect(res.status, `${op.name}: ${res.text}`).toBeLessThan(300);
+  } finally {
+    recorder.stop();
+  }
+  return recorder.statements.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => !BACKGROUND.test(s));
+}
+
+describe('mixed operations: statements per request', () => {
+  it.each(MIXED_OPERATIONS.map((op) => [op.name, op] as const))('%s: a fixed count, the same with a month of history', async (_name, op) => {
+    // Warm: a first request may make today's rows or fill per-instance caches.
+    await sendOperation(app.url, small, op, 0);
+    await sendOperation(app.url, large, op, 0);
+    const forSmall = await statementsOf(small, op, 1);
+    const forLarge = await statementsOf(large, op, 1);
+    expect(forLarge.length, forLarge.join('\n')).toBe(forSmall.length);
+    expect(forLarge.length, forLarge.join('\n')).toBe(STATEMENTS[op.name]);
+  });
+});
