@@ -4,12 +4,6 @@ import { HttpClient, signUp } from '../../test/support/http-client.js';
  * The operations of the `mixed` scenario (issue 18), shared with its statement-count test
  * (test/perf/mixed-operations.test.ts): what people do with the app and their devices, through REST and
  * GraphQL together. Adding one = one entry in MIXED_OPERATIONS (its weight sets how often it runs).
- *
- * TODO(lead, at merge): add "agenda for the week" as a read once `GET /api/v1/agenda/range` exists
- * (another branch builds it), e.g.
- *   { name: 'agenda week', kind: 'read', surface: 'REST', weight: 10,
- *     request: (u) => ({ method: 'GET', path: `/api/v1/agenda/range?startDate=${u.weekStart}&endDate=${addDays(u.weekStart, 6)}` }) }
- * and take 10 off the other reads' weights; the statement-count test then covers it too.
  */
 
 /** What an operation needs to know of its user (ids made by seeding). */
@@ -54,8 +48,15 @@ const TASK_STATUSES = ['todo', 'doing', 'done'] as const;
 
 /** About 70% reads and 30% writes. */
 export const MIXED_OPERATIONS: MixedOperation[] = [
-  { name: 'today', kind: 'read', surface: 'REST', weight: 20, request: () => ({ method: 'GET', path: '/api/v1/days/today' }) },
-  { name: 'week', kind: 'read', surface: 'REST', weight: 20, request: (u) => ({ method: 'GET', path: `/api/v1/weeks/${u.weekStart}` }) },
+  { name: 'today', kind: 'read', surface: 'REST', weight: 15, request: () => ({ method: 'GET', path: '/api/v1/days/today' }) },
+  { name: 'week', kind: 'read', surface: 'REST', weight: 15, request: (u) => ({ method: 'GET', path: `/api/v1/weeks/${u.weekStart}` }) },
+  {
+    name: 'agenda week',
+    kind: 'read',
+    surface: 'REST',
+    weight: 10,
+    request: (u) => ({ method: 'GET', path: `/api/v1/agenda/range?start=${u.weekStart}&end=${addDays(u.weekStart, 7)}` }),
+  },
   { name: 'day', kind: 'read', surface: 'GraphQL', weight: 15, request: (u) => graphql(DAY_QUERY, { id: u.todayId }) },
   { name: 'task list', kind: 'read', surface: 'REST', weight: 15, request: (u) => ({ method: 'GET', path: `/api/v1/tasks?dayId=${u.todayId}` }) },
   {

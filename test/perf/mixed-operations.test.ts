@@ -12,6 +12,8 @@ const STATEMENTS: Record<string, number> = {
   // The session check is one of each; the reads' relations are one batched statement each.
   today: 24,
   week: 6,
+  // The session, the user's settings, one statement per agenda source (10).
+  'agenda week': 12,
   day: 7,
   'task list': 2,
   'checklist toggle': 8,
