@@ -3,6 +3,8 @@ import type { AppDeps } from '../src/core/context.js';
 import { fileRoutes } from '../src/files/file.routes.js';
 import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
 import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
+import { brainDatabaseRoutes } from '../src/brain/databases/databases.routes.js';
+import { brainFormRoutes } from '../src/brain/forms/forms.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -13,12 +15,16 @@ import { transactionExportRoutes } from '../src/finance/transaction-export.route
  * GET  /files/:fileId/content     the bytes behind a signed URL (disk adapter)
  * POST /body-composition/photos   multipart `file`, `dayId`, `pose`, `notes` → 201 ProgressPhoto
  * GET  /transactions/export       ?format=csv and the list's filters          → text/csv
+ * /brain/databases…, /brain/forms…, /brain/public/forms/…  JSON routes with free-form `values` and
+ *                                 `config` (src/brain/databases, src/brain/forms)
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
   router.use(fileRoutes(deps));
   router.use(progressPhotoRoutes(deps));
   router.use(transactionExportRoutes(deps));
+  router.use(brainDatabaseRoutes(deps));
+  router.use(brainFormRoutes(deps));
   return router;
 }
 

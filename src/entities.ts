@@ -47,6 +47,9 @@ import { Person } from './social/person.entity.js';
 import { SocialHappening } from './social/social-happening.entity.js';
 import { FinanceAccount } from './finance/finance-account.entity.js';
 import { FinanceTransaction } from './finance/finance-transaction.entity.js';
+import { BrainDatabase } from './brain/databases/brain-database.entity.js';
+import { BrainRecord } from './brain/databases/brain-record.entity.js';
+import { BrainForm } from './brain/forms/brain-form.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -106,6 +109,10 @@ export const entities = [
   // Finance
   FinanceAccount,
   FinanceTransaction,
+  // Brain: databases, records, forms
+  BrainDatabase,
+  BrainRecord,
+  BrainForm,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -28,6 +28,7 @@ import { isJsonContentType } from './json-content-type.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
 import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
 import type { RedisClientType } from 'redis';
+import { publicFormPageRoutes } from '../brain/forms/public-form-page.js';
 
 /** Request bodies above this are refused before parsing (a 1 MB string still reaches validation). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -69,6 +70,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     app.use('/api/v1', limiters.global);
     app.use('/graphql', limiters.global);
     app.use('/api/v1', (req, res, next) => (isAuthMutationRoute(req.method, req.path) ? limiters.auth(req, res, next) : next()));
+    // Public Brain form routes (no login): limited per IP like the auth routes, with their own counter.
+    app.use(['/api/v1/brain/public', '/brain/f'], limiters.publicForms);
   }
 
   const apollo = new ApolloServer<AppContext>({
@@ -116,6 +119,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use('/api/v1', (req, res) => session.adapter(req, res));
   // The Public API: its own surface, authenticated by API key and limited per key.
   app.use('/api/public/v1', publicApiRouter(deps, schema, MAX_BODY_BYTES, redis));
+  // The public Brain form page (HTML, outside /api/v1).
+  app.use(publicFormPageRoutes(deps));
 
   app.use((req: Request, res) => {
     res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.path}` }));
