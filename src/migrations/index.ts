@@ -7,7 +7,7 @@ import { Migration20261123214817 } from './Migration20261123214817.js';
 import { Migration20261123230259 } from './Migration20261123230259.js';
 import { Migration20261123230316 } from './Migration20261123230316.js';
 import { Migration20261123230858 } from './Migration20261123230858.js';
-import { Migration20261124005029 } from './Migration20261124005029.js';
+import { Migration20261124011934 } from './Migration20261124011934.js';
 
 export const migrationsList = [
   { name: 'Migration20261122010426', class: Migration20261122010426 },
@@ -18,5 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261123230259', class: Migration20261123230259 },
   { name: 'Migration20261123230316', class: Migration20261123230316 },
   { name: 'Migration20261123230858', class: Migration20261123230858 },
-  { name: 'Migration20261124005029', class: Migration20261124005029 },
+  { name: 'Migration20261124011934', class: Migration20261124011934 },
 ];

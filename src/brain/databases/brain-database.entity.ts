@@ -21,7 +21,8 @@ export class BrainDatabase extends BaseEntity {
   @Property({
     type: 'unknown',
     columnType: 'tsvector',
-    generated: `(setweight(to_tsvector('simple', coalesce("name", '')), 'A') || setweight(jsonb_to_tsvector('simple', jsonb_path_query_array("properties", '$[*].name'), '["string"]'), 'B')) stored`,
+    // Written as PostgreSQL prints it back, so the schema diff sees no change.
+    generated: `(setweight(to_tsvector('simple'::regconfig, (COALESCE(name, ''::character varying))::text), 'A'::"char") || setweight(jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array(properties, '$[*]."name"'::jsonpath), '["string"]'::jsonb), 'B'::"char")) stored`,
     lazy: true,
     hidden: true,
     nullable: true,

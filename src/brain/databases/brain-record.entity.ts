@@ -42,7 +42,8 @@ export class BrainRecord extends BaseEntity {
   @Property({
     type: 'unknown',
     columnType: 'tsvector',
-    generated: `(setweight(jsonb_to_tsvector('simple', "values" - '{__respondentKey,__respondentUserId,__respondentIpHash,__respondentSignals,__respondentAt}'::text[], '["string","numeric"]'), 'B')) stored`,
+    // Written as PostgreSQL prints it back, so the schema diff sees no change.
+    generated: `(setweight(jsonb_to_tsvector('simple'::regconfig, ("values" - '{__respondentKey,__respondentUserId,__respondentIpHash,__respondentSignals,__respondentAt}'::text[]), '["string", "numeric"]'::jsonb), 'B'::"char")) stored`,
     lazy: true,
     hidden: true,
     nullable: true,

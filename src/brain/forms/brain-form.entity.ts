@@ -42,7 +42,8 @@ export class BrainForm extends BaseEntity {
   @Property({
     type: 'unknown',
     columnType: 'tsvector',
-    generated: `(setweight(to_tsvector('simple', coalesce("name", '')), 'A') || setweight(to_tsvector('simple', coalesce("config"->>'description', '')), 'B') || setweight(jsonb_to_tsvector('simple', jsonb_path_query_array("config", '$.fields[*].label'), '["string"]'), 'B')) stored`,
+    // Written as PostgreSQL prints it back, so the schema diff sees no change.
+    generated: `((setweight(to_tsvector('simple'::regconfig, (COALESCE(name, ''::character varying))::text), 'A'::"char") || setweight(to_tsvector('simple'::regconfig, COALESCE((config ->> 'description'::text), ''::text)), 'B'::"char")) || setweight(jsonb_to_tsvector('simple'::regconfig, jsonb_path_query_array(config, '$."fields"[*]."label"'::jsonpath), '["string"]'::jsonb), 'B'::"char")) stored`,
     lazy: true,
     hidden: true,
     nullable: true,
