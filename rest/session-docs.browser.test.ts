@@ -30,14 +30,7 @@ describe('the Session API docs page in a real browser', () => {
       blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent?.trim()} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
     );
     const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export'];
-    const brain = [
-      'GET /brain/databases', 'POST /brain/databases', 'GET /brain/databases/{id}', 'PATCH /brain/databases/{id}', 'DELETE /brain/databases/{id}',
-      'GET /brain/databases/{id}/records', 'POST /brain/databases/{id}/records', 'GET /brain/databases/{id}/records/{recordId}',
-      'PATCH /brain/databases/{id}/records/{recordId}', 'DELETE /brain/databases/{id}/records/{recordId}',
-      'GET /brain/forms', 'POST /brain/forms', 'GET /brain/forms/{id}', 'PATCH /brain/forms/{id}', 'DELETE /brain/forms/{id}',
-      'POST /brain/forms/{id}/publish', 'POST /brain/forms/{id}/submit', 'GET /brain/public/forms/{publicSlug}', 'POST /brain/public/forms/{publicSlug}/submit',
-    ];
-    const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`), ...bytes, ...brain];
+    const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${r.path.replace(/:([^/]+)/g, '{$1}')}`), ...bytes];
     expect(operations.sort()).toEqual(expected.sort());
     // The session cookie scheme is offered (Authorize button).
     expect(await page.locator('.btn.authorize').count()).toBeGreaterThan(0);

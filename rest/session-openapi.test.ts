@@ -45,14 +45,7 @@ describe('GET /api/v1/openapi.yaml', () => {
   it('describes every route of rest/session-routes.ts and the multipart and byte routes, and nothing else', () => {
     const described = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
     const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export'];
-    const brain = [
-      'GET /brain/databases', 'POST /brain/databases', 'GET /brain/databases/{id}', 'PATCH /brain/databases/{id}', 'DELETE /brain/databases/{id}',
-      'GET /brain/databases/{id}/records', 'POST /brain/databases/{id}/records', 'GET /brain/databases/{id}/records/{recordId}',
-      'PATCH /brain/databases/{id}/records/{recordId}', 'DELETE /brain/databases/{id}/records/{recordId}',
-      'GET /brain/forms', 'POST /brain/forms', 'GET /brain/forms/{id}', 'PATCH /brain/forms/{id}', 'DELETE /brain/forms/{id}',
-      'POST /brain/forms/{id}/publish', 'POST /brain/forms/{id}/submit', 'GET /brain/public/forms/{publicSlug}', 'POST /brain/public/forms/{publicSlug}/submit',
-    ];
-    const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${oasPath(r.path)}`), ...bytes, ...brain];
+    const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${oasPath(r.path)}`), ...bytes];
     expect(described.sort()).toEqual(expected.sort());
     expect(Object.entries<any>(BYTE_ROUTES).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`)).sort()).toEqual([...bytes].sort());
     const upload = doc.paths['/files/upload'].post;

@@ -5,7 +5,6 @@ import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from './envelope.js';
 import { answerSelection } from './answer-shape.js';
 import type { RouteTable } from './route-table.js';
-import { BRAIN_DATA_ROUTES } from '../src/brain/brain-data.openapi.js';
 
 export const SESSION_API_BASE = '/api/v1';
 
@@ -135,7 +134,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     },
     securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lp_session' } },
     security: (route) => (WITHOUT_SESSION.has(route.field) ? [] : [{ session: [] }]),
-    extraPaths: { ...BYTE_ROUTES, ...BRAIN_DATA_ROUTES },
+    extraPaths: BYTE_ROUTES,
     // A route with an `answer` shape is described by the selection it runs, not by the whole type.
     selection: (operation) => {
       const shape = routes[operation]?.answer;

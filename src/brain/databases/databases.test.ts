@@ -5,6 +5,7 @@ import { MISSING_ID } from '../../../test/support/fixtures.js';
 import { expectNotFound, expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { makePdf, upload } from '../../files/files.test-helpers.js';
 import { brainDataCounts } from './database.service.js';
+import { recordStatements } from '../../../test/support/statement-counter.js';
 
 /** Brain databases and records: CRUD, typed values, filter and sort, isolation, bad input. */
 let app: TestApp;
@@ -191,6 +192,28 @@ describe('records', () => {
     expectValidation(await alice.get(`${base}?filter[pages]=many`), 'filter');
     expectValidation(await alice.get(`${base}?filter=x`), 'filter');
     expectValidation(await alice.get(`${base}?page=0`), 'page');
+  });
+});
+
+describe('read cost', () => {
+  it('lists records, filtered and sorted, in a fixed number of statements whatever their count', async () => {
+    const { client } = await signUp(app.url);
+    const count = async (records: number): Promise<number> => {
+      const db = await makeDb(client, { name: `Cost ${records}` });
+      for (let i = 0; i < records; i++) await addRecord(client, db.id, { title: `t${i}`, pages: i, status: 'done', tags: ['sf'] });
+      let fewest = Infinity;
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const recorder = recordStatements();
+        const res = await client.get(`/api/v1/brain/databases/${db.id}/records?filter[status]=done&filter[tags]=sf&sort=pages`).finally(() => recorder.stop());
+        expect(res.body.data).toHaveLength(records);
+        fewest = Math.min(fewest, recorder.statements.length);
+      }
+      return fewest;
+    };
+    const one = await count(1);
+    // The session check, the database, the page with its total.
+    expect(one).toBeLessThanOrEqual(4);
+    expect(await count(8)).toBe(one);
   });
 });
 
