@@ -20,7 +20,15 @@ const anyObject = (description: string): Json => ({ type: 'object', additionalPr
 const json = (schema: Json): Json => ({ required: true, content: { 'application/json': { schema } } });
 const ok = (status: string, description: string, data: Json): Json => ({ [status]: { description, content: { 'application/json': { schema: dataEnvelope(data) } } } });
 
-const PROPERTY: Json = obj(
+const schema = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
+const PROPERTY = schema('BrainProperty');
+const DATABASE = schema('BrainDatabase');
+const RECORD = schema('BrainRecord');
+const FIELD = schema('BrainFormField');
+const CONFIG = schema('BrainFormConfig');
+const FORM = schema('BrainForm');
+
+const PROPERTY_SCHEMA: Json = obj(
   {
     key: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_]{0,63}$' },
     name: { type: 'string', maxLength: 200 },
@@ -29,16 +37,16 @@ const PROPERTY: Json = obj(
   },
   ['key', 'name', 'type'],
 );
-const DATABASE: Json = obj(
+const DATABASE_SCHEMA: Json = obj(
   { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, properties: { type: 'array', items: PROPERTY }, createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } },
   ['id', 'name', 'properties', 'createdAt', 'updatedAt'],
 );
 const VALUES = anyObject('Values keyed by property key: text, number, option, list of options, date (YYYY-MM-DD or ISO datetime), boolean, http(s) URL, email, or the id of one of your files.');
-const RECORD: Json = obj(
+const RECORD_SCHEMA: Json = obj(
   { id: { type: 'string', format: 'uuid' }, databaseId: { type: 'string', format: 'uuid' }, values: VALUES, formId: { type: 'string', format: 'uuid', nullable: true }, createdAt: { type: 'string', format: 'date-time' }, updatedAt: { type: 'string', format: 'date-time' } },
   ['id', 'databaseId', 'values', 'createdAt', 'updatedAt'],
 );
-const FIELD: Json = obj(
+const FIELD_SCHEMA: Json = obj(
   {
     key: { type: 'string' },
     label: { type: 'string' },
@@ -50,7 +58,7 @@ const FIELD: Json = obj(
   },
   ['key', 'label', 'type'],
 );
-const CONFIG: Json = obj(
+const CONFIG_SCHEMA: Json = obj(
   {
     description: { type: 'string' },
     fields: { type: 'array', items: FIELD },
@@ -65,7 +73,7 @@ const CONFIG: Json = obj(
   [],
   "operations.md's form config.",
 );
-const FORM: Json = obj(
+const FORM_SCHEMA: Json = obj(
   {
     id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
@@ -222,3 +230,8 @@ const ROUTES: Json = {
  * carries no anchors and aliases (the docs page's parser stops rendering at them).
  */
 export const BRAIN_DATA_ROUTES: Json = JSON.parse(JSON.stringify(ROUTES));
+
+/** The component schemas the routes refer to (`components.schemas`). */
+export const BRAIN_DATA_SCHEMAS: Json = JSON.parse(
+  JSON.stringify({ BrainProperty: PROPERTY_SCHEMA, BrainDatabase: DATABASE_SCHEMA, BrainRecord: RECORD_SCHEMA, BrainFormField: FIELD_SCHEMA, BrainFormConfig: CONFIG_SCHEMA, BrainForm: FORM_SCHEMA }),
+);
