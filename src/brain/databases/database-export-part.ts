@@ -1,5 +1,5 @@
 import type { BrainExportPart } from '../export/brain-export-part.js';
-import { nameSlug } from '../export/name-slug.js';
+import { nameSlug } from './name-slug.js';
 import { BrainDatabase } from './brain-database.entity.js';
 import { BrainRecord } from './brain-record.entity.js';
 import { databaseView } from './database.service.js';

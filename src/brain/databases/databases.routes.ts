@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../core/context.js';
 import { requireUuid, sendData, sessionRoute } from '../../http/session-route.js';
-import { bodyOf, jsonBody } from '../brain-http.js';
+import { bodyOf, jsonBody } from './json-body.js';
 import { createDatabase, databaseView, deleteDatabase, listDatabases, ownDatabase, updateDatabase } from './database.service.js';
 import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from './record.service.js';
 

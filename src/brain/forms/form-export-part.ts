@@ -1,5 +1,5 @@
 import type { BrainExportPart } from '../export/brain-export-part.js';
-import { nameSlug } from '../export/name-slug.js';
+import { nameSlug } from '../databases/name-slug.js';
 import { BrainForm } from './brain-form.entity.js';
 import { formView } from './form.service.js';
 

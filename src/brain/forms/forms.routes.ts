@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import type { AppContext, AppDeps } from '../../core/context.js';
 import { requireUuid, sendData, sendError, sessionRoute } from '../../http/session-route.js';
 import { createRequestContext } from '../../http/request-context.js';
-import { bodyOf, jsonBody } from '../brain-http.js';
+import { bodyOf, jsonBody } from '../databases/json-body.js';
 import { isPlainObject } from '../databases/properties.js';
 import { deleteForm, getForm, listForms, makeForm, publishForm, updateForm } from './form.service.js';
 import { alreadyAnswered, publicFormView, publicSubmitView, publishedForm, requirePassword, submitForm, submitOwnForm } from './form-submit.service.js';

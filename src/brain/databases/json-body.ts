@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { UnsupportedMediaTypeError } from '../core/errors.js';
-import { isJsonContentType } from '../http/json-content-type.js';
+import { UnsupportedMediaTypeError } from '../../core/errors.js';
+import { isJsonContentType } from '../../http/json-content-type.js';
 
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
 const parseJson = express.json({ limit: MAX_BODY_BYTES });

@@ -3,15 +3,15 @@ import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
 import { fromBufferPromise, type Entry } from 'yauzl';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
-import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { expectStatus } from '../../test/support/expectations.js';
-import { databaseExportPart } from './databases/database-export-part.js';
-import { DATABASE_SEARCH_SOURCE, RECORD_SEARCH_SOURCE } from './databases/search-sources.js';
-import { formExportPart } from './forms/form-export-part.js';
-import { FORM_SEARCH_SOURCE } from './forms/search-source.js';
-import type { BrainExportPart } from './export/brain-export-part.js';
-import type { BrainSearchSource } from './search/search-source.js';
+import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { signUp, type HttpClient } from '../../../test/support/http-client.js';
+import { expectStatus } from '../../../test/support/expectations.js';
+import { databaseExportPart } from './database-export-part.js';
+import { DATABASE_SEARCH_SOURCE, RECORD_SEARCH_SOURCE } from './search-sources.js';
+import { formExportPart } from '../forms/form-export-part.js';
+import { FORM_SEARCH_SOURCE } from '../forms/search-source.js';
+import type { BrainExportPart } from '../export/brain-export-part.js';
+import type { BrainSearchSource } from '../search/search-source.js';
 
 /** The cross-module contracts of databases and forms: export parts (zip files) and search sources. */
 let app: TestApp;

@@ -1,4 +1,4 @@
-import { dataEnvelope, errorResponse, type Json } from '../openapi/rest-openapi.js';
+import { dataEnvelope, errorResponse, type Json } from '../../openapi/rest-openapi.js';
 
 /**
  * The Session API description of the Brain database, record and form routes (hand-written JSON routes:
