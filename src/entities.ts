@@ -64,6 +64,9 @@ import { BrainTag } from './brain/notes/brain-tag.entity.js';
 import { BrainCanvas } from './brain/notes/brain-canvas.entity.js';
 import { ImportRun } from './portability/import/import-run.entity.js';
 import { StoragePurge } from './portability/deletion/storage-purge.entity.js';
+import { BrainDatabase } from './brain/databases/brain-database.entity.js';
+import { BrainRecord } from './brain/databases/brain-record.entity.js';
+import { BrainForm } from './brain/forms/brain-form.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -141,6 +144,10 @@ export const entities = [
   BrainNote,
   BrainTag,
   BrainCanvas,
+  // Brain: databases, records, forms
+  BrainDatabase,
+  BrainRecord,
+  BrainForm,
   // Outgoing webhooks
   WebhookEndpoint,
   WebhookDelivery,

@@ -14,7 +14,11 @@ export type ErrorCode =
   | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE'
   | 'FORBIDDEN'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  // The Brain form submit codes (spec: Brain form submit errors).
+  | 'VALIDATION'
+  | 'ALREADY_SUBMITTED'
+  | 'CLOSED';
 
 export interface FieldError {
   path: (string | number)[];

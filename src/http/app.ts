@@ -30,6 +30,7 @@ import { publicApiRouter } from '../public-api/public-api.http.js';
 import { isStreamedUpload, uploadRoutes } from '../../rest/uploads.js';
 import { agendaFeedRoutes } from '../agenda/agenda-feed.routes.js';
 import type { RedisClientType } from 'redis';
+import { publicFormPageRoutes } from '../brain/forms/public-form-page.js';
 
 /** Request bodies above this are refused before parsing (a 1 MB string still reaches validation). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -72,6 +73,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     app.use('/api/v1', limiters.global);
     app.use('/graphql', limiters.global);
     app.use('/api/v1', (req, res, next) => (isAuthMutationRoute(req.method, req.path) ? limiters.auth(req, res, next) : next()));
+    // Public Brain form routes (no login): limited per IP like the auth routes, with their own counter.
+    app.use(['/api/v1/brain/public', '/brain/f'], limiters.publicForms);
   }
 
   // The assistant connector: OAuth endpoints and documents at the root, MCP at /mcp.
@@ -125,6 +128,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use('/api/public/v1', publicApi.router);
   // The agenda's calendar feed: no session, the secret token in the path (calendar apps subscribe to it).
   app.use(agendaFeedRoutes(deps));
+  // The public Brain form page (HTML, outside /api/v1).
+  app.use(publicFormPageRoutes(deps));
 
   app.use((req: Request, res) => {
     res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.path}` }));

@@ -59,6 +59,8 @@ export interface SessionLimiters {
   global: RequestHandler;
   /** The auth limit as middleware, for the REST routes of auth mutations. */
   auth: RequestHandler;
+  /** The public Brain form routes (REST and page): the auth routes' limit, counted apart. */
+  publicForms: RequestHandler;
   /** Counts one auth mutation of a client (GraphQL, where one request may carry it by hash alone). */
   hitAuth(ip: string | undefined): Promise<AuthHit>;
 }
@@ -73,6 +75,7 @@ export function sessionRateLimiters(config: Config, stores: LimiterStores): Sess
   return {
     global: sessionLimiter(rl.max, rl.windowMs, stores.store(`session:${rl.windowMs}`)),
     auth,
+    publicForms: sessionLimiter(rl.authMax, rl.authWindowMs, stores.store(`brain-public:${rl.authWindowMs}`)),
     async hitAuth(ip) {
       const { totalHits, resetTime } = await authStore.increment(clientKey(ip));
       if (totalHits <= rl.authMax) return { limited: false };

@@ -14,6 +14,7 @@ import { Migration20261124004531 } from './Migration20261124004531.js';
 import { Migration20261124004545 } from './Migration20261124004545.js';
 import { Migration20261124004800 } from './Migration20261124004800.js';
 import { Migration20261124010112 } from './Migration20261124010112.js';
+import { Migration20261124011934 } from './Migration20261124011934.js';
 
 export const migrationsList = [
   { name: 'Migration20261122010426', class: Migration20261122010426 },
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261124004545', class: Migration20261124004545 },
   { name: 'Migration20261124004800', class: Migration20261124004800 },
   { name: 'Migration20261124010112', class: Migration20261124010112 },
+  { name: 'Migration20261124011934', class: Migration20261124011934 },
 ];

@@ -1,0 +1,214 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../core/pagination.js';
+import { BrainRecord } from './brain-record.entity.js';
+import { ownDatabase } from './database.service.js';
+import { checkRecordValues, isDateValue, isPlainObject, type PropertyDefinition } from './properties.js';
+
+export interface RecordView {
+  id: string;
+  databaseId: string;
+  values: Record<string, unknown>;
+  formId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function recordView(r: BrainRecord): RecordView {
+  return { id: r.id, databaseId: r.databaseId, values: r.values, formId: r.formId ?? null, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() };
+}
+
+function body(input: unknown): Record<string, unknown> {
+  if (!isPlainObject(input)) throw new ValidationError('Body must be a JSON object', [{ path: [], message: 'body must be a JSON object' }]);
+  const errors: FieldError[] = [];
+  for (const k of Object.keys(input)) if (k !== 'values') errors.push({ path: [k], message: `unknown field ${k}` });
+  if (errors.length) throw new ValidationError('Invalid record', errors);
+  return input;
+}
+
+export async function createRecord(em: EntityManager, userId: string, databaseId: string, input: unknown): Promise<RecordView> {
+  const b = body(input);
+  const db = await ownDatabase(em, userId, databaseId);
+  const errors: FieldError[] = [];
+  const values = await checkRecordValues(em, userId, db.properties, b.values ?? {}, errors);
+  if (errors.length) throw new ValidationError('Invalid record values', errors);
+  for (const [k, v] of Object.entries(values)) if (v === null) delete values[k];
+  const record = em.create(BrainRecord, { userId, databaseId: db.id, values });
+  await em.persist(record).flush();
+  return recordView(record);
+}
+
+async function ownRecord(em: EntityManager, userId: string, databaseId: string, recordId: string): Promise<BrainRecord> {
+  const record = await em.findOne(BrainRecord, { id: recordId, databaseId, userId });
+  if (!record) throw new NotFoundError('Record');
+  return record;
+}
+
+export async function getRecord(em: EntityManager, userId: string, databaseId: string, recordId: string): Promise<RecordView> {
+  return recordView(await ownRecord(em, userId, databaseId, recordId));
+}
+
+/** PATCH merges: keys given replace their value, `null` removes one, keys left out stay. */
+export async function updateRecord(em: EntityManager, userId: string, databaseId: string, recordId: string, input: unknown): Promise<RecordView> {
+  const b = body(input);
+  const db = await ownDatabase(em, userId, databaseId);
+  const record = await ownRecord(em, userId, db.id, recordId);
+  const errors: FieldError[] = [];
+  const values = await checkRecordValues(em, userId, db.properties, b.values ?? {}, errors);
+  if (errors.length) throw new ValidationError('Invalid record values', errors);
+  const merged = { ...record.values };
+  for (const [k, v] of Object.entries(values)) {
+    if (v === null) delete merged[k];
+    else merged[k] = v;
+  }
+  record.values = merged;
+  await em.flush();
+  return recordView(record);
+}
+
+export async function deleteRecord(em: EntityManager, userId: string, databaseId: string, recordId: string): Promise<{ id: string; deleted: true }> {
+  const record = await ownRecord(em, userId, databaseId, recordId);
+  await em.nativeDelete(BrainRecord, { id: record.id, userId });
+  return { id: record.id, deleted: true };
+}
+
+export interface RecordQuery {
+  /** property key → wanted value (see README: equality, text contains, multi_select contains) */
+  filter: Record<string, string>;
+  sort: string;
+  order: 'asc' | 'desc';
+  page: number;
+  limit: number;
+}
+
+const SYSTEM_SORTS = new Set(['createdAt', 'updatedAt']);
+
+/** Reads `filter[<key>]`, `sort`, `order`, `page`, `limit` from a query string. */
+export function readRecordQuery(query: Record<string, unknown>, properties: PropertyDefinition[]): RecordQuery {
+  const errors: FieldError[] = [];
+  const byKey = new Map(properties.map((p) => [p.key, p]));
+  const filter: Record<string, string> = {};
+  const rawFilter = query.filter;
+  if (rawFilter !== undefined) {
+    if (!isPlainObject(rawFilter)) errors.push({ path: ['filter'], message: 'filter is given as filter[<propertyKey>]=<value>' });
+    else
+      for (const [key, value] of Object.entries(rawFilter)) {
+        const def = byKey.get(key);
+        if (!def) errors.push({ path: ['filter', key], message: `unknown property ${key}` });
+        else if (typeof value !== 'string') errors.push({ path: ['filter', key], message: 'give each filter once, as text' });
+        else if (def.type === 'number' && !Number.isFinite(Number(value))) errors.push({ path: ['filter', key], message: 'must be a number' });
+        else if (def.type === 'checkbox' && value !== 'true' && value !== 'false') errors.push({ path: ['filter', key], message: 'must be true or false' });
+        else if (def.type === 'date' && !isDateValue(value)) errors.push({ path: ['filter', key], message: 'must be a date' });
+        else filter[key] = value;
+      }
+  }
+  const text = (name: string): string | undefined => {
+    const v = query[name];
+    if (v === undefined || v === '') return undefined;
+    if (typeof v !== 'string') {
+      errors.push({ path: [name], message: `${name} must be given once` });
+      return undefined;
+    }
+    return v;
+  };
+  const sort = text('sort') ?? 'createdAt';
+  if (!SYSTEM_SORTS.has(sort) && !byKey.has(sort)) errors.push({ path: ['sort'], message: 'sort must be createdAt, updatedAt or a property key' });
+  const order = text('order') ?? (SYSTEM_SORTS.has(sort) ? 'desc' : 'asc');
+  if (order !== 'asc' && order !== 'desc') errors.push({ path: ['order'], message: 'order must be asc or desc' });
+  const int = (name: string, fallback: number): number => {
+    const v = text(name);
+    if (v === undefined) return fallback;
+    if (!/^\d+$/.test(v) || Number(v) < 1) {
+      errors.push({ path: [name], message: `${name} must be a positive integer` });
+      return fallback;
+    }
+    return Number(v);
+  };
+  const page = int('page', 1);
+  const limit = Math.min(int('limit', DEFAULT_PAGE_SIZE), MAX_PAGE_SIZE);
+  if (errors.length) throw new ValidationError('Invalid records query', errors);
+  return { filter, sort, order: order as 'asc' | 'desc', page, limit };
+}
+
+interface RecordRow {
+  id: string;
+  database_id: string;
+  values: Record<string, unknown>;
+  form_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  total: string;
+}
+
+/** One statement: the page of records matching the filters, in the asked order, with the total. */
+export async function listRecords(em: EntityManager, userId: string, databaseId: string, query: Record<string, unknown>) {
+  const db = await ownDatabase(em, userId, databaseId);
+  const q = readRecordQuery(query, db.properties);
+  const byKey = new Map(db.properties.map((p) => [p.key, p]));
+  const where: string[] = ['r.user_id = ?', 'r.database_id = ?'];
+  const params: unknown[] = [userId, db.id];
+  for (const [key, value] of Object.entries(q.filter)) {
+    const def = byKey.get(key)!;
+    switch (def.type) {
+      case 'text':
+      case 'url':
+      case 'email':
+        where.push(`r.values->>? ilike ?`);
+        params.push(key, `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        break;
+      case 'number':
+        where.push(`jsonb_typeof(r.values->?) = 'number' and (r.values->>?)::numeric = ?::numeric`);
+        params.push(key, key, value);
+        break;
+      case 'checkbox':
+        where.push(value === 'true' ? `r.values->? = 'true'::jsonb` : `coalesce(r.values->?, 'false'::jsonb) = 'false'::jsonb`);
+        params.push(key);
+        break;
+      case 'multi_select':
+        where.push(`r.values->? @> ?::jsonb`);
+        params.push(key, JSON.stringify([value]));
+        break;
+      default:
+        where.push(`r.values->>? = ?`);
+        params.push(key, value);
+    }
+  }
+  const whereParams = [...params];
+  let orderSql: string;
+  const dir = q.order === 'asc' ? 'asc' : 'desc';
+  if (q.sort === 'createdAt') orderSql = `r.created_at ${dir}`;
+  else if (q.sort === 'updatedAt') orderSql = `r.updated_at ${dir}`;
+  else {
+    const def = byKey.get(q.sort)!;
+    // Numbers sort as numbers, checkboxes as booleans, the rest as text; records without the value last.
+    const expr =
+      def.type === 'number'
+        ? `(case when jsonb_typeof(r.values->?) = 'number' then (r.values->>?)::numeric end)`
+        : def.type === 'checkbox'
+          ? `(case when jsonb_typeof(r.values->?) = 'boolean' then (r.values->>?)::boolean end)`
+          : `(r.values->>?)`;
+    orderSql = `${expr} ${dir} nulls last, r.created_at desc`;
+    params.push(q.sort);
+    if (def.type === 'number' || def.type === 'checkbox') params.push(q.sort);
+  }
+  const offset = (q.page - 1) * q.limit;
+  const rows = await em.getConnection().execute<RecordRow[]>(
+    `select r.id, r.database_id, r.values, r.form_id, r.created_at, r.updated_at, count(*) over () as total
+       from brain_record r where ${where.join(' and ')} order by ${orderSql}, r.id limit ${q.limit} offset ${offset}`,
+    params,
+  );
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (!rows.length && offset > 0) {
+    const [c] = await em.getConnection().execute<{ n: string }[]>(`select count(*) as n from brain_record r where ${where.join(' and ')}`, whereParams);
+    total = Number(c.n);
+  }
+  const items: RecordView[] = rows.map((r) => ({
+    id: r.id,
+    databaseId: r.database_id,
+    values: r.values,
+    formId: r.form_id,
+    createdAt: new Date(r.created_at).toISOString(),
+    updatedAt: new Date(r.updated_at).toISOString(),
+  }));
+  return { items, meta: { page: q.page, limit: q.limit, total } };
+}

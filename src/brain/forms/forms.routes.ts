@@ -1,0 +1,100 @@
+import { Router, type Request, type Response } from 'express';
+import type { AppContext, AppDeps } from '../../core/context.js';
+import { requireUuid, sendData, sendError, sessionRoute } from '../../http/session-route.js';
+import { createRequestContext } from '../../http/request-context.js';
+import { bodyOf, jsonBody } from '../databases/json-body.js';
+import { isPlainObject } from '../databases/properties.js';
+import { deleteForm, getForm, listForms, makeForm, publishForm, updateForm } from './form.service.js';
+import { alreadyAnswered, publicFormView, publicSubmitView, publishedForm, requirePassword, submitForm, submitOwnForm } from './form-submit.service.js';
+import { isClosed } from './form-config.js';
+import { FormValidationError } from './form-errors.js';
+import { ipSalt, readRespondentKey, respondentCookie, respondentKeyFor, setRespondentCookie } from './respondent.js';
+
+/** The access password of a public request: header `X-Brain-Access-Password`, query or body `accessPassword`. */
+export function accessPasswordOf(req: Request, body?: Record<string, unknown>): string | null {
+  const header = req.headers['x-brain-access-password'];
+  if (typeof header === 'string' && header) return header;
+  const query = req.query.accessPassword;
+  if (typeof query === 'string' && query) return query;
+  const fromBody = body?.accessPassword;
+  return typeof fromBody === 'string' && fromBody ? fromBody : null;
+}
+
+/** A route anyone may call; a session cookie, when present, names the respondent. */
+function publicRoute(deps: AppDeps, handle: (ctx: AppContext, req: Request, res: Response) => Promise<void>) {
+  return async (req: Request, res: Response): Promise<void> => {
+    let log: AppContext['log'] = deps.logger;
+    try {
+      const ctx = await createRequestContext(deps, req, res);
+      log = ctx.log;
+      res.setHeader('Cache-Control', 'no-store');
+      await handle(ctx, req, res);
+    } catch (error) {
+      sendError(req, res, error, log);
+    }
+  };
+}
+
+/**
+ * Brain forms (spec: Session API: Brain forms). Session routes need the cookie; the two
+ * `/brain/public/forms/:publicSlug` routes need no login.
+ */
+export function brainFormRoutes(deps: AppDeps): Router {
+  const router = Router();
+  const id = (value: unknown) => requireUuid(value as string, 'id');
+
+  router.get('/brain/forms', sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await listForms(ctx.em, userId))));
+  router.post('/brain/forms', jsonBody, sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 201, await makeForm(ctx.em, userId, bodyOf(req)))));
+  router.get('/brain/forms/:id', sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await getForm(ctx.em, userId, id(req.params.id)))));
+  router.patch('/brain/forms/:id', jsonBody, sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await updateForm(ctx.em, userId, id(req.params.id), bodyOf(req)))));
+  router.delete('/brain/forms/:id', sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await deleteForm(ctx.em, userId, id(req.params.id)))));
+  router.post(
+    '/brain/forms/:id/publish',
+    jsonBody,
+    sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await publishForm(ctx.em, userId, id(req.params.id), bodyOf(req)))),
+  );
+  router.post(
+    '/brain/forms/:id/submit',
+    jsonBody,
+    sessionRoute(deps, async ({ ctx, userId }, req, res) => {
+      const body = bodyOf(req);
+      if (!isPlainObject(body)) throw new FormValidationError([{ path: [], message: 'body must be a JSON object' }]);
+      const unknown = Object.keys(body).filter((k) => k !== 'values' && k !== 'respondentName');
+      if (unknown.length) throw new FormValidationError(unknown.map((k) => ({ path: [k], message: `unknown field ${k}` })));
+      sendData(req, res, 201, await submitOwnForm(ctx.em, userId, id(req.params.id), { values: body.values ?? {}, respondentName: body.respondentName }));
+    }),
+  );
+
+  router.get(
+    '/brain/public/forms/:publicSlug',
+    publicRoute(deps, async (ctx, req, res) => {
+      const form = await publishedForm(ctx.em, req.params.publicSlug as string);
+      const respondent = { userId: ctx.auth?.user.id ?? null, key: respondentCookie(req) };
+      // A closed form answers 200 with `closed: true` (operations.md), before any password.
+      if (!isClosed(form.config) && respondent.userId !== form.userId) await requirePassword(form, accessPasswordOf(req));
+      sendData(req, res, 200, publicFormView(form, await alreadyAnswered(ctx.em, form, respondent)));
+    }),
+  );
+  router.post(
+    '/brain/public/forms/:publicSlug/submit',
+    jsonBody,
+    publicRoute(deps, async (ctx, req, res) => {
+      const body = bodyOf(req);
+      if (!isPlainObject(body)) throw new FormValidationError([{ path: [], message: 'body must be a JSON object' }]);
+      const unknown = Object.keys(body).filter((k) => !['values', 'accessPassword', 'respondentKey', 'respondentName'].includes(k));
+      if (unknown.length) throw new FormValidationError(unknown.map((k) => ({ path: [k], message: `unknown field ${k}` })));
+      const form = await publishedForm(ctx.em, req.params.publicSlug as string);
+      const given = readRespondentKey(body.respondentKey);
+      const { key, setCookie } = respondentKeyFor(req, form, given);
+      const result = await submitForm(
+        ctx.em,
+        form,
+        { values: body.values ?? {}, respondentName: body.respondentName, accessPassword: accessPasswordOf(req, body) },
+        { userId: ctx.auth?.user.id ?? null, key, ip: req.ip ?? null, ipSalt: ipSalt(deps) },
+      );
+      if (setCookie && key) setRespondentCookie(deps, res, key);
+      sendData(req, res, 201, publicSubmitView(form, result));
+    }),
+  );
+  return router;
+}
