@@ -106,10 +106,10 @@ describe('GET /brain/entities/search', () => {
 describe('GET /brain/entities/types and POST /brain/entities/reindex', () => {
   it('lists the searchable types with your counts', async () => {
     const { client } = await signUp(app.url);
-    expect(await data(await client.get(`${api}/entities/types`))).toEqual([{ type: 'note', count: 0 }]);
+    expect(await data(await client.get(`${api}/entities/types`))).toEqual(['note', 'database', 'record', 'form'].map((type) => ({ type, count: 0 })));
     await note(client, 'One');
     await note(client, 'Two');
-    expect(await data(await client.get(`${api}/entities/types`))).toEqual([{ type: 'note', count: 2 }]);
+    expect(await data(await client.get(`${api}/entities/types`))).toEqual(['note', 'database', 'record', 'form'].map((type) => ({ type, count: type === 'note' ? 2 : 0 })));
   });
 
   it("recomputes every search vector of yours (each row rewritten, updatedAt kept), not another user's", async () => {
@@ -121,7 +121,7 @@ describe('GET /brain/entities/types and POST /brain/entities/reindex', () => {
     const before = await rowVersions([a.id, b.id, c.id]);
 
     const result = await data(await client.post(`${api}/entities/reindex`));
-    expect(result).toEqual({ reindexed: 2, types: [{ type: 'note', count: 2 }] });
+    expect(result).toEqual({ reindexed: 2, types: ['note', 'database', 'record', 'form'].map((type) => ({ type, count: type === 'note' ? 2 : 0 })) });
 
     const after = await rowVersions([a.id, b.id, c.id]);
     for (const id of [a.id, b.id]) {
