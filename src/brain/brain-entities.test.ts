@@ -69,7 +69,7 @@ describe('Brain entities across notes, databases, records and forms', () => {
 
   it('search finds each type, ranks title matches first, highlights, and shows only your own', async () => {
     const hits = await data(await alice.get(`${api}/entities/search?q=heron`));
-    const byType = new Map(hits.map((h: any) => [h.type, h]));
+    const byType = new Map<string, any>(hits.map((h: any) => [h.type, h]));
     expect([...byType.keys()].sort()).toEqual(['database', 'form', 'note', 'record']);
     expect(byType.get('note')).toMatchObject({ id: mine.note.id });
     expect(byType.get('database')).toMatchObject({ id: mine.db.id, title: 'A Heron sightings' });

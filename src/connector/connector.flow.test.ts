@@ -5,6 +5,7 @@ import { refreshAuthorization } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { setPlan, sql } from '../../test/support/db.js';
+import { FINGERPRINT_FIELDS } from '../brain/forms/form-submit.service.js';
 import { connectWithOAuth, connectWithToken, rawMcp, TestOAuthClient, toolJson, startConnectorApp } from './connector.test-helpers.js';
 
 let app: TestApp;
@@ -38,6 +39,12 @@ const EXPECTED_TOOLS = {
   log_water: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   log_mood: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
   agenda_range: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  brain_form_list: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+  brain_form_make: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  brain_form_update: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  brain_form_publish: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+  brain_form_submit: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+  brain_form_delete: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
 };
 
 describe('the whole OAuth flow with the SDK client', () => {
@@ -146,6 +153,42 @@ describe('the whole OAuth flow with the SDK client', () => {
     const badRange = await client.callTool({ name: 'agenda_range', arguments: { start: range.end, end: range.start } });
     expect(badRange.isError).toBe(true);
     expect(toolJson(badRange).error).toMatchObject({ code: 'VALIDATION_ERROR' });
+  });
+
+  it('works with Brain forms through the same services as REST: make, update, publish, submit (with its event), list, delete', async () => {
+    const made = toolJson(
+      await client.callTool({
+        name: 'brain_form_make',
+        arguments: {
+          name: 'Quiz night',
+          createDatabase: { name: 'Quiz answers' },
+          config: { showQuizScore: true, fields: [{ key: 'capital', label: 'Capital of France?', type: 'select', options: ['Paris', 'Lyon'], correct: 'Paris', required: true }] },
+        },
+      }),
+    );
+    expect(made).toMatchObject({ name: 'Quiz night', published: false });
+    const viaRest = await user.client.get(`/api/v1/brain/forms/${made.id}`);
+    expect(viaRest.body.data).toMatchObject({ id: made.id, name: 'Quiz night', databaseId: made.databaseId });
+
+    expect(toolJson(await client.callTool({ name: 'brain_form_update', arguments: { formId: made.id, name: 'Quiz night 2' } }))).toMatchObject({ name: 'Quiz night 2' });
+    const published = toolJson(await client.callTool({ name: 'brain_form_publish', arguments: { formId: made.id, published: true } }));
+    expect(published.publicSlug).toEqual(expect.any(String));
+
+    // The form's rules hold for the assistant too: a required field missing is the Brain VALIDATION code.
+    const missing = await client.callTool({ name: 'brain_form_submit', arguments: { formId: made.id, values: {} } });
+    expect(missing.isError).toBe(true);
+    expect(toolJson(missing).error.code).toBe('VALIDATION');
+    const submitted = toolJson(await client.callTool({ name: 'brain_form_submit', arguments: { formId: made.id, values: { capital: 'Paris' }, respondentName: 'Claude' } }));
+    expect(submitted.quiz).toEqual({ score: 1, max: 1, pct: 100 });
+    expect(submitted.record.id).toEqual(expect.any(String));
+    const [event] = await sql(app.databaseUrl, "select data from event_outbox where user_id = $1 and event = 'brain_form_submitted'", [user.id]);
+    expect(event!.data).toMatchObject({ formId: made.id, formName: 'Quiz night 2', publicSlug: published.publicSlug, recordId: submitted.record.id, respondentName: 'Claude', quiz: { score: 1, max: 1, pct: 100 } });
+    for (const field of FINGERPRINT_FIELDS) expect(event!.data.values, field).not.toHaveProperty(field);
+
+    expect(toolJson(await client.callTool({ name: 'brain_form_list', arguments: {} })).forms.map((f: any) => f.id)).toEqual([made.id]);
+    expect(toolJson(await client.callTool({ name: 'brain_form_delete', arguments: { formId: made.id } }))).toMatchObject({ id: made.id });
+    expect((await user.client.get(`/api/v1/brain/forms/${made.id}`)).status).toBe(404);
+    expect(toolJson(await client.callTool({ name: 'brain_form_list', arguments: {} })).forms).toEqual([]);
   });
 
   it('answers bad arguments and a missing task as isError results, not transport errors', async () => {

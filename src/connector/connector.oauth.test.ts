@@ -346,6 +346,29 @@ describe('connections, plan and isolation', () => {
     expect((await b.client.get(`/api/v1/days/${bDay.id}`)).body.data.waterIntakes ?? []).toEqual([]);
   });
 
+  it("a token of user A never reaches B's Brain forms or databases", async () => {
+    const a = await proUser();
+    const b = await proUser();
+    const { tokens } = await grant(a);
+    const bForm = (await b.client.post('/api/v1/brain/forms', { name: 'B form', createDatabase: { name: 'B answers' }, config: { fields: [{ key: 'q', label: 'Q', type: 'text' }] } })).body.data;
+    expect(bForm.id).toBeDefined();
+    expect(toolJson(await callTool(tokens.access_token, 'brain_form_list', {})).forms).toEqual([]);
+    for (const [name, args] of [
+      ['brain_form_update', { formId: bForm.id, name: 'taken' }],
+      ['brain_form_publish', { formId: bForm.id, published: true }],
+      ['brain_form_submit', { formId: bForm.id, values: { q: 'x' } }],
+      ['brain_form_delete', { formId: bForm.id }],
+      ['brain_form_make', { name: 'on B database', databaseId: bForm.databaseId }],
+    ] as const) {
+      const result = await callTool(tokens.access_token, name, args);
+      expect(result.isError, name).toBe(true);
+      expect(toolJson(result).error.code, name).toBe('NOT_FOUND');
+    }
+    const after = (await b.client.get(`/api/v1/brain/forms/${bForm.id}`)).body.data;
+    expect(after).toMatchObject({ name: 'B form', published: false });
+    expect((await b.client.get(`/api/v1/brain/databases/${bForm.databaseId}/records`)).body.data).toEqual([]);
+  });
+
   it('reads cost a fixed number of statements: the connection list, and the token check of /mcp', async () => {
     const user = await proUser();
     const grants = [await grant(user), await grant(user), await grant(user)];

@@ -12,6 +12,7 @@ export const CONNECTOR_CAPABILITIES = [
   'list your tasks, create tasks and change their status',
   'tick checklist items and log water and mood',
   'read your agenda',
+  'list, make, change, publish, answer and delete your Brain forms',
 ] as const;
 
 function hidden(request: AuthorizeRequest, csrf: string): string {
