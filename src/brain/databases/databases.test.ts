@@ -82,7 +82,7 @@ describe('databases', () => {
     for (const body of cases) expectValidation(await alice.post('/api/v1/brain/databases', { name: 'X', ...(body as object) }));
     expectValidation(await alice.post('/api/v1/brain/databases', [1, 2]));
     expectValidation(await alice.patch(`/api/v1/brain/databases/${(await makeDb(alice)).id}`, { properties: [{ key: 'a' }] }), 'properties');
-    expectValidation(await alice.get('/api/v1/brain/databases/not-a-uuid'), 'id');
+    expectValidation(await alice.get('/api/v1/brain/databases/not-a-uuid'), 'databaseId');
     expectStatus(await alice.request('POST', '/api/v1/brain/databases', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     expectValidation(await alice.request('POST', '/api/v1/brain/databases', { rawBody: '{"name":' }));
   });
@@ -180,6 +180,9 @@ describe('records', () => {
     expect(titles(await alice.get(`${base}?filter[owned]=true`))).toEqual(['Dune']);
     expect(titles(await alice.get(`${base}?filter[owned]=false&sort=title`))).toEqual(['Foundation', 'Gödel, Escher, Bach', 'SPQR']);
     expect(titles(await alice.get(`${base}?filter[title]=100%25`))).toEqual([]);
+    // The same filter as one JSON object (the form GraphQL's `filter` argument takes).
+    expect(titles(await alice.get(`${base}?filter=${encodeURIComponent(JSON.stringify({ status: 'done', tags: 'sf' }))}&sort=title`))).toEqual(['Dune', 'Foundation']);
+    expectValidation(await alice.get(`${base}?filter=${encodeURIComponent('["done"]')}`), 'filter');
 
     const page2 = await alice.get(`${base}?sort=pages&limit=3&page=2`);
     expect(titles(page2)).toEqual(['Gödel, Escher, Bach']);
