@@ -19,6 +19,16 @@ export interface RestRoute {
    * Sofa's default: every field reachable within the surface's depth limit.
    */
   answer?: AnswerShape;
+  /**
+   * A body field that is no argument of the operation is refused (400 naming it) instead of being left
+   * unread: for routes whose services refuse unknown fields by rule (the Brain's databases and forms).
+   */
+  strictBody?: true;
+  /**
+   * The code of this route's input refusals (argument checks, strictBody) when the spec gives the route
+   * its own (Brain form submit: `VALIDATION`); default VALIDATION_ERROR.
+   */
+  validationCode?: 'VALIDATION';
 }
 
 /** `Type.field` of a root operation → its REST route. */

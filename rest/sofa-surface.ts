@@ -1,10 +1,10 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import { execute, getOperationAST, type ExecutionArgs, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
+import { execute, getNamedType, getOperationAST, isScalarType, type ExecutionArgs, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
 import { createServerAdapter } from '@whatwg-node/server';
 import { useSofa } from 'sofa-api';
 import type { AppContext } from '../src/core/context.js';
 import type { Logger } from '../src/core/logger.js';
-import { appErrorBody, internalErrorBody, UnsupportedMediaTypeError } from '../src/core/errors.js';
+import { appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type FieldError } from '../src/core/errors.js';
 import { isJsonContentType } from '../src/http/json-content-type.js';
 import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
 import { executeCompiled } from '../src/graphql/compiled-execute.js';
@@ -147,6 +147,42 @@ function executeForSofa(args: ExecutionArgs): Promise<ExecutionResult> | Executi
   return result instanceof Promise ? result.then(enveloped) : enveloped(result);
 }
 
+/**
+ * A JSON-typed (scalar) argument given in the query as `name[key]=value` (the records filter,
+ * `filter[status]=done`) is folded into one JSON text `name={"key":"value"}` (a repeated key gives an
+ * array), which is what Sofa reads for it; input-object arguments keep Sofa's own bracket parsing.
+ * Undefined when the URL has nothing to fold.
+ */
+function foldBracketedScalars(url: URL, field: GraphQLField<unknown, unknown>): URL | undefined {
+  const scalars = new Set(field.args.filter((arg) => isScalarType(getNamedType(arg.type))).map((arg) => arg.name));
+  const folded = new Map<string, Record<string, string | string[]>>();
+  const rest: [string, string][] = [];
+  for (const [key, value] of url.searchParams) {
+    const m = /^([A-Za-z_]\w*)\[([^\]]*)\]$/.exec(key);
+    if (!m || !scalars.has(m[1]!) || url.searchParams.has(m[1]!)) {
+      rest.push([key, value]);
+      continue;
+    }
+    const object = folded.get(m[1]!) ?? Object.create(null);
+    const before = object[m[2]!];
+    object[m[2]!] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
+    folded.set(m[1]!, object);
+  }
+  if (!folded.size) return undefined;
+  const next = new URL(url);
+  next.search = '';
+  for (const [key, value] of rest) next.searchParams.append(key, value);
+  for (const [name, object] of folded) next.searchParams.append(name, JSON.stringify({ ...object }));
+  return next;
+}
+
+/** Body fields that name no argument (or name a path parameter, which the path sets). */
+function unknownBodyFields(body: Record<string, unknown>, argNames: readonly string[], pathNames: readonly string[]): FieldError[] {
+  return Object.keys(body)
+    .filter((key) => !argNames.includes(key) || pathNames.includes(key))
+    .map((key) => ({ path: [key], message: `unknown field ${key}` }));
+}
+
 /** The body stream is read: a request for Sofa carrying the same text. */
 function withBodyText(request: Request, text: string): Request {
   const headers = new Headers(request.headers);
@@ -239,16 +275,25 @@ export function createSofaSurface(options: SurfaceOptions) {
     const parsed = parseBody(read.text);
     if (!parsed.ok) return parsed.response;
 
-    const query = queryValues(url);
+    // The Node adapter copies Express's parsed `req.query` back onto the URL (a nested value becomes
+    // `filter=[object Object]`): brackets are folded from the request target as the client sent it.
+    const folded = field ? foldBracketedScalars(new URL(server.req.originalUrl ?? `${url.pathname}${url.search}`, url), field) : undefined;
+    const target = folded ?? url;
+    const query = queryValues(target);
     nullsByRequest.set(server.req, bodyNulls(parsed.body, match.params, query));
     if (field) {
       // Bracketed query keys (`input[a]=1`) are Sofa's nested form: leave those arguments to Sofa.
-      const args = field.args.filter((arg) => ![...url.searchParams.keys()].some((k) => k.startsWith(`${arg.name}[`)));
-      const errors = checkArguments(args, { params: match.params, query, body: parsed.body });
-      if (errors.length) return errorResponse(validationErrorBody(errors));
+      const args = field.args.filter((arg) => ![...target.searchParams.keys()].some((k) => k.startsWith(`${arg.name}[`)));
+      const errors = match.route.strictBody ? unknownBodyFields(parsed.body, field.args.map((a) => a.name), Object.keys(match.params)) : [];
+      errors.push(...checkArguments(args, { params: match.params, query, body: parsed.body }));
+      if (errors.length) {
+        const body = validationErrorBody(errors);
+        return errorResponse(match.route.validationCode ? { ...body, code: match.route.validationCode } : body);
+      }
     }
 
-    const response = (await sofa.fetch(bodyless ? request : withBodyText(request, read.text), server)) as Response | undefined;
+    const forSofa = folded ? new Request(folded, { method: request.method, headers: request.headers, body: bodyless ? undefined : read.text || undefined }) : bodyless ? request : withBodyText(request, read.text);
+    const response = (await sofa.fetch(forSofa, server)) as Response | undefined;
     if (!response) {
       return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${url.pathname}` });
     }

@@ -7,8 +7,7 @@ import { exportRoutes } from '../src/portability/export/export.routes.js';
 import { brainExportRoutes } from '../src/brain/export/brain-export.routes.js';
 import { importRoutes } from '../src/portability/import/import.routes.js';
 import { deletionRoutes } from '../src/portability/deletion/deletion.routes.js';
-import { brainDatabaseRoutes } from '../src/brain/databases/databases.routes.js';
-import { brainFormRoutes } from '../src/brain/forms/forms.routes.js';
+import { brainPublicFormRoutes } from '../src/brain/forms/public-forms.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
@@ -26,8 +25,9 @@ import { brainFormRoutes } from '../src/brain/forms/forms.routes.js';
  * POST /account/import/:source     multipart `file` (+ `accountId`, `mapping`)  → 202 { id, status }
  * GET  /account/import/:importId   the import's outcome
  * DELETE /account                  JSON `{ password }`                         → the account and all its data
- * /brain/databases…, /brain/forms…, /brain/public/forms/…  JSON routes with free-form `values` and
- *                                 `config` (src/brain/databases, src/brain/forms)
+ * GET  /brain/public/forms/:publicSlug, POST …/submit  public form routes: no login, the
+ *                                 X-Brain-Access-Password header, the httpOnly respondent cookie
+ *                                 (src/brain/forms/public-forms.routes.ts)
  */
 export function uploadRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -38,8 +38,7 @@ export function uploadRoutes(deps: AppDeps): Router {
   router.use(brainExportRoutes(deps));
   router.use(importRoutes(deps));
   router.use(deletionRoutes(deps));
-  router.use(brainDatabaseRoutes(deps));
-  router.use(brainFormRoutes(deps));
+  router.use(brainPublicFormRoutes(deps));
   return router;
 }
 

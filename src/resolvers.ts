@@ -34,6 +34,8 @@ import { GamificationResolver } from './gamification/gamification.resolver.js';
 import { BrainCanvasResolver, BrainFolderResolver, BrainNoteResolver, BrainTagResolver } from './brain/notes/brain-notes.resolver.js';
 import { BrainSearchResolver } from './brain/search/brain-search.resolver.js';
 import { BrainStatsResolver } from './brain/stats/brain-stats.resolver.js';
+import { BrainDatabaseResolver, BrainRecordResolver } from './brain/databases/brain-data.resolver.js';
+import { BrainFormResolver } from './brain/forms/brain-forms.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -104,6 +106,9 @@ export const resolvers: NonEmptyArray<Function> = [
   BrainCanvasResolver,
   BrainSearchResolver,
   BrainStatsResolver,
+  BrainDatabaseResolver,
+  BrainRecordResolver,
+  BrainFormResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

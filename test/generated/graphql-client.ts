@@ -158,6 +158,16 @@ export type Query = {
   brainEntityTypes: Array<BrainEntityType>;
   /** Counts of your Brain: per type, words in notes, records per database. */
   brainStats: BrainStats;
+  /** Your Brain databases, newest first. */
+  brainDatabases: Array<BrainDatabase>;
+  brainDatabase: BrainDatabase;
+  /** A database's records, filtered and sorted by its properties (one statement). */
+  brainRecords: BrainRecordPage;
+  brainRecord: BrainRecord;
+  /** Your Brain forms, newest first. */
+  brainForms: Array<BrainForm>;
+  /** The editor payload: the form, its fields and its database. */
+  brainForm: BrainFormEditor;
 };
 
 
@@ -569,6 +579,32 @@ export type QueryBrainSearchArgs = {
   q: Scalars['String']['input'];
   type?: InputMaybe<Scalars['String']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainDatabaseArgs = {
+  databaseId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainRecordsArgs = {
+  databaseId: Scalars['UUID']['input'];
+  filter?: InputMaybe<Scalars['JSON']['input']>;
+  sort?: InputMaybe<Scalars['String']['input']>;
+  order?: InputMaybe<Scalars['String']['input']>;
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryBrainRecordArgs = {
+  databaseId: Scalars['UUID']['input'];
+  recordId: Scalars['UUID']['input'];
+};
+
+
+export type QueryBrainFormArgs = {
+  formId: Scalars['UUID']['input'];
 };
 
 export type User = {
@@ -1770,6 +1806,70 @@ export type BrainDatabaseRecordCount = {
   records: Scalars['Int']['output'];
 };
 
+/** A user-defined table: typed properties, records hold the values. */
+export type BrainDatabase = {
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  /** Property definitions `{ key, name, type, options? }`; type is text, number, select, multi_select, date, checkbox, url, email or file (select types carry `options`). */
+  properties: Array<Scalars['JSONObject']['output']>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+export type BrainRecordPage = {
+  items: Array<BrainRecord>;
+  meta: PageMeta;
+};
+
+/** One row of a Brain database. */
+export type BrainRecord = {
+  id: Scalars['ID']['output'];
+  databaseId: Scalars['ID']['output'];
+  /** Values by property key (form answers also carry `__respondentName`, `__quiz_*`). */
+  values: Scalars['JSONObject']['output'];
+  /** The form whose answer made it, if any. */
+  formId?: Maybe<Scalars['ID']['output']>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+/** A form that fills a Brain database. */
+export type BrainForm = {
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  databaseId: Scalars['ID']['output'];
+  /** `{ description?, fields[], thankYouMessage?, collectRespondentName?, showQuizScore?, oneResponsePerPerson?, closed?, closesAt?, hasAccessPassword }` (the access password is never read back). */
+  config: Scalars['JSONObject']['output'];
+  hasAccessPassword: Scalars['Boolean']['output'];
+  /** Whether the fields are kept as properties of the database. */
+  syncFields: Scalars['Boolean']['output'];
+  published: Scalars['Boolean']['output'];
+  /** Assigned on the first publish and kept when unpublished. */
+  publicSlug?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+/** The editor payload: the form, its fields and its database. */
+export type BrainFormEditor = {
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  databaseId: Scalars['ID']['output'];
+  /** `{ description?, fields[], thankYouMessage?, collectRespondentName?, showQuizScore?, oneResponsePerPerson?, closed?, closesAt?, hasAccessPassword }` (the access password is never read back). */
+  config: Scalars['JSONObject']['output'];
+  hasAccessPassword: Scalars['Boolean']['output'];
+  /** Whether the fields are kept as properties of the database. */
+  syncFields: Scalars['Boolean']['output'];
+  published: Scalars['Boolean']['output'];
+  /** Assigned on the first publish and kept when unpublished. */
+  publicSlug?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** Fields `{ key, label, type, required?, options?, correct?, points? }`. */
+  fields: Array<Scalars['JSONObject']['output']>;
+  database: BrainDatabase;
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1971,6 +2071,24 @@ export type Mutation = {
   deleteBrainCanvas: Deleted;
   /** Recomputes the search vectors of all your Brain entities. */
   reindexBrainEntities: BrainReindexResult;
+  createBrainDatabase: BrainDatabase;
+  /** `properties` replaces every definition. */
+  updateBrainDatabase: BrainDatabase;
+  /** Deletes the database with its records and its forms. */
+  deleteBrainDatabase: BrainDeleted;
+  createBrainRecord: BrainRecord;
+  /** `values` merges: keys given replace their value, null removes one, keys left out stay. */
+  updateBrainRecord: BrainRecord;
+  deleteBrainRecord: BrainDeleted;
+  /** Over one of your databases (`databaseId`) or a new one (`createDatabase: { name }`). */
+  createBrainForm: BrainFormEditor;
+  updateBrainForm: BrainFormEditor;
+  /** Its database and the records its answers made stay. */
+  deleteBrainForm: BrainDeleted;
+  /** Publishing assigns `publicSlug` (kept when unpublished). */
+  publishBrainForm: BrainForm;
+  /** Answers your own form (a record in its database, `brain_form_submitted`). Refusals: VALIDATION (details.errors), CLOSED 410, ALREADY_SUBMITTED 409. */
+  submitBrainForm: BrainFormSubmitResult;
 };
 
 
@@ -2818,6 +2936,78 @@ export type MutationDeleteBrainCanvasArgs = {
   canvasId: Scalars['UUID']['input'];
 };
 
+
+export type MutationCreateBrainDatabaseArgs = {
+  name: Scalars['String']['input'];
+  properties?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+};
+
+
+export type MutationUpdateBrainDatabaseArgs = {
+  databaseId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  properties?: InputMaybe<Array<Scalars['JSONObject']['input']>>;
+};
+
+
+export type MutationDeleteBrainDatabaseArgs = {
+  databaseId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainRecordArgs = {
+  databaseId: Scalars['UUID']['input'];
+  values?: InputMaybe<Scalars['JSONObject']['input']>;
+};
+
+
+export type MutationUpdateBrainRecordArgs = {
+  databaseId: Scalars['UUID']['input'];
+  recordId: Scalars['UUID']['input'];
+  values?: InputMaybe<Scalars['JSONObject']['input']>;
+};
+
+
+export type MutationDeleteBrainRecordArgs = {
+  databaseId: Scalars['UUID']['input'];
+  recordId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateBrainFormArgs = {
+  name: Scalars['String']['input'];
+  databaseId?: InputMaybe<Scalars['UUID']['input']>;
+  createDatabase?: InputMaybe<Scalars['JSONObject']['input']>;
+  config?: InputMaybe<Scalars['JSONObject']['input']>;
+  syncFields?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationUpdateBrainFormArgs = {
+  formId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  config?: InputMaybe<Scalars['JSONObject']['input']>;
+  syncFields?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationDeleteBrainFormArgs = {
+  formId: Scalars['UUID']['input'];
+};
+
+
+export type MutationPublishBrainFormArgs = {
+  formId: Scalars['UUID']['input'];
+  published: Scalars['Boolean']['input'];
+};
+
+
+export type MutationSubmitBrainFormArgs = {
+  formId: Scalars['UUID']['input'];
+  values?: InputMaybe<Scalars['JSONObject']['input']>;
+  respondentName?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -3022,6 +3212,27 @@ export type BrainReindexResult = {
   reindexed: Scalars['Int']['output'];
   /** Per type. */
   types: Array<BrainEntityType>;
+};
+
+/** What deleting a Brain database, record or form answers. */
+export type BrainDeleted = {
+  id: Scalars['ID']['output'];
+  deleted: Scalars['Boolean']['output'];
+};
+
+export type BrainFormSubmitResult = {
+  form: BrainForm;
+  database: BrainDatabase;
+  record: BrainRecord;
+  /** Null for a form that is not a quiz. */
+  quiz?: Maybe<BrainQuizResult>;
+  thankYouMessage: Scalars['String']['output'];
+};
+
+export type BrainQuizResult = {
+  score: Scalars['Float']['output'];
+  max: Scalars['Float']['output'];
+  pct: Scalars['Int']['output'];
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };

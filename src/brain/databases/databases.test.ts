@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { MISSING_ID } from '../../../test/support/fixtures.js';
-import { expectNotFound, expectStatus, expectValidation } from '../../../test/support/expectations.js';
+import { expectGraphQLError, expectNotFound, expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { makePdf, upload } from '../../files/files.test-helpers.js';
 import { brainDataCounts } from './database.service.js';
 import { recordStatements } from '../../../test/support/statement-counter.js';
@@ -82,7 +82,7 @@ describe('databases', () => {
     for (const body of cases) expectValidation(await alice.post('/api/v1/brain/databases', { name: 'X', ...(body as object) }));
     expectValidation(await alice.post('/api/v1/brain/databases', [1, 2]));
     expectValidation(await alice.patch(`/api/v1/brain/databases/${(await makeDb(alice)).id}`, { properties: [{ key: 'a' }] }), 'properties');
-    expectValidation(await alice.get('/api/v1/brain/databases/not-a-uuid'), 'id');
+    expectValidation(await alice.get('/api/v1/brain/databases/not-a-uuid'), 'databaseId');
     expectStatus(await alice.request('POST', '/api/v1/brain/databases', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
     expectValidation(await alice.request('POST', '/api/v1/brain/databases', { rawBody: '{"name":' }));
   });
@@ -180,6 +180,9 @@ describe('records', () => {
     expect(titles(await alice.get(`${base}?filter[owned]=true`))).toEqual(['Dune']);
     expect(titles(await alice.get(`${base}?filter[owned]=false&sort=title`))).toEqual(['Foundation', 'Gödel, Escher, Bach', 'SPQR']);
     expect(titles(await alice.get(`${base}?filter[title]=100%25`))).toEqual([]);
+    // The same filter as one JSON object (the form GraphQL's `filter` argument takes).
+    expect(titles(await alice.get(`${base}?filter=${encodeURIComponent(JSON.stringify({ status: 'done', tags: 'sf' }))}&sort=title`))).toEqual(['Dune', 'Foundation']);
+    expectValidation(await alice.get(`${base}?filter=${encodeURIComponent('["done"]')}`), 'filter');
 
     const page2 = await alice.get(`${base}?sort=pages&limit=3&page=2`);
     expect(titles(page2)).toEqual(['Gödel, Escher, Bach']);
@@ -192,6 +195,33 @@ describe('records', () => {
     expectValidation(await alice.get(`${base}?filter[pages]=many`), 'filter');
     expectValidation(await alice.get(`${base}?filter=x`), 'filter');
     expectValidation(await alice.get(`${base}?page=0`), 'page');
+  });
+});
+
+describe('GraphQL', () => {
+  it('serves the same operations on /graphql: JSON values, the filter object, Brain error codes', async () => {
+    const { client } = await signUp(app.url);
+    const gql = (query: string, variables: Record<string, unknown> = {}) => client.post('/graphql', { query, variables });
+    const made = await gql('mutation($p: [JSONObject!]) { createBrainDatabase(name: "Via GraphQL", properties: $p) { id name properties } }', { p: PROPERTIES.slice(0, 3) });
+    expect(made.body.errors, made.text).toBeUndefined();
+    const db = made.body.data.createBrainDatabase;
+    expect(db.properties).toEqual(PROPERTIES.slice(0, 3));
+    const add = 'mutation($d: UUID!, $v: JSONObject) { createBrainRecord(databaseId: $d, values: $v) { id values formId } }';
+    expect((await gql(add, { d: db.id, v: { title: 'Dune', status: 'done' } })).body.data.createBrainRecord).toMatchObject({ values: { title: 'Dune', status: 'done' }, formId: null });
+    await gql(add, { d: db.id, v: { title: 'Emma', status: 'todo' } });
+    const bad = expectGraphQLError(await gql(add, { d: db.id, v: { pages: 'many' } }), 'VALIDATION_ERROR');
+    expect(bad.extensions.details.errors[0].path).toEqual(['values', 'pages']);
+    const list = await gql('query($d: UUID!, $f: JSON) { brainRecords(databaseId: $d, filter: $f) { items { values } meta { total } } }', { d: db.id, f: { status: 'done' } });
+    expect(list.body.data.brainRecords).toEqual({ items: [{ values: { title: 'Dune', status: 'done' } }], meta: { total: 1 } });
+
+    const form = await gql('mutation($d: UUID) { createBrainForm(name: "Q", databaseId: $d, config: { fields: [{ key: "title", label: "Title", type: "text", required: true }] }) { id fields database { id } } }', { d: db.id });
+    expect(form.body.data.createBrainForm.database.id).toBe(db.id);
+    const submit = 'mutation($f: UUID!, $v: JSONObject) { submitBrainForm(formId: $f, values: $v) { record { values } quiz { score } thankYouMessage } }';
+    const missing = expectGraphQLError(await gql(submit, { f: form.body.data.createBrainForm.id, v: {} }), 'VALIDATION');
+    expect(missing.extensions.details.errors.map((e: any) => e.path.join('.'))).toEqual(['values.title']);
+    const sent = await gql(submit, { f: form.body.data.createBrainForm.id, v: { title: 'Kindred' } });
+    expect(sent.body.data.submitBrainForm).toMatchObject({ record: { values: { title: 'Kindred' } }, quiz: null });
+    expectGraphQLError(await bob.post('/graphql', { query: 'query($d: UUID!) { brainDatabase(databaseId: $d) { id } }', variables: { d: db.id } }), 'NOT_FOUND');
   });
 });
 

@@ -83,14 +83,23 @@ export interface RecordQuery {
 
 const SYSTEM_SORTS = new Set(['createdAt', 'updatedAt']);
 
+function parseJsonObject(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Reads `filter[<key>]`, `sort`, `order`, `page`, `limit` from a query string. */
 export function readRecordQuery(query: Record<string, unknown>, properties: PropertyDefinition[]): RecordQuery {
   const errors: FieldError[] = [];
   const byKey = new Map(properties.map((p) => [p.key, p]));
   const filter: Record<string, string> = {};
-  const rawFilter = query.filter;
+  // `filter[<key>]=<value>` or one JSON object `filter={"<key>":"<value>"}` (the form a REST query carries to GraphQL).
+  const rawFilter = typeof query.filter === 'string' ? parseJsonObject(query.filter) : query.filter;
   if (rawFilter !== undefined) {
-    if (!isPlainObject(rawFilter)) errors.push({ path: ['filter'], message: 'filter is given as filter[<propertyKey>]=<value>' });
+    if (!isPlainObject(rawFilter)) errors.push({ path: ['filter'], message: 'filter is given as filter[<propertyKey>]=<value> or as one JSON object' });
     else
       for (const [key, value] of Object.entries(rawFilter)) {
         const def = byKey.get(key);

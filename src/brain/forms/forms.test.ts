@@ -134,7 +134,7 @@ describe('form editor routes', () => {
     const form = await makeForm(alice);
     expectValidation(await alice.patch(`/api/v1/brain/forms/${form.id}`, { config: { fields: 'x' } }));
     expectValidation(await alice.patch(`/api/v1/brain/forms/${form.id}`, { databaseId: MISSING_ID }));
-    expectValidation(await alice.get('/api/v1/brain/forms/not-a-uuid'), 'id');
+    expectValidation(await alice.get('/api/v1/brain/forms/not-a-uuid'), 'formId');
     expectStatus(await anon().get('/api/v1/brain/forms'), 401, 'UNAUTHORIZED');
   });
 });
@@ -167,7 +167,8 @@ describe('submit through the session door', () => {
     const values = { name: 'Ada', email: 'ada@example.com', age: 36, colour: 'green', langs: ['ts', 'rust'], agree: true, day: '2026-12-10', stars: 5, bio: 'Engines' };
     const res = await alice.post(`/api/v1/brain/forms/${form.id}/submit`, { values, respondentName: 'Ada L.' });
     expectStatus(res, 201);
-    expect(Object.keys(res.body.data).sort()).toEqual(['database', 'form', 'record', 'thankYouMessage']);
+    expect(Object.keys(res.body.data).sort()).toEqual(['database', 'form', 'quiz', 'record', 'thankYouMessage']);
+    expect(res.body.data.quiz).toBeNull();
     expect(res.body.data.form.id).toBe(form.id);
     expect(res.body.data.database.id).toBe(form.databaseId);
     expect(res.body.data.record.values).toMatchObject({ ...values, __respondentName: 'Ada L.', __respondentUserId: aliceId });

@@ -1,11 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import type { AppContext, AppDeps } from '../../core/context.js';
-import { requireUuid, sendData, sendError, sessionRoute } from '../../http/session-route.js';
+import { sendData, sendError } from '../../http/session-route.js';
 import { createRequestContext } from '../../http/request-context.js';
 import { bodyOf, jsonBody } from '../databases/json-body.js';
 import { isPlainObject } from '../databases/properties.js';
-import { deleteForm, getForm, listForms, makeForm, publishForm, updateForm } from './form.service.js';
-import { alreadyAnswered, publicFormView, publicSubmitView, publishedForm, requirePassword, submitForm, submitOwnForm } from './form-submit.service.js';
+import { alreadyAnswered, publicFormView, publicSubmitView, publishedForm, requirePassword, submitForm } from './form-submit.service.js';
 import { isClosed } from './form-config.js';
 import { FormValidationError } from './form-errors.js';
 import { ipSalt, readRespondentKey, respondentCookie, respondentKeyFor, setRespondentCookie } from './respondent.js';
@@ -36,34 +35,16 @@ function publicRoute(deps: AppDeps, handle: (ctx: AppContext, req: Request, res:
 }
 
 /**
- * Brain forms (spec: Session API: Brain forms). Session routes need the cookie; the two
- * `/brain/public/forms/:publicSlug` routes need no login.
+ * The public side of Brain forms (spec: Session API: Brain forms), hand-written edges beside the Sofa
+ * surface: they need no login, read the `X-Brain-Access-Password` header and set the httpOnly
+ * respondent cookie — none of which a GraphQL operation behind Sofa can do. The owner's routes
+ * (`/brain/forms…`) are GraphQL operations (brain-forms.resolver.ts) that Sofa serves.
+ *
+ * GET  /brain/public/forms/:publicSlug          the questions (no answers, no database layout)
+ * POST /brain/public/forms/:publicSlug/submit   { values, respondentName?, respondentKey?, accessPassword? } → 201
  */
-export function brainFormRoutes(deps: AppDeps): Router {
+export function brainPublicFormRoutes(deps: AppDeps): Router {
   const router = Router();
-  const id = (value: unknown) => requireUuid(value as string, 'id');
-
-  router.get('/brain/forms', sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await listForms(ctx.em, userId))));
-  router.post('/brain/forms', jsonBody, sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 201, await makeForm(ctx.em, userId, bodyOf(req)))));
-  router.get('/brain/forms/:id', sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await getForm(ctx.em, userId, id(req.params.id)))));
-  router.patch('/brain/forms/:id', jsonBody, sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await updateForm(ctx.em, userId, id(req.params.id), bodyOf(req)))));
-  router.delete('/brain/forms/:id', sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await deleteForm(ctx.em, userId, id(req.params.id)))));
-  router.post(
-    '/brain/forms/:id/publish',
-    jsonBody,
-    sessionRoute(deps, async ({ ctx, userId }, req, res) => sendData(req, res, 200, await publishForm(ctx.em, userId, id(req.params.id), bodyOf(req)))),
-  );
-  router.post(
-    '/brain/forms/:id/submit',
-    jsonBody,
-    sessionRoute(deps, async ({ ctx, userId }, req, res) => {
-      const body = bodyOf(req);
-      if (!isPlainObject(body)) throw new FormValidationError([{ path: [], message: 'body must be a JSON object' }]);
-      const unknown = Object.keys(body).filter((k) => k !== 'values' && k !== 'respondentName');
-      if (unknown.length) throw new FormValidationError(unknown.map((k) => ({ path: [k], message: `unknown field ${k}` })));
-      sendData(req, res, 201, await submitOwnForm(ctx.em, userId, id(req.params.id), { values: body.values ?? {}, respondentName: body.respondentName }));
-    }),
-  );
 
   router.get(
     '/brain/public/forms/:publicSlug',

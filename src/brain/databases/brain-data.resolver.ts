@@ -1,0 +1,88 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../core/context.js';
+import { requireAuth } from '../../core/current-user.js';
+import { createDatabase, databaseView, deleteDatabase, listDatabases, ownDatabase, updateDatabase } from './database.service.js';
+import { createRecord, deleteRecord, getRecord, listRecords, updateRecord } from './record.service.js';
+import {
+  BrainDatabaseIdArgs,
+  BrainDatabaseView,
+  BrainDeleted,
+  BrainRecordIdArgs,
+  BrainRecordPage,
+  BrainRecordView,
+  CreateBrainDatabaseArgs,
+  CreateBrainRecordArgs,
+  ListBrainRecordsArgs,
+  UpdateBrainDatabaseArgs,
+  UpdateBrainRecordArgs,
+} from './brain-data.types.js';
+
+const userId = (ctx: AppContext) => requireAuth(ctx).user.id;
+
+/** The arguments given, as the body the services read (an argument left out is no key). */
+export function given(args: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
+}
+
+/** Brain databases and records: thin callers of database.service.ts and record.service.ts. */
+@Resolver(() => BrainDatabaseView)
+export class BrainDatabaseResolver {
+  @Query(() => [BrainDatabaseView], { description: 'Your Brain databases, newest first.' })
+  brainDatabases(@Ctx() ctx: AppContext) {
+    return listDatabases(ctx.em, userId(ctx));
+  }
+
+  @Query(() => BrainDatabaseView)
+  async brainDatabase(@Args(() => BrainDatabaseIdArgs) args: BrainDatabaseIdArgs, @Ctx() ctx: AppContext) {
+    return databaseView(await ownDatabase(ctx.em, userId(ctx), args.databaseId));
+  }
+
+  @Mutation(() => BrainDatabaseView)
+  createBrainDatabase(@Args(() => CreateBrainDatabaseArgs) args: CreateBrainDatabaseArgs, @Ctx() ctx: AppContext) {
+    return createDatabase(ctx.em, userId(ctx), given(args));
+  }
+
+  @Mutation(() => BrainDatabaseView, { description: '`properties` replaces every definition.' })
+  updateBrainDatabase(@Args(() => UpdateBrainDatabaseArgs) args: UpdateBrainDatabaseArgs, @Ctx() ctx: AppContext) {
+    const { databaseId, ...changes } = given(args);
+    return updateDatabase(ctx.em, userId(ctx), databaseId as string, changes);
+  }
+
+  @Mutation(() => BrainDeleted, { description: 'Deletes the database with its records and its forms.' })
+  deleteBrainDatabase(@Args(() => BrainDatabaseIdArgs) args: BrainDatabaseIdArgs, @Ctx() ctx: AppContext) {
+    return deleteDatabase(ctx.em, userId(ctx), args.databaseId);
+  }
+}
+
+@Resolver(() => BrainRecordView)
+export class BrainRecordResolver {
+  @Query(() => BrainRecordPage, { description: "A database's records, filtered and sorted by its properties (one statement)." })
+  brainRecords(@Args(() => ListBrainRecordsArgs) args: ListBrainRecordsArgs, @Ctx() ctx: AppContext) {
+    const { databaseId, page, limit, ...rest } = given(args);
+    // The service reads a query's text values (page and limit come as numbers here).
+    const query = { ...rest, ...(page !== undefined && { page: String(page) }), ...(limit !== undefined && { limit: String(limit) }) };
+    return listRecords(ctx.em, userId(ctx), databaseId as string, query);
+  }
+
+  @Query(() => BrainRecordView)
+  brainRecord(@Args(() => BrainRecordIdArgs) args: BrainRecordIdArgs, @Ctx() ctx: AppContext) {
+    return getRecord(ctx.em, userId(ctx), args.databaseId, args.recordId);
+  }
+
+  @Mutation(() => BrainRecordView)
+  createBrainRecord(@Args(() => CreateBrainRecordArgs) args: CreateBrainRecordArgs, @Ctx() ctx: AppContext) {
+    const { databaseId, ...body } = given(args);
+    return createRecord(ctx.em, userId(ctx), databaseId as string, body);
+  }
+
+  @Mutation(() => BrainRecordView, { description: '`values` merges: keys given replace their value, null removes one, keys left out stay.' })
+  updateBrainRecord(@Args(() => UpdateBrainRecordArgs) args: UpdateBrainRecordArgs, @Ctx() ctx: AppContext) {
+    const { databaseId, recordId, ...body } = given(args);
+    return updateRecord(ctx.em, userId(ctx), databaseId as string, recordId as string, body);
+  }
+
+  @Mutation(() => BrainDeleted)
+  deleteBrainRecord(@Args(() => BrainRecordIdArgs) args: BrainRecordIdArgs, @Ctx() ctx: AppContext) {
+    return deleteRecord(ctx.em, userId(ctx), args.databaseId, args.recordId);
+  }
+}

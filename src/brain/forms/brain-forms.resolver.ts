@@ -1,0 +1,62 @@
+import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { AppContext } from '../../core/context.js';
+import { requireAuth } from '../../core/current-user.js';
+import { given } from '../databases/brain-data.resolver.js';
+import { BrainDeleted } from '../databases/brain-data.types.js';
+import { deleteForm, getForm, listForms, makeForm, publishForm, updateForm } from './form.service.js';
+import { submitOwnForm } from './form-submit.service.js';
+import {
+  BrainFormEditorView,
+  BrainFormIdArgs,
+  BrainFormSubmitResult,
+  BrainFormView,
+  CreateBrainFormArgs,
+  PublishBrainFormArgs,
+  SubmitBrainFormArgs,
+  UpdateBrainFormArgs,
+} from './brain-forms.types.js';
+
+const userId = (ctx: AppContext) => requireAuth(ctx).user.id;
+
+/** Brain forms, the owner's side: thin callers of form.service.ts and form-submit.service.ts. */
+@Resolver(() => BrainFormView)
+export class BrainFormResolver {
+  @Query(() => [BrainFormView], { description: 'Your Brain forms, newest first.' })
+  brainForms(@Ctx() ctx: AppContext) {
+    return listForms(ctx.em, userId(ctx));
+  }
+
+  @Query(() => BrainFormEditorView, { description: 'The editor payload: the form, its fields and its database.' })
+  brainForm(@Args(() => BrainFormIdArgs) args: BrainFormIdArgs, @Ctx() ctx: AppContext) {
+    return getForm(ctx.em, userId(ctx), args.formId);
+  }
+
+  @Mutation(() => BrainFormEditorView, { description: 'Over one of your databases (`databaseId`) or a new one (`createDatabase: { name }`).' })
+  createBrainForm(@Args(() => CreateBrainFormArgs) args: CreateBrainFormArgs, @Ctx() ctx: AppContext) {
+    return makeForm(ctx.em, userId(ctx), given(args));
+  }
+
+  @Mutation(() => BrainFormEditorView)
+  updateBrainForm(@Args(() => UpdateBrainFormArgs) args: UpdateBrainFormArgs, @Ctx() ctx: AppContext) {
+    const { formId, ...changes } = given(args);
+    return updateForm(ctx.em, userId(ctx), formId as string, changes);
+  }
+
+  @Mutation(() => BrainDeleted, { description: 'Its database and the records its answers made stay.' })
+  deleteBrainForm(@Args(() => BrainFormIdArgs) args: BrainFormIdArgs, @Ctx() ctx: AppContext) {
+    return deleteForm(ctx.em, userId(ctx), args.formId);
+  }
+
+  @Mutation(() => BrainFormView, { description: 'Publishing assigns `publicSlug` (kept when unpublished).' })
+  publishBrainForm(@Args(() => PublishBrainFormArgs) args: PublishBrainFormArgs, @Ctx() ctx: AppContext) {
+    return publishForm(ctx.em, userId(ctx), args.formId, { published: args.published });
+  }
+
+  @Mutation(() => BrainFormSubmitResult, {
+    description: 'Answers your own form (a record in its database, `brain_form_submitted`). Refusals: VALIDATION (details.errors), CLOSED 410, ALREADY_SUBMITTED 409.',
+  })
+  async submitBrainForm(@Args(() => SubmitBrainFormArgs) args: SubmitBrainFormArgs, @Ctx() ctx: AppContext) {
+    const result = await submitOwnForm(ctx.em, userId(ctx), args.formId, { values: args.values ?? {}, respondentName: args.respondentName });
+    return { ...result, quiz: result.quiz ?? null };
+  }
+}
