@@ -57,7 +57,7 @@ export class AgendaRangeArgs {
   showAllTransactions!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class AgendaFeedUrl {
   @Field(() => String, { description: 'The secret iCalendar URL; creating a new one makes the previous answer 404.' })
   url!: string;

@@ -1,7 +1,7 @@
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO, UUID } from '../core/scalars.js';
 
-@ObjectType({ description: 'Current streaks, in the user\'s time zone.' })
+@ObjectType({ simpleResolvers: true, description: 'Current streaks, in the user\'s time zone.' })
 export class GamificationStreaks {
   @Field(() => Int, { description: 'Consecutive completed days, ending today or yesterday.' })
   checklist!: number;
@@ -10,7 +10,7 @@ export class GamificationStreaks {
   training!: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class GamificationStats {
   @Field(() => Int, { description: 'Total XP: the sum of what your current actions earned.' })
   xp!: number;
@@ -40,7 +40,7 @@ export class GamificationStats {
   achievementTotal!: number;
 }
 
-@ObjectType({ description: 'A shop item the character owns.' })
+@ObjectType({ simpleResolvers: true, description: 'A shop item the character owns.' })
 export class EquipmentItem {
   @Field(() => ID)
   itemId!: string;
@@ -58,7 +58,7 @@ export class EquipmentItem {
   quantity!: number;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class GamificationCharacter {
   @Field(() => GamificationStats)
   stats!: GamificationStats;
@@ -70,7 +70,7 @@ export class GamificationCharacter {
   avatar!: string;
 }
 
-@ObjectType('Achievement')
+@ObjectType('Achievement', { simpleResolvers: true })
 export class AchievementView {
   @Field(() => ID)
   id!: string;
@@ -88,7 +88,7 @@ export class AchievementView {
   unlockedAt!: Date | null;
 }
 
-@ObjectType('ShopItem')
+@ObjectType('ShopItem', { simpleResolvers: true })
 export class ShopItemView {
   @Field(() => ID)
   id!: string;
@@ -112,7 +112,7 @@ export class ShopItemView {
   affordable!: boolean;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ShopPurchase {
   @Field(() => ID)
   id!: string;

@@ -16,11 +16,13 @@ const STATEMENTS: Record<string, number> = {
   'agenda week': 12,
   day: 7,
   'task list': 2,
-  'checklist toggle': 8,
+  // The writes include gamification's reaction in the same transaction (src/gamification: the profile,
+  // the XP grant, streaks, achievements).
+  'checklist toggle': 14,
   'task status': 5,
   water: 6,
   mood: 6,
-  'training session': 12,
+  'training session': 20,
 };
 const HISTORY_DAYS = 28;
 
@@ -37,6 +39,12 @@ afterAll(async () => {
 
 /** Background work of the service (job polling, webhook dispatch) runs beside the request: not counted. */
 const BACKGROUND = /agenda_jobs|from event_outbox where dispatched_at is null|update event_outbox set dispatched_at|webhook_deliveries|^(begin|commit)$/;
+/**
+ * Gamification's threshold events (a level reached, an achievement unlocked, a streak changed) are
+ * written once, when the user's totals cross a line: they follow the user's state, not the size of the
+ * history read, so the comparison leaves them out (gamification.*.test.ts fixes when they fire).
+ */
+const THRESHOLD_EVENT = /^insert into "event_outbox" .*'(level_up|achievement_unlocked|streak_updated)'/;
 
 async function statementsOf(user: MixedUser, op: MixedOperation, n: number): Promise<string[]> {
   const recorder = recordStatements();
@@ -46,7 +54,7 @@ async function statementsOf(user: MixedUser, op: MixedOperation, n: number): Pro
   } finally {
     recorder.stop();
   }
-  return recorder.statements.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => !BACKGROUND.test(s));
+  return recorder.statements.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => !BACKGROUND.test(s) && !THRESHOLD_EVENT.test(s));
 }
 
 describe('mixed operations: statements per request', () => {
