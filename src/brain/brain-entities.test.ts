@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { text } from 'node:stream/consumers';
-import { fromBufferPromise, type Entry } from 'yauzl';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
+import { unzip } from '../../test/support/zip.js';
 
 /**
  * The Brain as one whole: notes, databases, records and forms together in entity search, entity types,
@@ -115,20 +114,7 @@ describe('Brain entities across notes, databases, records and forms', () => {
   it('the export zip holds the notes as Markdown, each database with its records and each form as JSON', async () => {
     const response = await fetch(`${app.url}${api}/export`, { headers: { cookie: alice.cookie! } });
     expect(response.status).toBe(200);
-    const zip = await fromBufferPromise(Buffer.from(await response.arrayBuffer()));
-    const entries: Entry[] = [];
-    await new Promise<void>((resolve, reject) => {
-      zip.on('entry', (entry: Entry) => {
-        if (!entry.fileName.endsWith('/')) entries.push(entry);
-        zip.readEntry();
-      });
-      zip.on('end', resolve);
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-    const files = new Map<string, string>();
-    for (const entry of entries) files.set(entry.fileName, await text(await zip.openReadStreamPromise(entry)));
-    zip.close();
+    const files = new Map([...(await unzip(Buffer.from(await response.arrayBuffer())))].filter(([name]) => !name.endsWith('/')).map(([name, bytes]) => [name, bytes.toString('utf8')]));
     const names = [...files.keys()];
     expect(names.filter((n) => n.endsWith('.md'))).toHaveLength(1);
     const databases = names.filter((n) => n.startsWith('databases/')).map((n) => JSON.parse(files.get(n)!));

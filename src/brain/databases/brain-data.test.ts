@@ -1,10 +1,9 @@
-import { text } from 'node:stream/consumers';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
-import { fromBufferPromise, type Entry } from 'yauzl';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
+import { unzip } from '../../../test/support/zip.js';
 import { expectStatus } from '../../../test/support/expectations.js';
 import { databaseExportPart } from './database-export-part.js';
 import { DATABASE_SEARCH_SOURCE, RECORD_SEARCH_SOURCE } from './search-sources.js';
@@ -36,21 +35,7 @@ async function zipOf(parts: BrainExportPart[], userId: string): Promise<Map<stri
   for (const part of parts) await part.write(zip, em, userId);
   zip.end();
   const bytes = await buffer(zip.outputStream);
-  const reader = await fromBufferPromise(bytes);
-  const files = new Map<string, string>();
-  const entries: Entry[] = [];
-  await new Promise<void>((resolve, reject) => {
-    reader.on('entry', (entry: Entry) => {
-      entries.push(entry);
-      reader.readEntry();
-    });
-    reader.on('end', resolve);
-    reader.on('error', reject);
-    reader.readEntry();
-  });
-  for (const entry of entries) files.set(entry.fileName, await text(await reader.openReadStreamPromise(entry)));
-  reader.close();
-  return files;
+  return new Map([...(await unzip(bytes))].map(([name, content]) => [name, content.toString('utf8')]));
 }
 
 describe('export parts', () => {

@@ -9,7 +9,8 @@ import { sql } from '../../../test/support/db.js';
 import { weekDayIds } from '../../../test/support/fixtures.js';
 import { signUp } from '../../../test/support/http-client.js';
 import { startServiceProcess, type ServiceProcess } from '../../../test/support/service-process.js';
-import { getBytes, pathOf, runExport, unzip } from './export.test-helpers.js';
+import { getBytes, pathOf, runExport } from './export.test-helpers.js';
+import { unzip } from '../../../test/support/zip.js';
 
 /**
  * 20,000 records of one user through the real job in a service process of its own, whose resident

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp } from '../../../test/support/http-client.js';
 import { makePdf, upload } from '../../files/files.test-helpers.js';
-import { getBytes, pathOf, runExport, unzip } from './export.test-helpers.js';
+import { getBytes, pathOf, runExport } from './export.test-helpers.js';
+import { unzip } from '../../../test/support/zip.js';
 
 /** FILE_STORAGE_ADAPTER=s3: the archive is an object in the bucket, streamed back by the download route. */
 let s3: S3rver;

@@ -8,7 +8,8 @@ import { MISSING_ID, weekDayIds } from '../../../test/support/fixtures.js';
 import { readOutbox } from '../../../test/support/mailbox.js';
 import { setPlan, sql } from '../../../test/support/db.js';
 import { makeImage, makePdf, upload } from '../../files/files.test-helpers.js';
-import { getBytes, pathOf, runExport, unzip, type FinishedExport } from './export.test-helpers.js';
+import { getBytes, pathOf, runExport, type FinishedExport } from './export.test-helpers.js';
+import { unzip } from '../../../test/support/zip.js';
 import { EXPORT_REGISTRY } from './export-registry.js';
 
 let app: TestApp;
