@@ -132,17 +132,21 @@ async function reactFor(em: EntityManager, userId: string, facts: Fact[]): Promi
     [xp, highestLevel, checklistStreak, trainingStreak, now, profile.id],
   );
 
-  const counts = Object.fromEntries(
-    (await em.execute<{ action: string; n: number }[]>('select action, count(*)::int as n from gamification_xp_grants where user_id = ? group by action', [userId]))
-      .map((r) => [r.action, r.n]),
+  // One statement for the ledger's counts per action and the achievements already unlocked.
+  const [progressRow] = await em.execute<{ counts: Record<string, number> | null; unlocked: string[] | null }[]>(
+    `select (select json_object_agg(action, n) from (select action, count(*)::int as n from gamification_xp_grants where user_id = ? group by action) c) as counts,
+            (select array_agg(achievement_id) from gamification_user_achievements where user_id = ?) as unlocked`,
+    [userId, userId],
   );
+  const counts = progressRow?.counts ?? {};
+  const unlocked = new Set(progressRow?.unlocked ?? []);
   const cardioKm = names.has('cardio_logged')
     ? (await em.execute<{ km: number }[]>('select coalesce(sum(distance), 0)::float8 as km from cardio_sessions where user_id = ?', [userId]))[0]!.km
     : null;
   const booksFinished = [...names].some((n) => BOOK_FACTS.has(n))
     ? (await em.execute<{ n: number }[]>('select count(*)::int as n from books where user_id = ? and total_pages > 0 and current_page >= total_pages', [userId]))[0]!.n
     : null;
-  await unlockAchievements(em, userId, { counts, xp, level, checklistStreak, trainingStreak, cardioKm, booksFinished, purchases: null }, now);
+  await unlockAchievements(em, userId, { counts, xp, level, checklistStreak, trainingStreak, cardioKm, booksFinished, purchases: null }, now, unlocked);
 }
 
 async function taskAmount(em: EntityManager, taskId: string): Promise<number | null> {
@@ -150,13 +154,18 @@ async function taskAmount(em: EntityManager, taskId: string): Promise<number | n
   return rows[0] ? taskXp(rows[0].timebox) : null;
 }
 
-/** Unlocks (once) every achievement whose condition holds, each with its `achievement_unlocked` event. */
-export async function unlockAchievements(em: EntityManager, userId: string, progress: Progress, now: Date): Promise<void> {
+/**
+ * Unlocks (once) every achievement whose condition holds, each with its `achievement_unlocked` event.
+ * `alreadyUnlocked`: the ids the caller read already (else they are read here).
+ */
+export async function unlockAchievements(em: EntityManager, userId: string, progress: Progress, now: Date, alreadyUnlocked?: ReadonlySet<string>): Promise<void> {
   const due = ACHIEVEMENTS.filter((a) => a.unlocked(progress));
   if (due.length === 0) return;
-  const have = new Set(
-    (await em.execute<{ achievement_id: string }[]>('select achievement_id from gamification_user_achievements where user_id = ?', [userId])).map((r) => r.achievement_id),
-  );
+  const have =
+    alreadyUnlocked ??
+    new Set(
+      (await em.execute<{ achievement_id: string }[]>('select achievement_id from gamification_user_achievements where user_id = ?', [userId])).map((r) => r.achievement_id),
+    );
   for (const achievement of due) {
     const id = achievementId(achievement.key);
     if (have.has(id)) continue;

@@ -18,11 +18,11 @@ const STATEMENTS: Record<string, number> = {
   'task list': 2,
   // The writes include gamification's reaction in the same transaction (src/gamification: the profile,
   // the XP grant, streaks, achievements).
-  'checklist toggle': 14,
+  'checklist toggle': 13,
   'task status': 5,
   water: 6,
   mood: 6,
-  'training session': 20,
+  'training session': 19,
 };
 const HISTORY_DAYS = 28;
 
