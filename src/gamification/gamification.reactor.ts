@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, mondayOf, todayIn } from '../core/dates.js';
-import type { Fact } from '../core/events/fact-dispatcher.js';
+import type { Fact, FactName, FactPayloads, FactReactor } from '../core/events/fact-dispatcher.js';
 import { recordEvent } from '../core/events/record-event.js';
 import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
 import { ACHIEVEMENTS, achievementId, type Progress } from './achievement-catalog.seed.js';
@@ -10,30 +10,32 @@ import { levelFor, taskXp, XP, type XpAction } from './gamification-rules.js';
 type LedgerOp = { grant: boolean; action: XpAction; sourceId: string };
 
 /** Which ledger entry a fact adds (grant) or takes back (undo). Facts not listed earn nothing. */
+const LEDGER: { [N in FactName]?: (data: FactPayloads[N]) => LedgerOp } = {
+  task_completed: (d) => ({ grant: true, action: 'task', sourceId: d.taskId }),
+  task_reopened: (d) => ({ grant: false, action: 'task', sourceId: d.taskId }),
+  checklist_completed: (d) => ({ grant: true, action: 'checklist_item', sourceId: `${d.dayId}:${d.itemKey}` }),
+  checklist_item_unticked: (d) => ({ grant: false, action: 'checklist_item', sourceId: `${d.dayId}:${d.itemKey}` }),
+  day_completed: (d) => ({ grant: true, action: 'day', sourceId: d.dayId }),
+  day_reopened: (d) => ({ grant: false, action: 'day', sourceId: d.dayId }),
+  training_logged: (d) => ({ grant: true, action: 'training', sourceId: d.sessionId }),
+  training_deleted: (d) => ({ grant: false, action: 'training', sourceId: d.sessionId }),
+  cardio_logged: (d) => ({ grant: true, action: 'cardio', sourceId: d.sessionId }),
+  mobility_logged: (d) => ({ grant: true, action: 'mobility', sourceId: d.sessionId }),
+  reading_logged: (d) => ({ grant: true, action: 'reading', sourceId: d.sessionId }),
+  reading_deleted: (d) => ({ grant: false, action: 'reading', sourceId: d.sessionId }),
+  meditation_logged: (d) => ({ grant: true, action: 'meditation', sourceId: d.sessionId }),
+  journal_entry_created: (d) => ({ grant: true, action: 'journal', sourceId: d.entryId }),
+  journal_entry_deleted: (d) => ({ grant: false, action: 'journal', sourceId: d.entryId }),
+};
+
 function ledgerOp(fact: Fact): LedgerOp | null {
-  switch (fact.name) {
-    case 'task_completed': return { grant: true, action: 'task', sourceId: fact.data.taskId };
-    case 'task_reopened': return { grant: false, action: 'task', sourceId: fact.data.taskId };
-    case 'checklist_completed': return { grant: true, action: 'checklist_item', sourceId: `${fact.data.dayId}:${fact.data.itemKey}` };
-    case 'checklist_item_unticked': return { grant: false, action: 'checklist_item', sourceId: `${fact.data.dayId}:${fact.data.itemKey}` };
-    case 'day_completed': return { grant: true, action: 'day', sourceId: fact.data.dayId };
-    case 'day_reopened': return { grant: false, action: 'day', sourceId: fact.data.dayId };
-    case 'training_logged': return { grant: true, action: 'training', sourceId: fact.data.sessionId };
-    case 'training_deleted': return { grant: false, action: 'training', sourceId: fact.data.sessionId };
-    case 'cardio_logged': return { grant: true, action: 'cardio', sourceId: fact.data.sessionId };
-    case 'mobility_logged': return { grant: true, action: 'mobility', sourceId: fact.data.sessionId };
-    case 'reading_logged': return { grant: true, action: 'reading', sourceId: fact.data.sessionId };
-    case 'reading_deleted': return { grant: false, action: 'reading', sourceId: fact.data.sessionId };
-    case 'meditation_logged': return { grant: true, action: 'meditation', sourceId: fact.data.sessionId };
-    case 'journal_entry_created': return { grant: true, action: 'journal', sourceId: fact.data.entryId };
-    case 'journal_entry_deleted': return { grant: false, action: 'journal', sourceId: fact.data.entryId };
-    default: return null;
-  }
+  const op = LEDGER[fact.name] as ((data: Fact['data']) => LedgerOp) | undefined;
+  return op ? op(fact.data) : null;
 }
 
 const CHECKLIST_STREAK_FACTS = new Set(['day_completed', 'day_reopened']);
 const TRAINING_STREAK_FACTS = new Set(['training_logged', 'training_deleted']);
-const BOOK_FACTS = new Set(['reading_logged', 'reading_deleted', 'book_progressed']);
+const BOOK_FACTS = new Set<FactName>(['reading_logged', 'reading_deleted', 'book_progressed']);
 
 interface ProfileRow {
   id: string;
@@ -48,16 +50,18 @@ interface ProfileRow {
  * the app wiring on the core FactDispatcher): the XP ledger, level-ups, streaks and achievements, and
  * the `level_up`, `streak_updated` and `achievement_unlocked` events, all committed with the change.
  */
-export async function gamificationReactor(em: EntityManager, facts: readonly Fact[]): Promise<void> {
-  const byUser = new Map<string, Fact[]>();
-  for (const fact of facts) {
-    if (!ledgerOp(fact) && !BOOK_FACTS.has(fact.name)) continue;
-    const list = byUser.get(fact.userId);
-    if (list) list.push(fact);
-    else byUser.set(fact.userId, [fact]);
-  }
-  for (const [userId, userFacts] of byUser) await reactFor(em, userId, userFacts);
-}
+export const gamificationReactor: FactReactor = {
+  reactsTo: (name) => name in LEDGER || BOOK_FACTS.has(name),
+  async react(em, facts) {
+    const byUser = new Map<string, Fact[]>();
+    for (const fact of facts) {
+      const list = byUser.get(fact.userId);
+      if (list) list.push(fact);
+      else byUser.set(fact.userId, [fact]);
+    }
+    for (const [userId, userFacts] of byUser) await reactFor(em, userId, userFacts);
+  },
+};
 
 /** Creates the user's profile row when missing and locks it: one user's reactions and purchases run one at a time. */
 export async function lockProfile(em: EntityManager, userId: string): Promise<ProfileRow> {

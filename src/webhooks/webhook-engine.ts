@@ -12,7 +12,7 @@ export const DELIVERY_JOB = 'webhook-delivery';
 export const MAX_ATTEMPTS = 5;
 const NOTIFY_CHANNEL = 'lp_event_outbox';
 const DISPATCH_BATCH = 500;
-/** Fallback poll for outbox rows whose notification was missed (a listener reconnecting, say). */
+/** Poll for outbox rows with no notification: a missed one (a listener reconnecting, say), and events no endpoint subscribes to. */
 const POLL_MS = 2000;
 /** How often stuck deliveries (no job, a crashed attempt) are looked for, and how late they must be. */
 const SWEEP_MS = 15_000;
@@ -67,8 +67,8 @@ interface OutboxRow {
  * - the dispatcher turns undispatched `event_outbox` rows into one delivery per active, subscribed
  *   endpoint of the event's user, in the same transaction that marks the rows dispatched
  *   (`FOR UPDATE SKIP LOCKED`: instances never dispatch a row twice), then queues one Agenda job per
- *   delivery. A trigger NOTIFYs on every outbox insert so dispatch starts at once; a short poll covers
- *   a missed notification.
+ *   delivery. A trigger NOTIFYs when an inserted event has a subscribed endpoint, so dispatch starts at
+ *   once; a short poll covers a missed notification and marks the events nobody subscribes to.
  * - the delivery job claims its attempt atomically (only one instance sends a given attempt), POSTs the
  *   stored body, records the attempt, and queues the next attempt when one is due.
  * - a sweep (at start and every 15 s) re-queues pending deliveries whose job was lost (crash between
@@ -165,13 +165,24 @@ export class WebhookEngine {
     await this.pool.end().catch(() => undefined);
   }
 
-  /** A statement-level trigger NOTIFYs listeners when events are written (created idempotently at start). */
+  /**
+   * A statement-level trigger NOTIFYs listeners when events are written that an active endpoint
+   * subscribes to (created idempotently at start). Events nobody subscribes to need no delivery: the
+   * poll marks them dispatched in batches, so a user without webhooks costs no dispatch round per write.
+   */
   private async installNotifyTrigger(): Promise<void> {
     await this.inTransaction(async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtext('lp_event_outbox_notify'))`);
       await client.query(`create or replace function lp_event_outbox_notify() returns trigger language plpgsql as $fn$
-        begin perform pg_notify('${NOTIFY_CHANNEL}', ''); return null; end $fn$`);
+        begin
+          if exists (select 1 from inserted_events i
+                       join webhook_endpoints e on e.user_id = i.user_id and e.active and i.event = any(e.events)) then
+            perform pg_notify('${NOTIFY_CHANNEL}', '');
+          end if;
+          return null;
+        end $fn$`);
       await client.query(`create or replace trigger lp_event_outbox_notify after insert on event_outbox
+        referencing new table as inserted_events
         for each statement execute function lp_event_outbox_notify()`);
     });
   }

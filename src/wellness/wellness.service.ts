@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { insertEvent, recordEvent } from '../core/events/record-event.js';
+import { insertWithEvent, recordEvent } from '../core/events/record-event.js';
 import { lockDay, requireDay, requireDayUnlessOwned, type OwnedDay } from '../planning/day-scope.js';
 import { completeChecklistItem } from '../planning/checklist.service.js';
 import { ChecklistKey } from '../planning/checklist-key.js';
@@ -29,19 +29,16 @@ export class WaterService {
 
   /**
    * Records water_logged { intakeId, amount, loggedAt }. An append-only log: the intake and its event
-   * are two INSERTs (`em.insert`) in one transaction, no unit of work. `ownedDay`: the caller already
+   * are written by one statement (`insertWithEvent`), no unit of work. `ownedDay`: the caller already
    * read `dayId` by its owner (the Public API's today), so its ownership is not checked twice.
    */
   async log(userId: string, input: WaterLog, options: { ownedDay?: OwnedDay } = {}): Promise<WaterIntake> {
     const now = new Date();
     const time = toDate(input.time, 'time') ?? now;
-    return this.em.transactional(async (em) => {
-      await requireDayUnlessOwned(em, userId, input.dayId, options.ownedDay);
-      const intake = em.create(WaterIntake, { userId, dayId: input.dayId, volume: input.volume, time, notes: input.notes ?? null }, { persist: false });
-      await em.insert(intake);
-      await insertEvent(em, userId, 'water_logged', { intakeId: intake.id, amount: intake.volume, loggedAt: now.toISOString() }, now);
-      return intake;
-    });
+    await requireDayUnlessOwned(this.em, userId, input.dayId, options.ownedDay);
+    const intake = this.em.create(WaterIntake, { userId, dayId: input.dayId, volume: input.volume, time, notes: input.notes ?? null }, { persist: false });
+    await insertWithEvent(this.em, intake, userId, 'water_logged', { intakeId: intake.id, amount: intake.volume, loggedAt: now.toISOString() }, now);
+    return intake;
   }
 }
 

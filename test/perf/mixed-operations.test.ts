@@ -20,7 +20,8 @@ const STATEMENTS: Record<string, number> = {
   // the XP grant, streaks, achievements).
   'checklist toggle': 13,
   'task status': 5,
-  water: 6,
+  // The session, the day's owner, then the intake and its event in one statement (insertWithEvent).
+  water: 3,
   mood: 6,
   'training session': 19,
 };

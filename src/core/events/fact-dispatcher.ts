@@ -10,10 +10,14 @@ export type FactName = EventName | InternalFactName;
 export type Fact = { [N in FactName]: { name: N; userId: string; data: FactPayloads[N]; occurredAt: Date } }[FactName];
 
 /**
- * A reactor sees the facts of a transaction just before it commits, with an entity manager bound to
- * that transaction: what it reads includes the change, and what it writes commits or rolls back with it.
+ * A reactor sees the facts of a transaction it reacts to just before that transaction commits, with an
+ * entity manager bound to it: what it reads includes the change, and what it writes commits or rolls
+ * back with it. `reactsTo` names its facts, so a write nobody reacts to pays for no reaction.
  */
-export type FactReactor = (em: EntityManager, facts: readonly Fact[]) => Promise<void>;
+export interface FactReactor {
+  reactsTo(name: FactName): boolean;
+  react(em: EntityManager, facts: readonly Fact[]): Promise<void>;
+}
 
 /**
  * Facts waiting for their transaction's commit. The key is the root database transaction when the
@@ -71,15 +75,28 @@ const MAX_ROUNDS = 4;
  * app wiring registers it with its reactors; domain services only record facts.
  */
 export class FactDispatcher implements EventSubscriber {
+  /** The dispatcher registered on an entity manager's ORM, if any. */
+  static of(em: EntityManager): FactDispatcher | undefined {
+    for (const subscriber of em.getEventManager().getSubscribers()) if (subscriber instanceof FactDispatcher) return subscriber;
+    return undefined;
+  }
+
   constructor(private readonly reactors: readonly FactReactor[]) {}
+
+  /** Whether any reactor reacts to `name` (a write of facts nobody reacts to needs no transaction for them). */
+  reactsTo(name: FactName): boolean {
+    return this.reactors.some((reactor) => reactor.reactsTo(name));
+  }
 
   async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       const facts = take(args);
       if (facts.length === 0 || !args.transaction) return;
+      const wanted = this.reactors.map((reactor) => [reactor, facts.filter((fact) => reactor.reactsTo(fact.name))] as const).filter(([, mine]) => mine.length > 0);
+      if (wanted.length === 0) return;
       const em = (args.em as EntityManager).fork({ clear: true, useContext: false });
       em.setTransactionContext(args.transaction);
-      for (const react of this.reactors) await react(em, facts);
+      for (const [reactor, mine] of wanted) await reactor.react(em, mine);
       await em.flush();
     }
   }
