@@ -39,6 +39,9 @@ export async function createRequestContext(deps: AppDeps, req: Request, res: Res
     get loaders() {
       return (loaders ??= createLoaders(em));
     },
-    log: (req as Request & { log?: AppContext['log'] }).log ?? deps.logger,
+    // Read when something logs: the request-bound logger may be made on first use (request-logging.ts).
+    get log() {
+      return (req as Request & { log?: AppContext['log'] }).log ?? deps.logger;
+    },
   };
 }

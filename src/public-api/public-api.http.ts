@@ -38,7 +38,10 @@ function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
     get loaders() {
       return (loaders ??= createLoaders(em));
     },
-    log: (req as Request & { log?: AppContext['log'] }).log ?? deps.logger,
+    // Read when something logs: the request-bound logger may be made on first use (request-logging.ts).
+    get log() {
+      return (req as Request & { log?: AppContext['log'] }).log ?? deps.logger;
+    },
   };
 }
 
