@@ -60,6 +60,11 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     if (isStreamedUpload(req.method, req.path)) return next(); // limited by MAX_FILE_SIZE while streaming
     next(length > MAX_BODY_BYTES ? Object.assign(new Error('Request body too large'), { status: 413 }) : undefined);
   });
+  // The Public API: its own surface, authenticated by API key and limited per key. It comes before the
+  // cookie-authenticated surfaces' middleware (cookies, CSRF, session limiters, the connector, Apollo),
+  // none of which applies to it, so a keyed request does not walk through them.
+  const publicApi = publicApiRouter(deps, schema, MAX_BODY_BYTES, redis);
+  app.use('/api/public/v1', publicApi.router);
   app.use(cookieParser());
   // CSRF: the cookie-authenticated surfaces refuse writes sent by pages of other origins (after the
   // deprecated /api/... paths were rewritten to /api/v1; the Public API is keyed, not behind this).
@@ -123,9 +128,6 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use('/api/v1', sessionDocsRouter(schema, sessionRoutes, session.openAPIDocument));
   app.use('/api/v1', uploadRoutes(deps));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
-  // The Public API: its own surface, authenticated by API key and limited per key.
-  const publicApi = publicApiRouter(deps, schema, MAX_BODY_BYTES, redis);
-  app.use('/api/public/v1', publicApi.router);
   // The agenda's calendar feed: no session, the secret token in the path (calendar apps subscribe to it).
   app.use(agendaFeedRoutes(deps));
   // The public Brain form page (HTML, outside /api/v1).
