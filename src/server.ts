@@ -38,6 +38,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let orm: Orm | undefined;
   let redis: RedisClientType | undefined;
   let jobs: JobRunner | undefined;
+  let jobsStarting: Promise<void> | undefined;
   try {
     orm = await connectOrm(database.url);
     await migrate(orm);
@@ -60,9 +61,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       background: new BackgroundWork(logger),
     };
     registerJobs(deps);
-    await jobs.start();
+    // Agenda's start mostly waits on the database (its connections, LISTEN, the companions' first
+    // reads): the schema and the HTTP app, all CPU, are built meanwhile. Both are done before listening.
+    jobsStarting = jobs.start();
+    jobsStarting.catch(() => undefined); // awaited below, where a failure fails the start
     const schema = await buildAppSchema();
     const http = await createHttpApp(deps, schema, redis);
+    await jobsStarting;
     const server: Server = createServer(http.app);
     const drain = new ConnectionDrain(server);
     await new Promise<void>((resolve, reject) => {
@@ -92,6 +97,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       })());
     return { url, port, orm, deps, close };
   } catch (error) {
+    await jobsStarting?.catch(() => undefined); // stopped once its start has settled
     await jobs?.stop().catch(() => undefined);
     await redis?.quit().catch(() => undefined);
     await orm?.close().catch(() => undefined);
