@@ -360,7 +360,7 @@ export const BYTE_ROUTES: Json = {
  * from the same schema the surface serves (src/openapi/rest-openapi.ts), with the session cookie, and
  * the error answers each route can give. Routes with an `answer` shape describe the fields they select.
  */
-export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, routes: RouteTable): { document: Json; yaml: string } {
+export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, routes: RouteTable): { document: Json; yaml: () => Promise<string> } {
   return buildRestOpenApi({
     sofaDocument,
     schema,
@@ -427,11 +427,11 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
  * `GET /api/v1/openapi.yaml` and `/api/v1/docs` (no session needed). Mounted on /api/v1 before the
  * REST surface, whose 404 for unknown routes would otherwise answer them.
  */
-export function sessionDocsRouter(schema: GraphQLSchema, routes: RouteTable, sofaDocument: () => Json): Router {
+export function sessionDocsRouter(schema: GraphQLSchema, routes: RouteTable, sofaDocument: () => Promise<Json>): Router {
   const router = Router();
   let yaml: string | undefined;
-  router.get('/openapi.yaml', (_req, res) => {
-    yaml ??= buildSessionOpenApi(sofaDocument(), schema, routes).yaml;
+  router.get('/openapi.yaml', async (_req, res) => {
+    yaml ??= await buildSessionOpenApi(await sofaDocument(), schema, routes).yaml();
     res.type('application/yaml').send(yaml);
   });
   router.use(

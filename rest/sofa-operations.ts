@@ -4,9 +4,7 @@ import { createSofa } from 'sofa-api';
 import { schemaForRoutes } from './prune-schema.js';
 import { shapedDocuments } from './answer-shape.js';
 import type { RouteTable } from './route-table.js';
-
-/** Sofa's selection depth for a surface (sofa-surface.ts passes it to useSofa). */
-export const SOFA_DEPTH_LIMIT = 1;
+import { SOFA_DEPTH_LIMIT } from './sofa-surface.js';
 
 /**
  * The fixed document each route of a table runs, built the way Sofa's router builds it (its own models

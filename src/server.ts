@@ -38,7 +38,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let orm: Orm | undefined;
   let redis: RedisClientType | undefined;
   let jobs: JobRunner | undefined;
+  let jobsCreating: Promise<JobRunner> | undefined;
+  let jobsStarting: Promise<void> | undefined;
   try {
+    // The job runner's set-up (Agenda's own table, its pools) only waits on the database: it goes on
+    // while the ORM starts (its metadata discovery is CPU), the migrations and the seeds run.
+    jobsCreating = createJobRunner(config, database.url, logger);
+    jobsCreating.catch(() => undefined); // awaited below, where a failure fails the start
     orm = await connectOrm(database.url);
     await migrate(orm);
     await runSeeds(orm.em.fork());
@@ -56,13 +62,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       orm,
       mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir }),
       sessionTokens: new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir)),
-      jobs: (jobs = await createJobRunner(config, database.url, logger)),
+      jobs: (jobs = await jobsCreating),
       background: new BackgroundWork(logger),
     };
     registerJobs(deps);
-    await jobs.start();
+    // Agenda's start mostly waits on the database (its connections, LISTEN, the companions' first
+    // reads): the schema and the HTTP app, all CPU, are built meanwhile. Both are done before listening.
+    jobsStarting = jobs.start();
+    jobsStarting.catch(() => undefined); // awaited below, where a failure fails the start
     const schema = await buildAppSchema();
     const http = await createHttpApp(deps, schema, redis);
+    await jobsStarting;
     const server: Server = createServer(http.app);
     const drain = new ConnectionDrain(server);
     await new Promise<void>((resolve, reject) => {
@@ -92,6 +102,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       })());
     return { url, port, orm, deps, close };
   } catch (error) {
+    jobs ??= await jobsCreating?.catch(() => undefined);
+    await jobsStarting?.catch(() => undefined); // stopped once its start has settled
     await jobs?.stop().catch(() => undefined);
     await redis?.quit().catch(() => undefined);
     await orm?.close().catch(() => undefined);

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import ical from 'ical-generator';
 import { DateTime } from 'luxon';
 import { queryRows } from '../core/database/read-rows.js';
 import { AgendaService } from './agenda.service.js';
@@ -55,6 +54,7 @@ export class AgendaFeedService {
     const start = new Date(now.getTime() - FEED_WINDOW_DAYS * 86_400_000);
     const end = new Date(now.getTime() + FEED_WINDOW_DAYS * 86_400_000);
     const { entries, timezone } = await AgendaService.read(this.em, userId, { start, end });
+    const { default: ical } = await import('ical-generator'); // loaded by the first feed read, not at start-up (issue 18)
     const calendar = ical({ name: 'Life planner agenda', prodId: { company: 'life-planner', product: 'agenda', language: 'EN' }, ttl: 3600 });
     for (const entry of entries) {
       const common = { id: feedUid(entry.id), summary: entry.title, categories: [{ name: entry.type }], stamp: now };

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { fileTypeFromFile } from 'file-type';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
 import type { Page } from '../core/pagination.js';
@@ -83,6 +82,8 @@ export class FileService {
       const { allowedImageTypes, allowedDocumentTypes } = this.rt.settings;
       const allowed = [...allowedImageTypes, ...allowedDocumentTypes];
       if (staged.size === 0) throw new RuleViolationError('file_type', 'The file is empty', ['file']);
+      // file-type (and its tokenizers) loaded by the first upload, not at start-up (issue 18).
+      const { fileTypeFromFile } = await import('file-type');
       const sniffed = (await fileTypeFromFile(staged.path))?.mime;
       if (!sniffed || !allowed.includes(sniffed)) {
         const what = sniffed ? `Files of type ${sniffed} are not allowed` : 'The file content is not of a recognised type';

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { stringify } from 'csv-stringify/sync';
 import type { AppDeps } from '../core/context.js';
 import { ValidationError, type FieldError } from '../core/errors.js';
 import { isLocalDate } from '../core/scalars.js';
@@ -77,6 +76,7 @@ export function transactionExportRoutes(deps: AppDeps): Router {
     sessionRoute(deps, async ({ ctx, userId }, req, res) => {
       const filter = readFilter(req.query as Record<string, unknown>);
       const rows = await new TransactionService(ctx.em).all(userId, filter);
+      const { stringify } = await import('csv-stringify/sync'); // loaded by the first export, not at start-up (issue 18)
       const csv = stringify([COLUMNS, ...csvRows(rows)], { record_delimiter: 'windows' });
       const day = new Date().toISOString().slice(0, 10);
       res

@@ -1,5 +1,5 @@
 import { execute, getOperationAST, GraphQLError, Kind, OperationTypeNode, valueFromASTUntyped, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 
 /*
  * Execution through graphql-jit: each operation is compiled once into a plain function (fields read and
@@ -7,6 +7,11 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
  * graphql-js builds its work per request and per field; on a week read (≈1,500 fields) that walk was
  * the largest single cost after the database. Results and errors are the ones graphql-js gives.
  */
+
+/** graphql-jit, loaded by the first operation rather than at start-up (issue 18). */
+let jit: typeof import('graphql-jit') | undefined;
+let loadingJit: Promise<void> | undefined;
+const loadJit = () => (loadingJit ??= import('graphql-jit').then((module) => void (jit = module)));
 
 interface Compiled {
   query: CompiledQuery;
@@ -16,7 +21,7 @@ interface Compiled {
 
 const compiledBySchema = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Compiled | null>>>();
 
-function compiled(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined | null): Compiled | null {
+function compiled({ compileQuery, isCompiledQuery }: typeof import('graphql-jit'), schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined | null): Compiled | null {
   let byDocument = compiledBySchema.get(schema);
   if (!byDocument) compiledBySchema.set(schema, (byDocument = new WeakMap()));
   let byName = byDocument.get(document);
@@ -61,7 +66,8 @@ function isSerialMutation(document: DocumentNode, operationName: string | undefi
 /** Drop-in for graphql-js `execute` for queries and mutations (documents are cached by identity). */
 export function executeCompiled(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
   if (isSerialMutation(args.document, args.operationName)) return execute(args);
-  const compiledQuery = compiled(args.schema, args.document, args.operationName);
+  if (!jit) return loadJit().then(() => executeCompiled(args));
+  const compiledQuery = compiled(jit, args.schema, args.document, args.operationName);
   if (!compiledQuery) return execute(args);
   let variables = args.variableValues ?? {};
   // As graphql-js does: an omitted variable takes its default (a null one stays null).

@@ -19,7 +19,6 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
-import { stringify } from 'yaml';
 
 /**
  * OpenAPI 3.0 documents for the REST surfaces (Session API, Public API), generated from Sofa's
@@ -352,7 +351,7 @@ export function errorResponse(description: string, extra: Json = {}, schema = 'E
  * ranges of each field, defaults, the success envelope, the surface's error answers and security, and
  * only the schemas the routes use.
  */
-export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json; yaml: string } {
+export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json; yaml: () => Promise<string> } {
   const { schema, routes } = options;
   const sofa = clone(options.sofaDocument);
   const meta = sources();
@@ -481,5 +480,6 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     paths,
     components: { securitySchemes: options.securitySchemes, responses: options.responses, schemas: kept },
   };
-  return { document, yaml: stringify(document, { aliasDuplicateObjects: false }) };
+  // The yaml package is loaded when the YAML is first asked for, not at start-up (issue 18).
+  return { document, yaml: async () => (await import('yaml')).stringify(document, { aliasDuplicateObjects: false }) };
 }

@@ -32,7 +32,7 @@ export function buildPublicOpenApi(
   schema: GraphQLSchema,
   routes: RouteTable,
   basePath: string,
-): { document: Json; yaml: string } {
+): { document: Json; yaml: () => Promise<string> } {
   return buildRestOpenApi({
     sofaDocument,
     schema,

@@ -62,8 +62,8 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
   });
 
   let yaml: string | undefined;
-  router.get('/openapi.yaml', (_req, res) => {
-    yaml ??= buildPublicOpenApi(surface.openAPIDocument(), schema, publicRoutes, PUBLIC_API_BASE).yaml;
+  router.get('/openapi.yaml', async (_req, res) => {
+    yaml ??= await buildPublicOpenApi(await surface.openAPIDocument(), schema, publicRoutes, PUBLIC_API_BASE).yaml();
     res.type('application/yaml').send(yaml);
   });
   router.use(

@@ -11,6 +11,15 @@ export const DELIVERY_JOB = 'webhook-delivery';
 /** Operations.md: at most 5 attempts in all — at once, then after 1, 2, 4 and 8 backoff units. */
 export const MAX_ATTEMPTS = 5;
 const NOTIFY_CHANNEL = 'lp_event_outbox';
+/** The notify trigger function's body (a start compares it with the installed one). */
+/** Only events some active endpoint subscribes to wake the dispatcher (`inserted_events`: the statement's new rows). */
+const NOTIFY_FUNCTION_BODY = `begin
+  if exists (select 1 from inserted_events i
+               join webhook_endpoints e on e.user_id = i.user_id and e.active and i.event = any(e.events)) then
+    perform pg_notify('${NOTIFY_CHANNEL}', '');
+  end if;
+  return null;
+end`;
 const DISPATCH_BATCH = 500;
 /** Poll for outbox rows with no notification: a missed one (a listener reconnecting, say), and events no endpoint subscribes to. */
 const POLL_MS = 2000;
@@ -169,18 +178,22 @@ export class WebhookEngine {
    * A statement-level trigger NOTIFYs listeners when events are written that an active endpoint
    * subscribes to (created idempotently at start). Events nobody subscribes to need no delivery: the
    * poll marks them dispatched in batches, so a user without webhooks costs no dispatch round per write.
+   * When the trigger is already in place, as it is on every restart, one read replaces the DDL
+   * transaction (whose commit waits on the WAL flush: ~0.1 s of the start before readiness, issue 18).
    */
   private async installNotifyTrigger(): Promise<void> {
+    const installed = await this.pool.query(
+      `select 1 from pg_trigger t join pg_proc p on p.oid = t.tgfoid
+        where t.tgrelid = 'event_outbox'::regclass and t.tgname = 'lp_event_outbox_notify'
+          and t.tgtype = 4 -- AFTER INSERT, FOR EACH STATEMENT
+          and t.tgenabled = 'O' and t.tgnewtable = 'inserted_events'
+          and p.proname = 'lp_event_outbox_notify' and p.prosrc = $1`,
+      [NOTIFY_FUNCTION_BODY],
+    );
+    if (installed.rowCount) return;
     await this.inTransaction(async (client) => {
       await client.query(`select pg_advisory_xact_lock(hashtext('lp_event_outbox_notify'))`);
-      await client.query(`create or replace function lp_event_outbox_notify() returns trigger language plpgsql as $fn$
-        begin
-          if exists (select 1 from inserted_events i
-                       join webhook_endpoints e on e.user_id = i.user_id and e.active and i.event = any(e.events)) then
-            perform pg_notify('${NOTIFY_CHANNEL}', '');
-          end if;
-          return null;
-        end $fn$`);
+      await client.query(`create or replace function lp_event_outbox_notify() returns trigger language plpgsql as $fn$${NOTIFY_FUNCTION_BODY}$fn$`);
       await client.query(`create or replace trigger lp_event_outbox_notify after insert on event_outbox
         referencing new table as inserted_events
         for each statement execute function lp_event_outbox_notify()`);

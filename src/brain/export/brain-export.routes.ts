@@ -1,8 +1,6 @@
 import { Router } from 'express';
-import yazl from 'yazl';
 import type { AppDeps } from '../../core/context.js';
 import { sessionRoute } from '../../http/session-route.js';
-import { BRAIN_EXPORT_PARTS } from './brain-export-parts.js';
 
 /**
  * GET /brain/export: the user's Brain as a zip streamed by yazl (each part of BRAIN_EXPORT_PARTS adds
@@ -14,6 +12,8 @@ export function brainExportRoutes(deps: AppDeps): Router {
   router.get(
     '/brain/export',
     sessionRoute(deps, async ({ ctx, userId }, _req, res) => {
+      // yazl and the parts (the notes' YAML front matter) are loaded by the first export, not at start-up (issue 18).
+      const [{ default: yazl }, { BRAIN_EXPORT_PARTS }] = await Promise.all([import('yazl'), import('./brain-export-parts.js')]);
       const zip = new yazl.ZipFile();
       for (const part of BRAIN_EXPORT_PARTS) await part.write(zip, ctx.em, userId);
       const day = new Date().toISOString().slice(0, 10);

@@ -1,8 +1,13 @@
 import express, { Router, type Request, type RequestHandler } from 'express';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AppDeps } from '../../core/context.js';
 import type { Logger } from '../../core/logger.js';
-import { createMcpServer } from './mcp-server.js';
+
+/**
+ * The MCP server, its tools (with their zod schemas) and the SDK's transport are loaded on the first
+ * POST /mcp, not at start-up (issue 18: the SDK and zod are ~250 modules no other request needs).
+ */
+let runtime: Promise<[typeof import('./mcp-server.js'), typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')]> | undefined;
+const mcpRuntime = () => (runtime ??= Promise.all([import('./mcp-server.js'), import('@modelcontextprotocol/sdk/server/streamableHttp.js')]));
 
 /**
  * `/mcp`: the Streamable HTTP transport in stateless mode (a server and transport per POST, JSON
@@ -14,13 +19,14 @@ export function mcpRoutes(deps: AppDeps, requireToken: RequestHandler, options: 
   router.post('/', requireToken, express.json({ limit: options.maxBodyBytes }), async (req, res, next) => {
     const userId = String(req.auth?.extra?.userId);
     const log = (req as Request & { log?: Logger }).log ?? deps.logger;
-    const server = createMcpServer(deps, userId, log, options.version);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
     try {
+      const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await mcpRuntime();
+      const server = createMcpServer(deps, userId, log, options.version);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);
     } catch (error) {

@@ -1,6 +1,5 @@
 import express, { Router, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
-import { createOAuthMetadata, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { AppDeps } from '../../core/context.js';
 import { formCsrfFor } from '../../http/form-csrf.js';
@@ -12,6 +11,14 @@ import { hashSecret } from './oauth-secrets.js';
 const SDK_PATHS = new Set(['/authorize', '/token', '/register', '/revoke', '/.well-known/oauth-authorization-server', '/.well-known/oauth-protected-resource/mcp']);
 
 export const MCP_PATH = '/mcp';
+
+/** What depends on BASE_URL: the SDK's router, the two metadata documents and the bearer check. */
+interface OAuthParts {
+  sdk: RequestHandler;
+  asMetadata: object;
+  prMetadata: object;
+  bearer: RequestHandler;
+}
 
 export interface ConnectorOAuth {
   router: Router;
@@ -59,9 +66,15 @@ export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimite
   const limit = limits(deps, options.stores);
 
   // BASE_URL is final only once the server listens: the SDK router and documents are made on first use.
-  let built: { base: string; sdk: RequestHandler; asMetadata: object; prMetadata: object; bearer: RequestHandler } | undefined;
-  const current = () => {
-    if (built?.base === base()) return built;
+  // The SDK's router (its handlers and their zod schemas, ~250 modules) is loaded then too (issue 18:
+  // a start does not load what no request has needed yet).
+  let built: { base: string; parts: Promise<OAuthParts> } | undefined;
+  const current = (): Promise<OAuthParts> => {
+    if (built?.base !== base()) built = { base: base(), parts: buildParts() };
+    return built.parts;
+  };
+  const buildParts = async (): Promise<OAuthParts> => {
+    const { createOAuthMetadata, mcpAuthRouter } = await import('@modelcontextprotocol/sdk/server/auth/router.js');
     const issuerUrl = new URL(base());
     const asMetadata = { ...createOAuthMetadata({ provider, issuerUrl }), issuer: base() };
     const prMetadata = {
@@ -85,8 +98,7 @@ export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimite
       resourceMetadataUrl: `${base()}/.well-known/oauth-protected-resource${MCP_PATH}`,
       expectedResource: new URL(resource()),
     });
-    built = { base: base(), sdk, asMetadata, prMetadata, bearer };
-    return built;
+    return { sdk, asMetadata, prMetadata, bearer };
   };
 
   const router = Router();
@@ -94,10 +106,11 @@ export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimite
     router.post(['/token', '/register'], limit.auth);
     router.use(['/authorize', '/revoke'], limit.global);
   }
-  const metadata = (pick: (b: NonNullable<typeof built>) => object): RequestHandler => (_req, res) => {
+  const metadata = (pick: (parts: OAuthParts) => object): RequestHandler => async (_req, res) => {
+    const parts = await current();
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cache-Control', 'public, max-age=3600');
-    res.json(pick(current()));
+    res.json(pick(parts));
   };
   router.get(['/.well-known/oauth-authorization-server', '/.well-known/oauth'], metadata((b) => b.asMetadata));
   router.get(['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`], metadata((b) => b.prMetadata));
@@ -110,7 +123,8 @@ export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimite
   });
   // The sign-in and consent forms post back to /authorize with their CSRF token.
   router.post('/authorize', ...csrf.protect);
-  router.use((req, res, next) => (SDK_PATHS.has(req.path) ? current().sdk(req, res, next) : next()));
+  // Express 5 passes a rejected handler promise to the error handler.
+  router.use(async (req, res, next) => (SDK_PATHS.has(req.path) ? (await current()).sdk(req, res, next) : next()));
 
-  return { router, requireToken: (req, res, next) => current().bearer(req, res, next) };
+  return { router, requireToken: async (req, res, next) => (await current()).bearer(req, res, next) };
 }

@@ -1,7 +1,7 @@
 import { MikroORM, ReflectMetadataProvider, type Options } from '@mikro-orm/postgresql';
 import type { Migrator } from '@mikro-orm/migrations';
 import { entities } from '../../entities.js';
-import { migrationsList } from '../../migrations/index.js';
+import { loadMigrationsList, migrationNames } from '../../migrations/index.js';
 
 export type Orm = MikroORM;
 
@@ -23,7 +23,7 @@ export function ormOptions(clientUrl: string, overrides: Partial<Options> = {}):
       transactional: true,
       silent: true,
       allOrNothing: true,
-      migrationsList,
+      // migrationsList: set by loadMigrator, which loads the migrations only when they are to run.
       fileName: (timestamp, name) => `Migration${timestamp}${name ? '_' + name : ''}`,
     },
     schemaGenerator: { skipTables: foreignTables },
@@ -39,12 +39,17 @@ export async function connectOrm(clientUrl: string, overrides: Partial<Options> 
 const MIGRATIONS_TABLE = 'mikro_orm_migrations';
 
 /**
- * The ORM's migrator. `@mikro-orm/migrations` (umzug and its dependencies) is loaded only here: a start
- * with nothing to migrate does not load it (issue 18, like sharp and the AWS SDK in src/files).
+ * The ORM's migrator. `@mikro-orm/migrations` (umzug and its dependencies) and the migrations, which
+ * extend its `Migration`, are loaded only here: a start with nothing to migrate does not load them
+ * (issue 18, like sharp and the AWS SDK in src/files).
  */
 export async function loadMigrator(orm: Orm): Promise<Migrator> {
   const { Migrator } = await import('@mikro-orm/migrations');
-  if (!orm.config.getExtension('@mikro-orm/migrator')) Migrator.register(orm);
+  if (!orm.config.getExtension('@mikro-orm/migrator')) {
+    // The migrator reads the list when it is made (by getMigrator below).
+    orm.config.set('migrations', { ...orm.config.get('migrations'), migrationsList: await loadMigrationsList() });
+    Migrator.register(orm);
+  }
   return orm.getMigrator() as Migrator;
 }
 
@@ -52,9 +57,9 @@ export async function loadMigrator(orm: Orm): Promise<Migrator> {
 async function pendingMigrations(orm: Orm): Promise<string[]> {
   const connection = orm.em.getConnection();
   const [exists] = await connection.execute<{ name: string | null }[]>(`select to_regclass('${MIGRATIONS_TABLE}')::text as name`);
-  if (!exists?.name) return migrationsList.map((m) => m.name);
+  if (!exists?.name) return migrationNames;
   const ran = new Set((await connection.execute<{ name: string }[]>(`select name from ${MIGRATIONS_TABLE}`)).map((r) => r.name.replace(/\.[jt]s$/, '')));
-  return migrationsList.map((m) => m.name).filter((name) => !ran.has(name));
+  return migrationNames.filter((name) => !ran.has(name));
 }
 
 /** Runs the pending migrations; when none is pending, two reads and the migrator is never loaded. */

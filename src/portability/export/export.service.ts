@@ -12,7 +12,6 @@ import { exportReadyMail } from '../../mail/templates.js';
 import { filesRuntime, UrlSigner } from '../../files/files-runtime.js';
 import { blobKey, type StorageAdapterName } from '../../files/storage/storage.js';
 import { AccountExport, type ExportStatus } from './account-export.entity.js';
-import { writeArchive } from './export-archive.js';
 import { exportModel } from './export-model.js';
 
 export const EXPORT_JOB = 'portability:export';
@@ -121,6 +120,8 @@ export class ExportService {
     try {
       await mkdir(rt.stagingDir, { recursive: true });
       const model = exportModel(this.deps.orm.getMetadata());
+      // The archive writer (yazl, csv-stringify) is loaded by the first export, not at start-up (issue 18).
+      const { writeArchive } = await import('./export-archive.js');
       // One snapshot of the account for the whole archive (records added meanwhile are not half in).
       const result = await this.deps.orm.em.fork().transactional(
         (tx) =>
