@@ -38,6 +38,11 @@ describe('the service as its own process (npm start)', () => {
         body: JSON.stringify({ email: `built-${Date.now()}@example.com`, password: 'long enough password' }),
       });
       expect(register.status).toBe(201);
+      // Parts the build loads on first use (chunks): compiled GraphQL execution, the connector's OAuth router.
+      const graphql = await fetch(`${service.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+      expect(await graphql.json()).toEqual({ data: { __typename: 'Query' } });
+      const metadata = await fetch(`${service.url}/.well-known/oauth-authorization-server`);
+      expect(metadata.status).toBe(200);
       expect(await service.stop()).toBe(0);
     } finally {
       await rm(outdir, { recursive: true, force: true });
