@@ -11,8 +11,10 @@ export const DELIVERY_JOB = 'webhook-delivery';
 /** Operations.md: at most 5 attempts in all — at once, then after 1, 2, 4 and 8 backoff units. */
 export const MAX_ATTEMPTS = 5;
 const NOTIFY_CHANNEL = 'lp_event_outbox';
-/** The notify trigger function's body (a start compares it with the installed one). */
-/** Only events some active endpoint subscribes to wake the dispatcher (`inserted_events`: the statement's new rows). */
+/**
+ * The notify trigger function's body (a start compares it with the installed one): only events some
+ * active endpoint subscribes to wake the dispatcher (`inserted_events`: the statement's new rows).
+ */
 const NOTIFY_FUNCTION_BODY = `begin
   if exists (select 1 from inserted_events i
                join webhook_endpoints e on e.user_id = i.user_id and e.active and i.event = any(e.events)) then

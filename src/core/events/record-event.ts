@@ -16,37 +16,23 @@ export function recordEvent<E extends EventName>(
   data: EventPayloads[E],
   occurredAt = new Date(),
 ): OutboxEvent {
-  const row = em.create(OutboxEvent, { userId, event, data: data as Record<string, unknown>, occurredAt, dispatchedAt: null });
+  const row = outboxRow(em, userId, event, data, occurredAt);
   em.persist(row);
   queueFact(em, { name: event, userId, data, occurredAt } as Fact);
   return row;
 }
 
-/**
- * Writes an event at once with one INSERT (MikroORM's `em.insert`: no unit of work, no change-set
- * computation) — for append-only writes inside a transaction whose change is also inserted directly.
- * Same row, same transaction rule and the same in-process fact as `recordEvent`: call it inside the
- * transaction of the change.
- */
-export async function insertEvent<E extends EventName>(
-  em: EntityManager,
-  userId: string,
-  event: E,
-  data: EventPayloads[E],
-  occurredAt = new Date(),
-): Promise<OutboxEvent> {
-  const row = em.create(OutboxEvent, { userId, event, data: data as Record<string, unknown>, occurredAt, dispatchedAt: null }, { persist: false });
-  await em.insert(row);
-  queueFact(em, { name: event, userId, data, occurredAt } as Fact);
-  return row;
+/** The outbox row of an event, not yet persisted. */
+function outboxRow<E extends EventName>(em: EntityManager, userId: string, event: E, data: EventPayloads[E], occurredAt: Date): OutboxEvent {
+  return em.create(OutboxEvent, { userId, event, data: data as Record<string, unknown>, occurredAt, dispatchedAt: null }, { persist: false });
 }
 
 /**
- * Writes a new append-only record and its event: both rows in ONE statement (a data-modifying CTE, atomic
- * without BEGIN and COMMIT, two round trips fewer than a transaction) when nothing in-process reacts to
- * the event; otherwise, or inside the caller's transaction, the record and `insertEvent` in a transaction.
- * The rows are those `em.insert` would write (MikroORM's own conversion of the entities), so the event
- * is the same row either way.
+ * Writes a new append-only record and its event: both rows in ONE statement (a data-modifying CTE,
+ * atomic without BEGIN and COMMIT, two round trips fewer than a transaction) when nothing in-process
+ * reacts to the event; otherwise, or inside the caller's transaction, the two INSERTs in a transaction
+ * with the fact queued for the reactors. The rows are those `em.insert` would write (MikroORM's own
+ * conversion of the entities), so the event is the same row either way.
  */
 export async function insertWithEvent<E extends EventName>(
   em: EntityManager,
@@ -56,14 +42,16 @@ export async function insertWithEvent<E extends EventName>(
   data: EventPayloads[E],
   occurredAt = new Date(),
 ): Promise<void> {
+  const row = outboxRow(em, userId, event, data, occurredAt);
   if (em.isInTransaction() || FactDispatcher.of(em)?.reactsTo(event)) {
+    // MikroORM's `em.insert` (no unit of work) for both rows, and the fact for the reactors.
     await em.transactional(async (trx) => {
       await trx.insert(record);
-      await insertEvent(trx, userId, event, data, occurredAt);
+      await trx.insert(row);
+      queueFact(trx, { name: event, userId, data, occurredAt } as Fact);
     });
     return;
   }
-  const row = em.create(OutboxEvent, { userId, event, data: data as Record<string, unknown>, occurredAt, dispatchedAt: null }, { persist: false });
   const statement = insertQuery(em, row).with('change', insertQuery(em, record));
   await em.execute(statement);
 }
