@@ -1,53 +1,27 @@
-import S3rver from 's3rver';
 import sharp from 'sharp';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CreateBucketCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { startTestS3, type TestS3 } from '../../test/support/s3-server.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { blobsOnDisk, expectRule, makeImage, makePdf, upload, waitForVariants } from './files.test-helpers.js';
 
 /** FILE_STORAGE_ADAPTER=s3 against a real S3-compatible server (s3rver) on loopback, path-style. */
-let s3: S3rver;
-let s3Dir: string;
-let client: S3Client;
+let s3: TestS3;
 let app: TestApp;
 let alice: HttpClient;
 let aliceId: string;
-const BUCKET = 'life-planner-test';
 
 beforeAll(async () => {
-  s3Dir = await mkdtemp(join(tmpdir(), 'lp-s3rver-'));
-  s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir });
-  const { port } = await s3.run();
-  const endpoint = `http://127.0.0.1:${port}`;
-  client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-  await client.send(new CreateBucketCommand({ Bucket: BUCKET }));
-  app = await startTestApp({
-    FILE_STORAGE_ADAPTER: 's3',
-    S3_BUCKET: BUCKET,
-    S3_ENDPOINT: endpoint,
-    S3_REGION: 'us-east-1',
-    S3_ACCESS_KEY_ID: 'S3RVER',
-    S3_SECRET_ACCESS_KEY: 'S3RVER',
-    S3_FORCE_PATH_STYLE: 'true',
-    MAX_FILE_SIZE: '1000000',
-  });
+  s3 = await startTestS3('life-planner-test');
+  app = await startTestApp({ ...s3.env, MAX_FILE_SIZE: '1000000' });
   ({ client: alice, id: aliceId } = await signUp(app.url));
 }, 60_000);
 afterAll(async () => {
   await app?.close();
-  client?.destroy();
   await s3?.close();
-  await rm(s3Dir, { recursive: true, force: true });
 });
 
-async function objectKeys(prefix = ''): Promise<string[]> {
-  const res = await client.send(new ListObjectsV2Command({ Bucket: BUCKET, Prefix: prefix }));
-  return (res.Contents ?? []).map((o) => o.Key!).sort();
-}
+const objectKeys = (prefix = '') => s3.keys(prefix);
 
 describe('s3 storage', () => {
   it('stores the upload and its eager variants as objects; presigned URLs load directly from the bucket', async () => {
