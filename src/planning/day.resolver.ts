@@ -6,6 +6,7 @@ import { ChecklistKey, requiredChecklist } from './checklist-key.js';
 import { Day } from './day.entity.js';
 import { DayService } from './day.service.js';
 import { PerimeterTask } from './perimeter-task.entity.js';
+import { bedtimeTargetsFor } from './bedtime-targets.js';
 import { BedtimeTargets, DayIdArgs, UpdateDayArgs } from './planning.types.js';
 
 @Resolver(() => Day)
@@ -53,9 +54,6 @@ export class DayResolver {
       ctx.loaders.planning.weekById.load(day.weekId),
       ctx.loaders.settings.byUserId.load(day.userId),
     ]);
-    const stressWeek = !!week?.isStressWeek;
-    return stressWeek
-      ? { wakeTime: settings.stressWeekWakeTime, inBedTime: settings.stressWeekInBedTime, lightsOutTime: settings.stressWeekLightsOutTime, stressWeek }
-      : { wakeTime: settings.wakeTime, inBedTime: settings.inBedTime, lightsOutTime: settings.lightsOutTime, stressWeek };
+    return bedtimeTargetsFor(week, settings);
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bedtimeTargetsFor } from '../../../planning/bedtime-targets.js';
 import { ChecklistKey, requiredChecklist } from '../../../planning/checklist-key.js';
 import { ChecklistService } from '../../../planning/checklist.service.js';
 import { DayService } from '../../../planning/day.service.js';
@@ -54,7 +55,6 @@ export const planningTools: ConnectorTool[] = [
         new SettingsService(ctx.em).get(ctx.userId),
       ]);
       const required = requiredChecklist(day.minimumMode);
-      const stressWeek = !!week?.isStressWeek;
       return {
         id: day.id,
         date: day.date,
@@ -68,9 +68,7 @@ export const planningTools: ConnectorTool[] = [
         checklist: checklist.map((item) => checklistItemJson(item, required)),
         perimeterTasks: perimeter.map((p) => ({ id: p.id, title: p.title })),
         tasks: tasks.items.map(taskJson),
-        bedtimeTargets: stressWeek
-          ? { wakeTime: settings.stressWeekWakeTime, inBedTime: settings.stressWeekInBedTime, lightsOutTime: settings.stressWeekLightsOutTime, stressWeek }
-          : { wakeTime: settings.wakeTime, inBedTime: settings.inBedTime, lightsOutTime: settings.lightsOutTime, stressWeek },
+        bedtimeTargets: bedtimeTargetsFor(week, settings),
       };
     },
   }),
