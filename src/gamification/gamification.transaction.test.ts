@@ -3,9 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { EVENT_NAMES, isEventName } from '../core/events/event-catalog.js';
-import { recordFact } from '../core/events/fact-dispatcher.js';
+import { inSavepoint, recordFact } from '../core/events/fact-dispatcher.js';
 import { recordEvent } from '../core/events/record-event.js';
-import { allOutboxEvents } from '../../test/support/expectations.js';
+import { allOutboxEvents, outboxEvents } from '../../test/support/expectations.js';
 import { farDays, toggle } from './gamification.test-helpers.js';
 
 /**
@@ -42,6 +42,23 @@ describe('the fact dispatcher', () => {
       });
     });
     expect(await grants(id)).toEqual([a, b, c].map((s) => ({ action: 'cardio', source_id: s, xp: 15 })));
+  });
+
+  it('a savepoint rolled back inside a committed transaction grants nothing for its facts (inSavepoint)', async () => {
+    const { id } = await signUp(app.url);
+    const [refused, kept] = [randomUUID(), randomUUID()];
+    await app.server.orm.em.fork().transactional(async (tx) => {
+      await expect(
+        inSavepoint(tx, async (sp) => {
+          recordEvent(sp, id, 'cardio_logged', cardio(refused));
+          await sp.flush();
+          throw new Error('refused row');
+        }),
+      ).rejects.toThrow('refused row');
+      recordEvent(tx, id, 'cardio_logged', cardio(kept));
+    });
+    expect(await grants(id)).toEqual([{ action: 'cardio', source_id: kept, xp: 15 }]);
+    expect((await outboxEvents(app, id, 'cardio_logged')).map((e) => e.data.sessionId)).toEqual([kept]);
   });
 
   it('a rolled-back transaction grants nothing, and its facts do not leak into the next one', async () => {

@@ -48,6 +48,23 @@ export function queueFact(em: EntityManager, fact: Fact): void {
   else pending.set(key, [fact]);
 }
 
+/**
+ * Runs `work` in a savepoint of the caller's transaction (MikroORM's nested `transactional`). MikroORM
+ * fires no transaction events for a savepoint, so the facts of one that rolls back would still reach
+ * the reactors when the outer transaction commits (XP for a record never written): they are dropped
+ * with it here. Use it wherever a savepoint's failure is caught and the outer transaction goes on.
+ */
+export async function inSavepoint<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  const key = queueKey(em);
+  const mark = pending.get(key)?.length ?? 0;
+  try {
+    return await em.transactional(work);
+  } catch (error) {
+    pending.get(key)?.splice(mark);
+    throw error;
+  }
+}
+
 /** Records an internal fact (never delivered to webhooks) for the reactors of the caller's transaction. */
 export function recordFact<N extends InternalFactName>(em: EntityManager, userId: string, name: N, data: InternalFactPayloads[N], occurredAt = new Date()): void {
   queueFact(em, { name, userId, data, occurredAt } as Fact);

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { inSavepoint } from '../../core/events/fact-dispatcher.js';
 import { AppError, NotFoundError, ValidationError } from '../../core/errors.js';
 import { queryRows } from '../../core/database/read-rows.js';
 import type { Logger } from '../../core/logger.js';
@@ -161,7 +162,8 @@ export class ImportService {
 /** Runs `write` in a savepoint: a service rule it breaks refuses `rows` and undoes only this record. */
 async function record(tx: EntityManager, outcome: Outcome, rows: number[], write: (em: EntityManager) => Promise<unknown>): Promise<boolean> {
   try {
-    await tx.transactional(write);
+    // A refused record's facts go with its savepoint: no XP or event for what was not written.
+    await inSavepoint(tx, write);
     outcome.created += rows.length;
     return true;
   } catch (error) {
