@@ -39,6 +39,8 @@ export interface Respondent {
   userId?: string | null;
   /** the client's `respondentKey` or the respondent cookie */
   key?: string | null;
+  /** the respondent cookie, when the client also sent a different `respondentKey`: it counts too */
+  cookieKey?: string | null;
   /** the client address; only its salted hash is kept */
   ip?: string | null;
   /** salt of the IP hash (a server secret) */
@@ -82,7 +84,7 @@ export async function alreadyAnswered(em: EntityManager, form: BrainForm, respon
   if (!form.config.oneResponsePerPerson) return false;
   const or: Record<string, unknown>[] = [];
   if (respondent.userId) or.push({ respondentUserId: respondent.userId });
-  if (respondent.key) or.push({ respondentKey: respondent.key });
+  for (const key of [respondent.key, respondent.cookieKey]) if (key) or.push({ respondentKey: key });
   if (!or.length) return false;
   return (await em.count(BrainRecord, { formId: form.id, $or: or } as never)) > 0;
 }

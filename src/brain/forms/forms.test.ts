@@ -304,6 +304,8 @@ describe('public REST door', () => {
     expect(setCookie).toMatch(/HttpOnly/i);
     const cookie = setCookie.split(';')[0];
     expectStatus(await submit(anon(), {}, { cookie }), 409, 'ALREADY_SUBMITTED');
+    // The cookie counts even when the client sends a fresh key with it.
+    expectStatus(await submit(anon(), { respondentKey: 'fresh' }, { cookie }), 409, 'ALREADY_SUBMITTED');
     const seen = await anon().get(`/api/v1/brain/public/forms/${slug}`, { headers: { cookie } });
     expect(seen.body.data.alreadySubmitted).toBe(true);
 

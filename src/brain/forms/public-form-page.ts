@@ -229,9 +229,9 @@ export function publicFormPageRoutes(deps: AppDeps): Router {
       }
       const values = valuesFromPost(form, posted);
       const respondentName = typeof posted.respondentName === 'string' ? posted.respondentName : undefined;
-      const { key, setCookie } = respondentKeyFor(req, form, null);
+      const { key, cookieKey, setCookie } = respondentKeyFor(req, form, null);
       try {
-        const result = await submitForm(ctx.em, form, { values, respondentName, accessPassword: password }, { userId, key, ip: req.ip ?? null, ipSalt: ipSalt(deps) });
+        const result = await submitForm(ctx.em, form, { values, respondentName, accessPassword: password }, { userId, key, cookieKey, ip: req.ip ?? null, ipSalt: ipSalt(deps) });
         if (setCookie && key) setRespondentCookie(deps, res, key);
         thankYouPage(res, form, result.thankYouMessage, result.quiz);
       } catch (error) {

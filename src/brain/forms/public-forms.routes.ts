@@ -66,12 +66,12 @@ export function brainPublicFormRoutes(deps: AppDeps): Router {
       if (unknown.length) throw new FormValidationError(unknown.map((k) => ({ path: [k], message: `unknown field ${k}` })));
       const form = await publishedForm(ctx.em, req.params.publicSlug as string);
       const given = readRespondentKey(body.respondentKey);
-      const { key, setCookie } = respondentKeyFor(req, form, given);
+      const { key, cookieKey, setCookie } = respondentKeyFor(req, form, given);
       const result = await submitForm(
         ctx.em,
         form,
         { values: body.values ?? {}, respondentName: body.respondentName, accessPassword: accessPasswordOf(req, body) },
-        { userId: ctx.auth?.user.id ?? null, key, ip: req.ip ?? null, ipSalt: ipSalt(deps) },
+        { userId: ctx.auth?.user.id ?? null, key, cookieKey, ip: req.ip ?? null, ipSalt: ipSalt(deps) },
       );
       if (setCookie && key) setRespondentCookie(deps, res, key);
       sendData(req, res, 201, publicSubmitView(form, result));

@@ -25,15 +25,17 @@ export function readRespondentKey(value: unknown): string | null {
 }
 
 /**
- * The key a public submit counts the respondent by: the client's `respondentKey`, else the cookie,
- * else (one-response forms) a new one the answer sets as the cookie.
+ * The keys a public submit counts the respondent by: the client's `respondentKey`, else the cookie, else
+ * (one-response forms) a new one the answer sets as the cookie. A client that sends its own key while
+ * it also has the cookie is counted by both (`cookieKey`): a fresh key does not make a second response.
  */
-export function respondentKeyFor(req: Request, form: BrainForm, given: string | null): { key: string | null; setCookie: boolean } {
-  if (given) return { key: given, setCookie: false };
+export function respondentKeyFor(req: Request, form: BrainForm, given: string | null): { key: string | null; cookieKey: string | null; setCookie: boolean } {
   const cookie = respondentCookie(req);
-  if (cookie) return { key: cookie, setCookie: false };
-  if (form.config.oneResponsePerPerson) return { key: randomUUID(), setCookie: true };
-  return { key: null, setCookie: false };
+  const oneResponse = form.config.oneResponsePerPerson === true;
+  if (given) return { key: given, cookieKey: cookie && cookie !== given ? cookie : null, setCookie: false };
+  if (cookie) return { key: cookie, cookieKey: null, setCookie: false };
+  if (oneResponse) return { key: randomUUID(), cookieKey: null, setCookie: true };
+  return { key: null, cookieKey: null, setCookie: false };
 }
 
 export function setRespondentCookie(deps: AppDeps, res: Response, key: string): void {
