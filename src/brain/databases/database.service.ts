@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { unstorableTextErrors } from '../../core/storable-text.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import { BrainDatabase } from './brain-database.entity.js';
 import { isPlainObject, readProperties, type PropertyDefinition } from './properties.js';
@@ -55,6 +56,7 @@ export async function createDatabase(em: EntityManager, userId: string, body: un
   const errors: FieldError[] = [];
   if (!isPlainObject(body)) throw new ValidationError('Body must be a JSON object', [{ path: [], message: 'body must be a JSON object' }]);
   onlyKeys(body, ['name', 'properties'], errors);
+  errors.push(...unstorableTextErrors(body));
   const name = readName(body.name, errors);
   const properties = body.properties === undefined ? [] : readProperties(body.properties, errors);
   if (errors.length) throw new ValidationError('Invalid database', errors);
@@ -67,6 +69,7 @@ export async function updateDatabase(em: EntityManager, userId: string, id: stri
   const errors: FieldError[] = [];
   if (!isPlainObject(body)) throw new ValidationError('Body must be a JSON object', [{ path: [], message: 'body must be a JSON object' }]);
   onlyKeys(body, ['name', 'properties'], errors);
+  errors.push(...unstorableTextErrors(body));
   const name = body.name === undefined ? undefined : readName(body.name, errors);
   const properties = body.properties === undefined ? undefined : readProperties(body.properties, errors);
   if (errors.length) throw new ValidationError('Invalid database', errors);

@@ -4,6 +4,7 @@ import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { MISSING_ID } from '../../../test/support/fixtures.js';
 import { expectGraphQLError, expectNotFound, expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { makePdf, upload } from '../../files/files.test-helpers.js';
+import { keyHolder } from '../../public-api/public-api.test-helpers.js';
 import { brainDataCounts } from './database.service.js';
 import { recordStatements } from '../../../test/support/statement-counter.js';
 
@@ -90,9 +91,25 @@ describe('databases', () => {
   it('needs the session cookie; an API key never reaches /api/v1/brain/*', async () => {
     expectStatus(await alice.withoutCookie().get('/api/v1/brain/databases'), 401, 'UNAUTHORIZED');
     expectStatus(await alice.withoutCookie().post('/api/v1/brain/databases', { name: 'X' }), 401, 'UNAUTHORIZED');
-    const asKey = await alice.withoutCookie().get('/api/v1/brain/databases', { headers: { authorization: 'Bearer svc_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } });
-    expectStatus(asKey, 401, 'UNAUTHORIZED');
-    expectStatus(await alice.withoutCookie().get('/api/public/v1/brain/databases', { headers: { authorization: 'Bearer svc_x' } }), 401);
+    // A real, working key (it opens the Public API) still opens no Brain route.
+    const holder = await keyHolder(app);
+    const bearer = { headers: { authorization: `Bearer ${holder.key}` } };
+    expectStatus(await holder.client.withoutCookie().get('/api/public/v1/exercises/search?q=x', bearer), 200);
+    expectStatus(await holder.client.withoutCookie().get('/api/v1/brain/databases', bearer), 401, 'UNAUTHORIZED');
+    expectStatus(await holder.client.withoutCookie().post('/api/v1/brain/databases', { name: 'X' }, bearer), 401, 'UNAUTHORIZED');
+    expectNotFound(await holder.client.withoutCookie().get('/api/public/v1/brain/databases', bearer));
+  });
+
+  it('refuses text PostgreSQL cannot store (a NUL, a lone surrogate) with VALIDATION_ERROR naming it, not a 500', async () => {
+    const nul = await alice.post('/api/v1/brain/databases', { name: 'Books\u0000' });
+    expectValidation(nul);
+    expect(nul.body.error.details.errors.map((e: any) => e.path.join('.'))).toContain('name');
+    expectValidation(await alice.post('/api/v1/brain/databases', { name: 'Ok', properties: [{ key: 'a', name: 'A\uD800', type: 'text' }] }));
+    const db = await makeDb(alice);
+    const record = await alice.post(`/api/v1/brain/databases/${db.id}/records`, { values: { title: 'a\u0000b' } });
+    expectValidation(record);
+    expect(record.body.error.details.errors.map((e: any) => e.path.join('.'))).toEqual(['values.title']);
+    expect((await alice.get(`/api/v1/brain/databases/${db.id}/records`)).body.data).toEqual([]);
   });
 });
 

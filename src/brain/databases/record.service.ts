@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { unstorableTextErrors } from '../../core/storable-text.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../core/pagination.js';
 import { BrainRecord } from './brain-record.entity.js';
@@ -22,6 +23,7 @@ function body(input: unknown): Record<string, unknown> {
   if (!isPlainObject(input)) throw new ValidationError('Body must be a JSON object', [{ path: [], message: 'body must be a JSON object' }]);
   const errors: FieldError[] = [];
   for (const k of Object.keys(input)) if (k !== 'values') errors.push({ path: [k], message: `unknown field ${k}` });
+  errors.push(...unstorableTextErrors(input.values, ['values']));
   if (errors.length) throw new ValidationError('Invalid record', errors);
   return input;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { unstorableTextErrors, unstorableTextReason } from '../../core/storable-text.js';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { verifyPassword } from '../../accounts/password.js';
@@ -136,12 +137,14 @@ export function checkAnswers(config: StoredFormConfig, input: unknown, responden
       continue;
     }
     const problem = answerError(field, value);
+    const unstorable = unstorableTextErrors(value, ['values', field.key]);
     if (problem) errors.push({ path: ['values', field.key], message: `${field.label} ${problem}` });
+    else if (unstorable.length) errors.push(...unstorable);
     else values[field.key] = typeof value === 'string' ? value.trim() : value;
   }
   if (name === '' || name === null) name = undefined;
-  if (name !== undefined && (typeof name !== 'string' || name.length > 200)) {
-    errors.push({ path: ['respondentName'], message: 'respondentName must be text of at most 200 characters' });
+  if (name !== undefined && (typeof name !== 'string' || name.length > 200 || unstorableTextReason(name))) {
+    errors.push({ path: ['respondentName'], message: 'respondentName must be text of at most 200 characters, without a NUL or invalid Unicode' });
     name = undefined;
   }
   const cleanName = typeof name === 'string' && name.trim() ? name.trim() : null;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { unstorableTextErrors } from '../../core/storable-text.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../accounts/password.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
@@ -97,6 +98,7 @@ export async function makeForm(em: EntityManager, userId: string, input: unknown
   const body = requireBody(input);
   const errors: FieldError[] = [];
   for (const k of Object.keys(body)) if (!['name', 'databaseId', 'createDatabase', 'config', 'syncFields'].includes(k)) errors.push({ path: [k], message: `unknown field ${k}` });
+  errors.push(...unstorableTextErrors(body));
   const name = readName(body.name, errors);
   let databaseId: string | undefined;
   let newDatabaseName: string | undefined;
@@ -140,6 +142,7 @@ export async function updateForm(em: EntityManager, userId: string, formId: stri
   const body = requireBody(input);
   const errors: FieldError[] = [];
   for (const k of Object.keys(body)) if (!['name', 'config', 'syncFields'].includes(k)) errors.push({ path: [k], message: `unknown field ${k}` });
+  errors.push(...unstorableTextErrors(body));
   const name = body.name === undefined ? undefined : readName(body.name, errors);
   const read = body.config === undefined ? undefined : readFormConfig(body.config, errors);
   const syncFields = optionalBool(body, 'syncFields', errors);

@@ -352,6 +352,12 @@ describe('public REST door', () => {
     expectStatus(await anon().post(`/api/v1/brain/public/forms/${slug}/submit`, { values: { name: 'A' }, respondentKey: 5 }), 400, 'VALIDATION');
     expectStatus(await anon().post(`/api/v1/brain/public/forms/${slug}/submit`, { values: { name: 'A' }, hack: 1 }), 400, 'VALIDATION');
     expectStatus(await anon().post(`/api/v1/brain/public/forms/${slug}/submit`, { values: { name: 'A' }, respondentName: 7 }), 400, 'VALIDATION');
+    // Text PostgreSQL cannot store: 400 naming the answer, not a 500.
+    const nul = await anon().post(`/api/v1/brain/public/forms/${slug}/submit`, { values: { name: 'A\u0000' } });
+    expectStatus(nul, 400, 'VALIDATION');
+    expect(nul.body.error.details.errors.map((e: any) => e.path.join('.'))).toEqual(['values.name']);
+    expectStatus(await anon().post(`/api/v1/brain/public/forms/${slug}/submit`, { values: { name: 'A' }, respondentName: 'B\uDC00' }), 400, 'VALIDATION');
+    expectStatus(await alice.post('/api/v1/brain/forms', { name: 'F', createDatabase: { name: 'D' }, config: { fields: [{ key: 'a', label: 'A\u0000', type: 'text' }] } }), 400, 'VALIDATION_ERROR');
     expectNotFound(await anon().post('/api/v1/brain/public/forms/unknown-slug/submit', { values: {} }));
     expectStatus(await anon().request('POST', `/api/v1/brain/public/forms/${slug}/submit`, { rawBody: 'values=1', headers: { 'content-type': 'text/plain' } }), 415);
   });
