@@ -5,6 +5,7 @@ import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { setPlan, sql } from '../../test/support/db.js';
 import { MISSING_ID } from '../../test/support/fixtures.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
+import { hashSecret } from './oauth/oauth-secrets.js';
 import { connectWithOAuth, decide, hiddenFields, rawMcp, REDIRECT_URI, startConnectorApp, TestOAuthClient, toolJson } from './connector.test-helpers.js';
 
 type User = { client: HttpClient; id: string; email: string; password: string };
@@ -227,6 +228,27 @@ describe('the token endpoint', () => {
     const wrong = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.body.client_id, redirect_uri: second });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('invalid_grant');
+  });
+
+  it('an expired code, access token or refresh token is refused (access tokens last at most an hour)', async () => {
+    const past = new Date(Date.now() - 1000);
+    // A code past its 5 minutes.
+    const client = await register();
+    const { verifier, challenge } = pkce();
+    const back = await decide(authorizeUrl(client.body.client_id, challenge), pro.client.cookie!);
+    const code = back.searchParams.get('code')!;
+    await sql(app.databaseUrl, 'update oauth_codes set expires_at = $1 where code_hash = $2', [past, hashSecret(code)]);
+    const late = await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: client.body.client_id, redirect_uri: REDIRECT_URI, resource: mcpUrl });
+    expect(late.status).toBe(400);
+    expect(late.body.error).toBe('invalid_grant');
+
+    // An access token past its hour: /mcp answers 401; a refresh token past its life: invalid_grant.
+    const { tokens, clientId } = await grant(pro);
+    expect((await rawMcp(mcpUrl, tokens.access_token)).status).toBe(200);
+    await sql(app.databaseUrl, 'update oauth_tokens set expires_at = $1 where token_hash = $2', [past, hashSecret(tokens.access_token)]);
+    expect((await rawMcp(mcpUrl, tokens.access_token)).status).toBe(401);
+    await sql(app.databaseUrl, 'update oauth_tokens set expires_at = $1 where token_hash = $2', [past, hashSecret(tokens.refresh_token)]);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: clientId })).body.error).toBe('invalid_grant');
   });
 
   it('refuses a wrong verifier; a code works once, and its reuse revokes what it issued', async () => {
