@@ -97,6 +97,8 @@ describe('the whole OAuth flow with the SDK client', () => {
     expect(Math.abs(Date.parse(now.utc) - Date.now())).toBeLessThan(60_000);
     expect(now.local).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+0[12]:00$/);
     expect(Date.parse(now.local)).toBe(Date.parse(now.utc));
+    expect(now.weekday).toBe(new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Paris', weekday: 'long' }).format(new Date(now.utc)));
+    expect(now.date).toBe(now.local.slice(0, 10));
 
     const created = await client.callTool({ name: 'tasks_create', arguments: { title: 'Write the report', timebox: 45 } });
     expect(created.isError).toBeFalsy();
