@@ -44,12 +44,14 @@ export async function insertWithEvent<E extends EventName>(
 ): Promise<void> {
   const row = outboxRow(em, userId, event, data, occurredAt);
   if (em.isInTransaction() || FactDispatcher.of(em)?.reactsTo(event)) {
-    // MikroORM's `em.insert` (no unit of work) for both rows, and the fact for the reactors.
-    await em.transactional(async (trx) => {
+    // MikroORM's `em.insert` (no unit of work) for both rows, and the fact for the reactors; inside the
+    // caller's transaction as they are (no savepoint), else in a transaction of their own.
+    const write = async (trx: EntityManager) => {
       await trx.insert(record);
       await trx.insert(row);
       queueFact(trx, { name: event, userId, data, occurredAt } as Fact);
-    });
+    };
+    await (em.isInTransaction() ? write(em) : em.transactional(write));
     return;
   }
   const statement = insertQuery(em, row).with('change', insertQuery(em, record));
