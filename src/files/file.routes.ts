@@ -8,8 +8,7 @@ import { findBlobToServe } from './file-reads.js';
 import { filesRuntime } from './files-runtime.js';
 import { receiveMultipart } from './multipart.js';
 import { contentDisposition } from './safe-file-name.js';
-import { errorEnvelope } from '../../rest/envelope.js';
-import { answerAfterBody, fileView, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
+import { fileView, methodNotAllowed, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
 
 async function streamBlob(res: Response, open: () => Promise<Readable>, headers: Record<string, string>): Promise<void> {
   let body: Readable;
@@ -78,11 +77,6 @@ export function fileRoutes(deps: AppDeps): Router {
     }
   });
 
-  const methodNotAllowed = (allow: string) => (req: Request, res: Response) => {
-    res.setHeader('Allow', allow);
-    const body = { status: 405, code: 'METHOD_NOT_ALLOWED' as const, message: `${req.method} is not allowed on ${req.path}; use ${allow}` };
-    answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(body)));
-  };
   router.all('/files/upload', methodNotAllowed('POST'));
   router.all('/files/:fileId/download', methodNotAllowed('GET, HEAD'));
   router.all('/files/:fileId/content', methodNotAllowed('GET, HEAD'));

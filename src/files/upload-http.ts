@@ -7,7 +7,7 @@ import { filesRuntime, type FilesRuntime } from './files-runtime.js';
 import { UploadRefused } from './multipart.js';
 import type { StoredFile } from './stored-file.entity.js';
 
-export { answerAfterBody, requireUuid, sendData } from '../http/session-route.js';
+export { answerAfterBody, methodNotAllowed, requireUuid, sendData } from '../http/session-route.js';
 
 /** A refused upload answers the error it carries. */
 const unwrapUpload = (error: unknown): unknown => (error instanceof UploadRefused ? error.error : error);

@@ -1,19 +1,11 @@
 import { Router } from 'express';
 import type { AppDeps } from '../core/context.js';
+import { safeCell } from '../core/csv-cell.js';
 import { ValidationError, type FieldError } from '../core/errors.js';
 import { isLocalDate } from '../core/scalars.js';
 import { requireUuid, sessionRoute } from '../http/session-route.js';
 import type { FinanceTransaction } from './finance-transaction.entity.js';
 import { TransactionService, type TransactionFilter } from './transaction.service.js';
-
-/** Cells a spreadsheet would read as a formula (OWASP "CSV injection"): a leading =, +, -, @, tab or CR. */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** OWASP's advice: prefix such a cell with a single quote so it stays text. Numbers are left as they are. */
-export function safeCell(value: string | null | undefined): string {
-  if (!value) return '';
-  return FORMULA_START.test(value) ? `'${value}` : value;
-}
 
 const COLUMNS = ['id', 'date', 'accountId', 'amount', 'description', 'category', 'recurring', 'socialHappeningId'];
 

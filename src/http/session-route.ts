@@ -39,6 +39,15 @@ export function answerAfterBody(req: Request, res: Response, send: () => void): 
   req.resume();
 }
 
+/** 405 in the error envelope with `Allow`, for a hand-written route's other methods (after the body is read off). */
+export function methodNotAllowed(allow: string) {
+  return (req: Request, res: Response): void => {
+    res.setHeader('Allow', allow);
+    const body = { status: 405, code: 'METHOD_NOT_ALLOWED' as const, message: `${req.method} is not allowed on ${req.path}; use ${allow}` };
+    answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(body)));
+  };
+}
+
 /** The error envelope for a typed error; anything else is logged and answers 500. */
 export function sendError(req: Request, res: Response, error: unknown, log: AppContext['log']): void {
   let body: ErrorBody;

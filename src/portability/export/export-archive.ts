@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { safeCell } from '../../core/csv-cell.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
@@ -25,14 +26,13 @@ export async function* recordBatches(em: EntityManager, plan: EntityPlan, userId
   }
 }
 
-/** Cells a spreadsheet would read as a formula (OWASP "CSV injection") get a leading quote; numbers stay. */
+/** A cell of any column: formula-like text gets a leading quote (safeCell); numbers stay as they are. */
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'object') return JSON.stringify(value);
   const text = String(value);
-  if (/^-?\d+(\.\d+)?$/.test(text)) return text;
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return /^-?\d+(\.\d+)?$/.test(text) ? text : safeCell(text);
 }
 
 /** A readable of bytes from an async generator of strings, pulled only as fast as the zip consumes it. */

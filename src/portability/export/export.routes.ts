@@ -1,10 +1,9 @@
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import type { AppDeps } from '../../core/context.js';
 import { NotFoundError, UnauthorizedError } from '../../core/errors.js';
-import { answerAfterBody, requireUuid, sendData, sessionRoute } from '../../http/session-route.js';
-import { errorEnvelope } from '../../../rest/envelope.js';
+import { methodNotAllowed, requireUuid, sendData, sessionRoute } from '../../http/session-route.js';
 import { ExportService } from './export.service.js';
 
 /**
@@ -59,11 +58,6 @@ export function exportRoutes(deps: AppDeps): Router {
     }),
   );
 
-  const methodNotAllowed = (allow: string) => (req: Request, res: Response) => {
-    res.setHeader('Allow', allow);
-    const body = { status: 405, code: 'METHOD_NOT_ALLOWED' as const, message: `${req.method} is not allowed on ${req.path}; use ${allow}` };
-    answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(body)));
-  };
   router.all('/account/export', methodNotAllowed('POST'));
   router.all('/account/export/:exportId', methodNotAllowed('GET, HEAD'));
   router.all('/account/export/:exportId/download', methodNotAllowed('GET, HEAD'));
