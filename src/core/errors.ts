@@ -64,8 +64,8 @@ export class UnauthorizedError extends AppError {
 }
 
 export class InvalidCredentialsError extends AppError {
-  constructor() {
-    super('INVALID_CREDENTIALS', 401, 'Wrong email or password');
+  constructor(message = 'Wrong email or password') {
+    super('INVALID_CREDENTIALS', 401, message);
   }
 }
 

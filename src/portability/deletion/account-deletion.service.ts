@@ -1,18 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../accounts/user.entity.js';
 import { verifyPassword } from '../../accounts/password.js';
-import { AppError, UnauthorizedError } from '../../core/errors.js';
+import { InvalidCredentialsError, UnauthorizedError } from '../../core/errors.js';
 import { queryRows } from '../../core/database/read-rows.js';
 import { StoredFile } from '../../files/stored-file.entity.js';
 import { StoragePurge } from './storage-purge.entity.js';
 import { ownerColumns, quoteIdent } from './user-data-tables.js';
-
-/** operations.md: a wrong password is 401 and removes nothing. */
-export class WrongPasswordError extends AppError {
-  constructor() {
-    super('INVALID_CREDENTIALS', 401, 'The password is wrong');
-  }
-}
 
 /**
  * DELETE /account: the user and everything of theirs, in every domain, in ONE database transaction.
@@ -27,7 +20,7 @@ export class AccountDeletionService {
   async delete(userId: string, password: string, defaultAdapter: string): Promise<string> {
     const user = await this.em.findOne(User, { id: userId });
     if (!user) throw new UnauthorizedError();
-    if (!(await verifyPassword(user.passwordHash, password))) throw new WrongPasswordError();
+    if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError('The password is wrong'); // operations.md: 401, and nothing removed
     return this.em.transactional(async (tx) => {
       // Locks the user row first: writes that reference the user wait for the deletion (or finish first).
       await queryRows(tx, 'select id from users where id = $1 for update', [userId]);
