@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isUuid } from '../core/scalars.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import { ValidationError } from '../core/errors.js';
 import type { Page } from '../core/pagination.js';
@@ -18,7 +19,6 @@ export interface NewProgressPhoto {
   notes?: string | null;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Progress photos of one user; each references one of the user's own image files. */
 export class ProgressPhotoService {
@@ -68,7 +68,7 @@ export class ProgressPhotoService {
   private readFields(fields: Record<string, string>): Omit<NewProgressPhoto, 'fileId'> {
     const errors: { path: string[]; message: string }[] = [];
     const dayId = fields.dayId?.trim() ?? '';
-    if (!UUID_RE.test(dayId)) errors.push({ path: ['dayId'], message: 'dayId must be a UUID' });
+    if (!isUuid(dayId)) errors.push({ path: ['dayId'], message: 'dayId must be a UUID' });
     const pose = fields.pose as PhotoPose;
     if (!Object.values(PhotoPose).includes(pose)) errors.push({ path: ['pose'], message: 'pose must be one of front, side, back, other' });
     const notes = fields.notes ?? null;

@@ -46,3 +46,10 @@ export const DateTimeISO = new GraphQLScalarType({
     return value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : baseDateTimeISO.serialize(value);
   },
 });
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID in its text form (any version, either case), as the UUID scalar accepts it. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_RE.test(value);
+}

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { isUuid } from '../core/scalars.js';
 import type { AppContext, AppDeps } from '../core/context.js';
 import { AppError, appErrorBody, internalErrorBody, UnauthorizedError, ValidationError, type ErrorBody } from '../core/errors.js';
 import { errorEnvelope, successEnvelope } from '../../rest/envelope.js';
@@ -91,11 +92,10 @@ export function sessionRoute(
   };
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** operations.md: every id in a path is a UUID; another shape is a validation error (400). */
 export function requireUuid(value: string | undefined, name: string): string {
-  if (!value || !UUID_RE.test(value)) {
+  if (!value || !isUuid(value)) {
     throw new ValidationError(`${name} must be a UUID`, [{ path: [name], message: `${name} must be a UUID` }]);
   }
   return value.toLowerCase();

@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import { isUuid } from '../core/scalars.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
@@ -8,7 +9,6 @@ import { CHECKLIST_ORDER, ChecklistKey } from './checklist-key.js';
 import { refreshDayCompletion } from './day-completion.js';
 import { Day } from './day.entity.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 type ValueRule = { accepts(value: unknown): boolean; message: string };
 
@@ -21,7 +21,7 @@ const VALUE_RULES: Partial<Record<ChecklistKey, ValueRule>> = {
     accepts: (v) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 1440,
     message: 'MEDITATION value must be whole minutes from 1 to 1440',
   },
-  [ChecklistKey.READING]: { accepts: (v) => typeof v === 'string' && UUID_RE.test(v), message: 'READING value must be a book id (UUID)' },
+  [ChecklistKey.READING]: { accepts: (v) => isUuid(v), message: 'READING value must be a book id (UUID)' },
   [ChecklistKey.WEIGHT_LOG]: { accepts: isNumberIn(0, 1000), message: 'WEIGHT_LOG value must be kilograms, above 0 and at most 1000' },
 };
 

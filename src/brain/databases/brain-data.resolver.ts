@@ -1,4 +1,5 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { given } from '../../core/given-args.js';
 import type { AppContext } from '../../core/context.js';
 import { requireAuth } from '../../core/current-user.js';
 import { createDatabase, databaseView, deleteDatabase, listDatabases, ownDatabase, updateDatabase } from './database.service.js';
@@ -19,10 +20,6 @@ import {
 
 const userId = (ctx: AppContext) => requireAuth(ctx).user.id;
 
-/** The arguments given, as the body the services read (an argument left out is no key). */
-export function given(args: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined));
-}
 
 /** Brain databases and records: thin callers of database.service.ts and record.service.ts. */
 @Resolver(() => BrainDatabaseView)

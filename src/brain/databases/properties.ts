@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FieldError } from '../../core/errors.js';
-import { isLocalDate } from '../../core/scalars.js';
+import { isLocalDate, isUuid } from '../../core/scalars.js';
 import { StoredFile } from '../../files/stored-file.entity.js';
 
 export const PROPERTY_TYPES = ['text', 'number', 'select', 'multi_select', 'date', 'checkbox', 'url', 'email', 'file'] as const;
@@ -18,7 +18,6 @@ export const MAX_OPTIONS = 100;
 export const MAX_TEXT_VALUE = 10_000;
 /** Keys are identifiers; `__` starts the service's own keys (quiz score, respondent). */
 export const KEY_RE = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -117,7 +116,7 @@ function valueError(def: PropertyDefinition, value: unknown): string | null {
         ? null
         : `must be a list of distinct options among: ${(def.options ?? []).join(', ')}`;
     case 'file':
-      return typeof value === 'string' && UUID_RE.test(value) ? null : 'must be the id of one of your files';
+      return isUuid(value) ? null : 'must be the id of one of your files';
   }
 }
 

@@ -1,7 +1,7 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
 import { requireAuth } from '../../core/current-user.js';
-import { given } from '../databases/brain-data.resolver.js';
+import { given } from '../../core/given-args.js';
 import { BrainDeleted } from '../databases/brain-data.types.js';
 import { deleteForm, getForm, listForms, makeForm, publishForm, updateForm } from './form.service.js';
 import { submitOwnForm } from './form-submit.service.js';

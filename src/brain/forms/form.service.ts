@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { isUuid } from '../../core/scalars.js';
 import { unstorableTextErrors } from '../../core/storable-text.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashPassword } from '../../accounts/password.js';
@@ -9,7 +10,6 @@ import { isPlainObject } from '../databases/properties.js';
 import { BrainForm } from './brain-form.entity.js';
 import { readFormConfig, syncedProperties, type FormField, type StoredFormConfig } from './form-config.js';
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface FormView {
   id: string;
@@ -53,7 +53,7 @@ function editorView(form: BrainForm, db: BrainDatabase): FormEditorView {
 
 /** The caller's form or 404 (another user's answers exactly like a missing one). */
 export async function ownForm(em: EntityManager, userId: string, formId: string): Promise<BrainForm> {
-  const form = UUID_RE.test(formId) ? await em.findOne(BrainForm, { id: formId.toLowerCase(), userId }) : null;
+  const form = isUuid(formId) ? await em.findOne(BrainForm, { id: formId.toLowerCase(), userId }) : null;
   if (!form) throw new NotFoundError('Form');
   return form;
 }
@@ -105,7 +105,7 @@ export async function makeForm(em: EntityManager, userId: string, input: unknown
   if (body.databaseId !== undefined && body.databaseId !== null && body.createDatabase !== undefined && body.createDatabase !== null) {
     errors.push({ path: ['databaseId'], message: 'give databaseId or createDatabase, not both' });
   } else if (body.databaseId !== undefined && body.databaseId !== null) {
-    if (typeof body.databaseId !== 'string' || !UUID_RE.test(body.databaseId)) errors.push({ path: ['databaseId'], message: 'databaseId must be a UUID' });
+    if (!isUuid(body.databaseId)) errors.push({ path: ['databaseId'], message: 'databaseId must be a UUID' });
     else databaseId = body.databaseId.toLowerCase();
   } else if (body.createDatabase !== undefined && body.createDatabase !== null) {
     if (!isPlainObject(body.createDatabase)) errors.push({ path: ['createDatabase'], message: 'createDatabase must be { name }' });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { given } from '../../../core/given-args.js';
 import { deleteForm, listForms, makeForm, publishForm, updateForm } from '../../../brain/forms/form.service.js';
 import { submitOwnForm } from '../../../brain/forms/form-submit.service.js';
 import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool, type ToolAnnotations } from './tool.js';
@@ -38,10 +39,6 @@ const config = z
   })
   .passthrough();
 
-/** Only the arguments given, so the service sees exactly what a REST body would hold. */
-function given<T extends Record<string, unknown>>(args: T): Partial<T> {
-  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
 
 export const brainFormTools: ConnectorTool[] = [
   defineTool({
