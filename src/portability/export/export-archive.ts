@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { safeCell } from '../../core/csv-cell.js';
+import { CSV_OPTIONS, safeCell } from '../../core/csv-cell.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
@@ -128,11 +128,11 @@ export async function writeArchive(options: ArchiveOptions): Promise<{ counts: A
         plan.entry.csv,
         bytes(
           (async function* () {
-            yield stringify([columns], { record_delimiter: 'windows' });
+            yield stringify([columns], CSV_OPTIONS);
             for await (const batch of recordBatches(em, plan, userId)) {
               yield stringify(
                 batch.map((record) => columns.map((column) => csvCell(record[column]))),
-                { record_delimiter: 'windows' },
+                CSV_OPTIONS,
               );
             }
           })(),
