@@ -77,6 +77,9 @@ describe('upload', () => {
     expect(longRes.status).toBe(201);
     expect(longRes.body.data.fileName).toBe(`${'a'.repeat(251)}.pdf`);
 
+    const bidi = await upload(alice, pdf, 'document', 'scan\u061C\u2066\u200Bfdp.exe.pdf', 'application/pdf');
+    expect(bidi.body.data.fileName).toBe('scanfdp.exe.pdf');
+
     const unicode = await upload(alice, pdf, 'document', 'résumé 📄.pdf', 'application/pdf');
     expect(unicode.body.data.fileName).toBe('résumé 📄.pdf');
 

@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
 import { CSV_OPTIONS, safeCell } from '../../core/csv-cell.js';
+import { withoutInvisibleFormat } from '../../files/safe-file-name.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
@@ -182,6 +183,6 @@ export async function writeArchive(options: ArchiveOptions): Promise<{ counts: A
 
 /** A stored file name as one zip path segment (names are cleaned on upload; this keeps them one segment). */
 function zipSafeName(name: string): string {
-  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
+  const safe = withoutInvisibleFormat(name).replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
   return safe || 'file';
 }
