@@ -88,6 +88,9 @@ describe('perimeter tasks CRUD', () => {
       expectGraphQLError(gql, 'NOT_FOUND');
     }
     expect((await client.get('/api/v1/perimeter/tasks')).body.data.map((t: any) => [t.title, t.personId])).toEqual([['Call', mine]]);
+    // Deleting the person unlinks their tasks (no id left pointing at nobody).
+    expect((await client.delete(`/api/v1/people/${mine}`)).status).toBe(200);
+    expect((await client.get('/api/v1/perimeter/tasks')).body.data.map((t: any) => [t.title, t.personId])).toEqual([['Call', null]]);
   });
 
   it('validates title and personId (400 naming the field)', async () => {
