@@ -243,22 +243,44 @@ describe('DELETE /account', { timeout: 180_000 }, () => {
     expect(await sql(app.databaseUrl, 'select id from storage_purges')).toEqual([]);
   });
 
-  it('covers tables it was never told about: a new domain table referencing users, cascading or not', async () => {
+  it('covers tables it was never told about: a new domain table referencing users, cascading or not, in key order', async () => {
     await sql(app.databaseUrl, 'create table future_grants (id uuid primary key, owner uuid not null references users (id))');
-    await sql(app.databaseUrl, 'create table future_tokens (id uuid primary key, user_id uuid not null)');
+    // A child that sorts after its parent and refuses its deletion (NO ACTION): the order comes from the keys.
+    await sql(app.databaseUrl, 'create table future_tokens (id uuid primary key, user_id uuid not null, grant_id uuid references future_grants (id))');
     try {
       const dave = await signUp(app.url);
       const erin = await signUp(app.url);
       for (const u of [dave, erin]) {
-        await sql(app.databaseUrl, 'insert into future_grants values (gen_random_uuid(), $1)', [u.id]);
-        await sql(app.databaseUrl, 'insert into future_tokens values (gen_random_uuid(), $1)', [u.id]);
+        await sql(app.databaseUrl, 'with g as (insert into future_grants values (gen_random_uuid(), $1) returning id) insert into future_tokens select gen_random_uuid(), $1, id from g', [u.id]);
       }
       expect((await deleteAccount(dave.client, { password: dave.password })).status).toBe(200);
       expect(await sql(app.databaseUrl, 'select owner from future_grants')).toEqual([{ owner: erin.id }]);
       expect(await sql(app.databaseUrl, 'select user_id from future_tokens')).toEqual([{ user_id: erin.id }]);
     } finally {
-      await sql(app.databaseUrl, 'drop table future_grants');
       await sql(app.databaseUrl, 'drop table future_tokens');
+      await sql(app.databaseUrl, 'drop table future_grants');
+    }
+  });
+
+  it('is all or nothing: a deletion that fails half-way leaves the account, its data and its session', async () => {
+    // A new table that refuses to lose its rows: it comes after others in the order, so the failure
+    // happens with many tables already emptied inside the transaction.
+    await sql(app.databaseUrl, 'create table zz_guarded (id uuid primary key, user_id uuid not null references users (id))');
+    await sql(app.databaseUrl, `create function zz_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`);
+    await sql(app.databaseUrl, 'create trigger zz_refuse before delete on zz_guarded for each row execute function zz_refuse()');
+    try {
+      const frank = await populate();
+      await sql(app.databaseUrl, 'insert into zz_guarded values (gen_random_uuid(), $1)', [frank.id]);
+      const before = await rowsPerUserTable(frank.id);
+      expect(before.zz_guarded).toBe(1);
+      expectStatus(await deleteAccount(frank.client, { password: frank.password }), 500, 'INTERNAL_ERROR');
+      expect(await rowsPerUserTable(frank.id)).toEqual(before);
+      expect((await frank.client.get('/api/v1/auth/me')).status).toBe(200);
+      expect(await sql(app.databaseUrl, 'select id from storage_purges')).toEqual([]);
+      expect(await mailsTo(join(app.dataDir, 'mail'), frank.email)).not.toEqual([]);
+    } finally {
+      await sql(app.databaseUrl, 'drop table zz_guarded');
+      await sql(app.databaseUrl, 'drop function zz_refuse()');
     }
   });
 
