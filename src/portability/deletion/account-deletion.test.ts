@@ -221,6 +221,7 @@ describe('DELETE /account', { timeout: 180_000 }, () => {
     expect(kept!.respondent_user_id).toBeNull();
     expect(kept!.values).toMatchObject({ name: 'Alice' });
     expect(kept!.values).not.toHaveProperty('__respondentUserId');
+    await app.server.deps.background.idle(); // the outbox is swept after the answer
     expect(await mailsTo(outbox, alice.email)).toEqual([]);
     expect((await mailsTo(outbox, bob.email)).map((m) => m.file)).toEqual(bobMails);
     expect((await blobsOnDisk(app)).filter((b) => b.startsWith(`${bob.id}/`))).toEqual(blobs.filter((b) => b.startsWith(`${bob.id}/`)));

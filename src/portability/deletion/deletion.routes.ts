@@ -25,7 +25,8 @@ export function deletionRoutes(deps: AppDeps): Router {
       }
       const { purgeId, email } = await new AccountDeletionService(ctx.em).delete(userId, password, deps.config.files.storageAdapter);
       await enqueuePurge(deps, purgeId).catch((error) => ctx.log.error({ err: error, purgeId }, 'could not queue the storage purge; the next start queues it'));
-      await removeOutboxMailsTo(deps.config.mailOutboxDir, email).catch((error) => ctx.log.error({ err: error }, 'could not remove the outbox mails of a deleted account'));
+      // After the answer: the outbox may hold many mails; a failure is logged, the account is gone anyway.
+      deps.background.run('remove the outbox mails of a deleted account', async () => void (await removeOutboxMailsTo(deps.config.mailOutboxDir, email)));
       ctx.http.clearCookie(SESSION_COOKIE);
       sendData(req, res, 200, deleted(userId, 'Account'));
     }),
