@@ -8,7 +8,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** Revokes every connector grant of the user: their connections and each token issued through one. */
 export async function endConnectorGrants(em: EntityManager, userId: string, now = new Date()): Promise<void> {
-  const connections = await em.find<{ id: string }>('OAuthConnection', { userId } as never, { fields: ['id'] as never });
+  const connections = await em.find<{ id: string; userId: string }>('OAuthConnection', { userId });
   if (!connections.length) return;
   await em.nativeUpdate('OAuthConnection', { userId, revokedAt: null }, { revokedAt: now });
   await em.nativeUpdate('OAuthToken', { connectionId: { $in: connections.map((c) => c.id) }, revokedAt: null }, { revokedAt: now });
