@@ -63,7 +63,10 @@ export class AuthResolver {
   @Mutation(() => MessagePayload)
   async changePassword(@Args(() => ChangePasswordArgs) args: ChangePasswordArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
     const auth = requireAuth(ctx);
-    await service(ctx).changePassword(auth.user.id, auth.sessionId, args.currentPassword, args.newPassword);
+    await service(ctx).changePassword(auth.user.id, auth.sessionId, args.currentPassword, args.newPassword, {
+      endConnectorGrants: args.endConnectorGrants ?? false,
+      revokeApiKeys: args.revokeApiKeys ?? false,
+    });
     return { message: 'Password changed; other sessions were signed out' };
   }
 

@@ -4,6 +4,7 @@ import type { AppDeps } from '../core/context.js';
 import { EmailExistsError, InvalidCredentialsError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { passwordResetMail, verificationMail } from '../mail/templates.js';
 import { AuthToken, type AuthTokenKind } from './auth-token.entity.js';
+import { endConnectorGrants, revokeApiKeys } from './end-credentials.js';
 import { LoginSession } from './login-session.entity.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import { SESSION_TTL_MS } from './session-token.js';
@@ -80,13 +81,24 @@ export class AuthService {
     await this.em.transactional(async (em) => {
       const row = await this.consumeToken(em, token, 'password_reset');
       row.user.passwordHash = passwordHash;
-      // A reset ends every session: whoever held the old password is signed out.
+      // A reset ends every session and every connector grant: whoever held the old password is out.
       await em.nativeDelete(LoginSession, { user: row.user.id });
+      await endConnectorGrants(em, row.user.id);
       await this.endResetTokens(em, row.user.id);
     });
   }
 
-  async changePassword(userId: string, sessionId: string, currentPassword: string, newPassword: string): Promise<void> {
+  /**
+   * Ends the other sessions; with `endConnectorGrants` every connector grant too, with
+   * `revokeApiKeys` every Public API key (both off by default: a change is not a takeover).
+   */
+  async changePassword(
+    userId: string,
+    sessionId: string,
+    currentPassword: string,
+    newPassword: string,
+    options: { endConnectorGrants?: boolean; revokeApiKeys?: boolean } = {},
+  ): Promise<void> {
     const user = await this.em.findOne(User, { id: userId });
     if (!user) throw new UnauthorizedError();
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
@@ -98,6 +110,8 @@ export class AuthService {
     await this.em.transactional(async (em) => {
       em.persist(user);
       await em.nativeDelete(LoginSession, { user: user.id, id: { $ne: sessionId } });
+      if (options.endConnectorGrants) await endConnectorGrants(em, user.id);
+      if (options.revokeApiKeys) await revokeApiKeys(em, user.id);
       await this.endResetTokens(em, user.id);
     });
   }

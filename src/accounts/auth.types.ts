@@ -1,5 +1,5 @@
 import { ArgsType, Field, ObjectType } from 'type-graphql';
-import { isEmail, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
+import { isEmail, IsBoolean, IsOptional, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import { User } from './user.entity.js';
 
 const PASSWORD_MIN = 8;
@@ -81,6 +81,16 @@ export class ChangePasswordArgs {
   @MinLength(PASSWORD_MIN, { message: `newPassword must be at least ${PASSWORD_MIN} characters` })
   @MaxLength(PASSWORD_MAX)
   newPassword!: string;
+
+  @Field(() => Boolean, { nullable: true, description: 'Also revoke every connector grant (assistants connected over OAuth); default false.' })
+  @IsOptional()
+  @IsBoolean()
+  endConnectorGrants?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'Also revoke every Public API key; default false.' })
+  @IsOptional()
+  @IsBoolean()
+  revokeApiKeys?: boolean | null;
 }
 
 @ObjectType({ simpleResolvers: true })

@@ -17,7 +17,10 @@ async function streamBlob(res: Response, open: () => Promise<Readable>, headers:
   } catch {
     throw new NotFoundError('File content');
   }
-  res.status(200).set({ 'X-Content-Type-Options': 'nosniff', ...headers });
+  // A user's file is never a page of this service: a PDF (or an HTML or SVG that slipped in) opened
+  // from this origin runs no script, submits no form and reads no cookie or storage (sandbox: a unique
+  // origin). Viewers still show it inline.
+  res.status(200).set({ 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': 'sandbox', ...headers });
   await pipeline(body, res);
 }
 

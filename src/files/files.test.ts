@@ -77,6 +77,9 @@ describe('upload', () => {
     expect(longRes.status).toBe(201);
     expect(longRes.body.data.fileName).toBe(`${'a'.repeat(251)}.pdf`);
 
+    const bidi = await upload(alice, pdf, 'document', 'scan\u061C\u2066\u200Bfdp.exe.pdf', 'application/pdf');
+    expect(bidi.body.data.fileName).toBe('scanfdp.exe.pdf');
+
     const unicode = await upload(alice, pdf, 'document', 'résumé 📄.pdf', 'application/pdf');
     expect(unicode.body.data.fileName).toBe('résumé 📄.pdf');
 
@@ -298,6 +301,11 @@ describe('urls, lists, deletion', () => {
     expect(ok.status).toBe(200);
     expect(ok.headers.get('content-type')).toBe('application/pdf');
     expect(Buffer.from(await ok.arrayBuffer()).equals(pdf)).toBe(true);
+    // Served inline from our origin, sandboxed: no script, form or same-origin access in the viewer.
+    expect(ok.headers.get('content-disposition')).toMatch(/^inline;/);
+    expect(ok.headers.get('content-security-policy')).toBe('sandbox');
+    const download = await alice.get(`/api/v1/files/${up.body.data.id}/download`);
+    expect(download.headers.get('content-security-policy')).toBe('sandbox');
 
     const url = new URL(res.body.data.url);
     url.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));

@@ -3,14 +3,25 @@ import { basename } from 'node:path';
 const MAX_NAME = 255;
 
 /**
+ * Invisible format characters (Unicode category Cf): the bidi controls that make `exe.pdf` of
+ * `fdp.exe` (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C), zero-width spaces, soft hyphens, BOMs.
+ * The zero-width (non-)joiners stay: scripts and emoji sequences need them.
+ */
+const INVISIBLE_FORMAT = /(?![\u200c\u200d])\p{Cf}/gu;
+
+/** `text` without invisible format characters (bidi controls and the like); see INVISIBLE_FORMAT. */
+export function withoutInvisibleFormat(text: string): string {
+  return text.replace(INVISIBLE_FORMAT, '');
+}
+
+/**
  * The client's file name, kept as metadata: the last path segment (either separator), control and
- * bidi-override characters removed, whitespace collapsed, at most 255 characters. Never used as a path.
+ * invisible format characters (bidi controls) removed, whitespace collapsed, at most 255 characters. Never used as a path.
  */
 export function cleanFileName(raw: string): string {
   const last = basename(raw.replace(/\\/g, '/'));
-  const cleaned = last
-    .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+  const cleaned = withoutInvisibleFormat(last.normalize('NFC'))
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
     .replace(/\s+/g, ' ')
     .trim();
   const name = cleaned === '' || cleaned === '.' || cleaned === '..' ? 'file' : cleaned;

@@ -220,13 +220,16 @@ describe('CSV export', () => {
     await createTransaction(client, a.id, -12.5, { description: '=HYPERLINK("http://evil")', category: '+sum', date: '2027-01-02' });
     await createTransaction(client, a.id, 3, { description: 'Refund, "partial"', category: 'food', date: '2027-01-03' });
     await createTransaction(client, a.id, 7, { description: 'Old', date: '2026-12-01' });
+    await createTransaction(client, a.id, 1, { description: "ok\n=cmd|' /C calc'!A0", category: 'x\r@y', date: '2027-01-01' });
     const res = await client.get('/api/v1/transactions/export?format=csv&startDate=2027-01-01');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"$/);
+    // A line feed or CR inside a cell: the cell is quoted and each of its lines starts as text.
+    expect(res.text).toContain(`,2027-01-01,${a.id},1.00,"ok\n'=cmd|' /C calc'!A0","x\r'@y",false,`);
     const lines = res.text.trim().split('\r\n');
     expect(lines[0]).toBe('id,date,accountId,amount,description,category,recurring,socialHappeningId');
-    expect(lines).toHaveLength(3);
+    expect(lines).toHaveLength(4);
     expect(lines[1]).toContain(`,2027-01-03,${a.id},3.00,"Refund, ""partial""",food,false,`);
     expect(lines[2]).toContain(`,2027-01-02,${a.id},-12.50,"'=HYPERLINK(""http://evil"")",'+sum,false,`);
 

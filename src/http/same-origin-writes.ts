@@ -9,23 +9,31 @@ function allowedOrigins(config: Config): Set<string> {
   return new Set([new URL(config.baseUrl).origin, ...config.trustedOrigins]);
 }
 
+/** The serialised origin (scheme, host, port) of `raw`, or null for "null" and garbage. */
+function originOf(raw: string): string | null {
+  try {
+    const origin = new URL(raw).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null; // "null" (sandboxed frame, privacy redirect) or garbage: not a known origin.
+  }
+}
+
 /**
  * Why a browser request comes from another origin, or null when it does not. `Origin` decides when
- * present (its host equal to the request's own Host counts as same origin: the address the browser
- * used); otherwise `Sec-Fetch-Site`. A request with neither (curl, scripts, server-to-server) is not a
- * browser's cross-origin request and passes.
+ * present, compared as a whole origin (scheme, host and port): one of `allowed`, or exactly the
+ * address the request was sent to (its scheme as express sees it, TRUST_PROXY included, and its
+ * Host), so a page on http:// cannot write to the same host's https:// service. Otherwise
+ * `Sec-Fetch-Site`. A request with neither (curl, scripts, server-to-server) is not a browser's
+ * cross-origin request and passes.
  */
 export function crossOriginReason(req: Request, allowed: Set<string>): string | null {
   const origin = req.headers.origin;
   if (origin !== undefined) {
-    if (allowed.has(origin)) return null;
-    let host: string | undefined;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      // "null" (sandboxed frame, privacy redirect) or garbage: not a known origin.
-    }
-    if (host && host === req.headers.host) return null;
+    const sent = originOf(origin);
+    if (sent && allowed.has(sent)) return null;
+    const own = req.headers.host ? originOf(`${req.protocol}://${req.headers.host}`) : null;
+    if (sent && own && sent === own) return null;
     return `Origin ${origin.slice(0, 200)} is not allowed to change data here`;
   }
   const site = req.headers['sec-fetch-site'];

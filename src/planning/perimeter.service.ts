@@ -20,6 +20,7 @@ export class PerimeterService {
   }
 
   async create(userId: string, input: { title: string; personId?: string }): Promise<PerimeterTask> {
+    if (input.personId) await this.requirePerson(userId, input.personId);
     const task = this.em.create(PerimeterTask, { userId, title: input.title, personId: input.personId ?? null });
     await this.em.flush();
     return task;
@@ -28,9 +29,18 @@ export class PerimeterService {
   async update(userId: string, taskId: string, changes: { title?: string; personId?: string | null }): Promise<PerimeterTask> {
     const task = await this.find(userId, taskId);
     if (changes.title !== undefined) task.title = changes.title;
+    if (changes.personId) await this.requirePerson(userId, changes.personId);
     if (changes.personId !== undefined) task.personId = changes.personId;
     await this.em.flush();
     return task;
+  }
+
+  /**
+   * `personId` must be one of the caller's people: another user's answers 404 like a missing one.
+   * The people live in the social domain, above this hub: named by entity name, not imported.
+   */
+  private async requirePerson(userId: string, personId: string): Promise<void> {
+    if (!(await this.em.count('Person', { id: personId, userId }))) throw new NotFoundError('Person', { field: 'personId' });
   }
 
   async delete(userId: string, taskId: string): Promise<void> {

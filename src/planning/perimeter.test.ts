@@ -19,7 +19,6 @@ afterAll(async () => {
   await app?.close();
 });
 
-const PERSON_ID = '6a1b2c3d-4e5f-4a6b-8c7d-8e9f0a1b2c3d';
 
 async function perimeterOf(client: HttpClient, dayId: string): Promise<string[]> {
   const res = await client.get(`/api/v1/days/${dayId}`);
@@ -40,6 +39,7 @@ function expectPerimeterSize(res: HttpResult) {
 describe('perimeter tasks CRUD', () => {
   it('creates (201), lists (paginated, oldest first), updates and deletes a perimeter task', async () => {
     const { client } = await signUp(app.url);
+    const PERSON_ID = (await client.post('/api/v1/people', { name: 'Mum' })).body.data.id as string;
     const created = await client.post('/api/v1/perimeter/tasks', { title: 'Call mum', personId: PERSON_ID });
     expect(created.status, created.text).toBe(201);
     expect(created.body.data).toMatchObject({ title: 'Call mum', personId: PERSON_ID });
@@ -71,6 +71,26 @@ describe('perimeter tasks CRUD', () => {
     expect((await client.get('/api/v1/perimeter/tasks')).body.data.map((t: any) => t.title)).toEqual(['Inbox zero']);
     expectNotFound(await client.delete(`/api/v1/perimeter/tasks/${id}`));
     expectNotFound(await client.patch(`/api/v1/perimeter/tasks/${id}`, { title: 'x' }));
+  });
+
+  it("links only the caller's people: another user's person id answers 404 like a missing one", async () => {
+    const { client } = await signUp(app.url);
+    const other = await signUp(app.url);
+    const theirs = (await other.client.post('/api/v1/people', { name: 'Theirs' })).body.data.id as string;
+    const mine = (await client.post('/api/v1/people', { name: 'Mine' })).body.data.id as string;
+    for (const personId of [theirs, MISSING_ID]) {
+      expectNotFound(await client.post('/api/v1/perimeter/tasks', { title: 'Call', personId }), 'personId');
+    }
+    const task = (await client.post('/api/v1/perimeter/tasks', { title: 'Call', personId: mine })).body.data;
+    for (const personId of [theirs, MISSING_ID]) {
+      expectNotFound(await client.patch(`/api/v1/perimeter/tasks/${task.id}`, { personId }), 'personId');
+      const gql = await client.graphql('mutation($id: UUID!, $p: UUID) { updatePerimeterTask(taskId: $id, personId: $p) { id } }', { id: task.id, p: personId });
+      expectGraphQLError(gql, 'NOT_FOUND');
+    }
+    expect((await client.get('/api/v1/perimeter/tasks')).body.data.map((t: any) => [t.title, t.personId])).toEqual([['Call', mine]]);
+    // Deleting the person unlinks their tasks (no id left pointing at nobody).
+    expect((await client.delete(`/api/v1/people/${mine}`)).status).toBe(200);
+    expect((await client.get('/api/v1/perimeter/tasks')).body.data.map((t: any) => [t.title, t.personId])).toEqual([['Call', null]]);
   });
 
   it('validates title and personId (400 naming the field)', async () => {

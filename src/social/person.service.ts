@@ -8,6 +8,7 @@ import { queryRows, rowShape } from '../core/database/read-rows.js';
 import { recordEvent } from '../core/events/record-event.js';
 import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
+import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { Person } from './person.entity.js';
 import { SocialHappening } from './social-happening.entity.js';
 
@@ -94,7 +95,7 @@ export class PersonService {
     return person;
   }
 
-  /** Takes the person out of the guests of every happening, in the same transaction. */
+  /** Takes the person out of the guests of every happening and off their perimeter tasks, in the same transaction. */
   async delete(userId: string, personId: string): Promise<Deleted> {
     return this.em.transactional(async (em) => {
       const person = await em.findOne(Person, { id: personId, userId });
@@ -106,6 +107,7 @@ export class PersonService {
         `update ${h.table} set ${guests} = ${guests} - $1::text where ${h.column('userId')} = $2 and ${guests} @> jsonb_build_array($1::text) returning id`,
         [personId, userId],
       );
+      await em.nativeUpdate(PerimeterTask, { userId, personId }, { personId: null });
       em.remove(person);
       await em.flush();
       return deleted(personId, 'Person');

@@ -2118,6 +2118,8 @@ export type MutationResetPasswordArgs = {
 export type MutationChangePasswordArgs = {
   currentPassword: Scalars['String']['input'];
   newPassword: Scalars['String']['input'];
+  endConnectorGrants?: InputMaybe<Scalars['Boolean']['input']>;
+  revokeApiKeys?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 

@@ -77,6 +77,16 @@ describe('a write sent by a page of another origin', () => {
     expect((await postMultipart(client, '/api/v1/files/upload', { fileType: 'image', file: { data: image, fileName: 'b.png', contentType: 'image/png' } })).status).toBe(201);
   });
 
+  it('compares the whole origin: the right host with another scheme or port is refused', async () => {
+    const { client } = await signUp(app.url);
+    const own = new URL(app.url);
+    const otherScheme = [`https://${own.host}`, 'https://planner.example.test:8080', 'https://trusted.example.test:5173', `http://${own.hostname}:1`];
+    for (const origin of otherScheme) {
+      expectRefused(await client.post('/api/v1/tasks', { title: 'planted', timebox: 30 }, fromOrigin(origin, 'same-site')), 403, 'FORBIDDEN');
+    }
+    expect((await client.get('/api/v1/tasks')).body.data).toEqual([]);
+  });
+
   it('passes from BASE_URL, from the address the request itself was sent to, from TRUSTED_ORIGINS, and without Origin (scripts)', async () => {
     const { client } = await signUp(app.url);
     expect((await client.post('/api/v1/tasks', { title: 'a', timebox: 30 }, fromOrigin(BASE_URL, 'same-origin'))).status).toBe(201);

@@ -90,7 +90,7 @@ describe('REST: null clears a nullable field', () => {
   });
 
   it('perimeter task personId', async () => {
-    const personId = '11111111-1111-4111-8111-111111111111';
+    const personId = ok(await client.post('/api/v1/people', { name: 'Mum' })).id;
     const task = ok(await client.post('/api/v1/perimeter/tasks', { title: 'Call mum', personId }));
     expect(task.personId).toBe(personId);
     expect(ok(await client.patch(`/api/v1/perimeter/tasks/${task.id}`, { personId: null }))).toMatchObject({ title: 'Call mum', personId: null });
@@ -149,10 +149,11 @@ describe('REST: null on a required field is a 400 naming it, and nothing changes
   });
 
   it('perimeter task title', async () => {
-    const task = ok(await client.post('/api/v1/perimeter/tasks', { title: 'Stay', personId: '11111111-1111-4111-8111-111111111111' }));
+    const personId = ok(await client.post('/api/v1/people', { name: 'Stay' })).id;
+    const task = ok(await client.post('/api/v1/perimeter/tasks', { title: 'Stay', personId }));
     expectRefused(await client.patch(`/api/v1/perimeter/tasks/${task.id}`, { title: null, personId: null }), 'title');
     const list = ok(await client.get('/api/v1/perimeter/tasks?limit=100'));
-    expect(list.find((t: any) => t.id === task.id)).toMatchObject({ title: 'Stay', personId: '11111111-1111-4111-8111-111111111111' });
+    expect(list.find((t: any) => t.id === task.id)).toMatchObject({ title: 'Stay', personId });
   });
 
   it('day minimumMode', async () => {
@@ -210,7 +211,8 @@ describe('GraphQL: the same semantics', () => {
     );
     expect(res.body.data?.updateTask, res.text).toEqual({ description: null, categoryId: null, dayId: null, title: 'Report' });
 
-    const perimeter = ok(await client.post('/api/v1/perimeter/tasks', { title: 'Call dad', personId: '11111111-1111-4111-8111-111111111111' }));
+    const dad = ok(await client.post('/api/v1/people', { name: 'Dad' })).id;
+    const perimeter = ok(await client.post('/api/v1/perimeter/tasks', { title: 'Call dad', personId: dad }));
     const cleared = await client.graphql(`mutation($id: UUID!) { updatePerimeterTask(taskId: $id, personId: null) { personId } }`, { id: perimeter.id });
     expect(cleared.body.data?.updatePerimeterTask, cleared.text).toEqual({ personId: null });
 

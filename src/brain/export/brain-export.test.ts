@@ -144,5 +144,18 @@ describe('GET /brain/export', () => {
     expect(safeSegment('..', 'Untitled')).toBe('Untitled');
     expect(safeSegment('tab\there\u0001', 'x')).toBe('tab here-');
     expect([...safeSegment('é'.repeat(150), 'x')]).toHaveLength(100);
+    // Bidi controls and other invisible format characters are dropped; joiners of emoji stay.
+    expect(safeSegment('invoice\u202Efdp.exe', 'x')).toBe('invoicefdp.exe');
+    expect(safeSegment('\u2066a\u2069\u200E\u200F\u061C\u202A\u202B\u202C\u202D\u2067\u2068b\u200B\uFEFF\u00AD', 'x')).toBe('ab');
+    expect(safeSegment('family \u{1F468}\u200D\u{1F469}', 'x')).toBe('family \u{1F468}\u200D\u{1F469}');
+  });
+
+  it('writes no bidi control into a zip entry name (notes, folders)', async () => {
+    const { client } = await signUp(app.url);
+    const folder = await data(await client.post(`${api}/folders`, { name: 'Bills\u2067 2026\u2069' }), 201);
+    await data(await client.post(`${api}/notes`, { title: 'invoice\u202Efdp.exe', folderId: folder.id }), 201);
+    const names = (await exportZip(client)).entries.map((e) => e.name);
+    expect(names).toContain('notes/Bills 2026/invoicefdp.exe.md');
+    for (const name of names) expect(name).not.toMatch(/[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
   });
 });

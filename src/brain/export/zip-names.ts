@@ -1,10 +1,16 @@
+import { withoutInvisibleFormat } from '../../files/safe-file-name.js';
+
 /** Characters no file system takes in a name (Windows is the strictest), and control characters. */
 const UNSAFE = /[\\/:*?"<>|\u0000-\u001F\u007F]/g;
 const NAME_MAX = 100;
 
-/** A title or folder name as one safe path segment: unsafe characters become `-`, never empty, `.` or `..`. */
+/**
+ * A title or folder name as one safe path segment: unsafe characters become `-`, invisible format
+ * characters (bidi controls) are dropped, never empty, `.` or `..`.
+ */
 export function safeSegment(name: string, fallback: string): string {
-  let segment = name.normalize('NFC').replace(/\s+/g, ' ').replace(UNSAFE, '-').trim();
+  // Bidi controls and other invisible format characters go: a name shows what it is (`fdp.exe` stays that).
+  let segment = withoutInvisibleFormat(name.normalize('NFC')).replace(/\s+/g, ' ').replace(UNSAFE, '-').trim();
   // Windows drops trailing dots and spaces; a leading dot hides the file.
   segment = segment.replace(/^[.\s]+|[.\s]+$/g, '');
   segment = [...segment].slice(0, NAME_MAX).join('').trim();

@@ -14,6 +14,7 @@ import { BrainForm } from './brain-form.entity.js';
 import { isClosed, isQuiz, RATING_MAX, type FormField, type StoredFormConfig } from './form-config.js';
 import { AlreadySubmittedError, FormClosedError, FormValidationError } from './form-errors.js';
 import { formView, ownForm, type FormView } from './form.service.js';
+import type { FormPasswordAttempts } from './form-password-attempts.js';
 
 export const DEFAULT_THANK_YOU = 'Thank you! Your answer has been recorded.';
 
@@ -32,6 +33,8 @@ export interface SubmitInput {
   respondentName?: unknown;
   /** the access password as sent (header, query or body); not needed from the form's owner */
   accessPassword?: string | null;
+  /** the per-form count of wrong passwords (public doors) */
+  passwordAttempts?: FormPasswordAttempts | null;
 }
 
 /** Who submits, as far as the door knows it. */
@@ -67,15 +70,21 @@ export async function publishedForm(em: EntityManager, slug: string): Promise<Br
   return form;
 }
 
-/** Whether `password` opens the form (always true for a form without a password). */
-export async function passwordOpens(form: BrainForm, password: string | null | undefined): Promise<boolean> {
+/**
+ * Whether `password` opens the form (always true for a form without a password). With `attempts`, a
+ * form over its limit of wrong passwords refuses with 429 before checking, and a wrong one counts.
+ */
+export async function passwordOpens(form: BrainForm, password: string | null | undefined, attempts?: FormPasswordAttempts | null): Promise<boolean> {
   if (!form.accessPasswordHash) return true;
   if (typeof password !== 'string' || !password) return false;
-  return verifyPassword(form.accessPasswordHash, password);
+  await attempts?.ensureOpen(form.id);
+  const opens = await verifyPassword(form.accessPasswordHash, password);
+  if (!opens) await attempts?.failed(form.id);
+  return opens;
 }
 
-export async function requirePassword(form: BrainForm, password: string | null | undefined): Promise<void> {
-  if (!(await passwordOpens(form, password))) {
+export async function requirePassword(form: BrainForm, password: string | null | undefined, attempts?: FormPasswordAttempts | null): Promise<void> {
+  if (!(await passwordOpens(form, password, attempts))) {
     throw Object.assign(new UnauthorizedError('This form needs its access password'), { details: { passwordRequired: true } });
   }
 }
@@ -188,7 +197,7 @@ export function scoreQuiz(config: StoredFormConfig, values: Record<string, unkno
  */
 export async function submitForm(em: EntityManager, form: BrainForm, input: SubmitInput, respondent: Respondent): Promise<SubmitResult> {
   const byOwner = respondent.userId === form.userId;
-  if (!byOwner) await requirePassword(form, input.accessPassword);
+  if (!byOwner) await requirePassword(form, input.accessPassword, input.passwordAttempts);
   if (isClosed(form.config)) throw new FormClosedError();
   const oneResponse = form.config.oneResponsePerPerson === true;
   if (await alreadyAnswered(em, form, respondent)) throw new AlreadySubmittedError();

@@ -276,6 +276,26 @@ describe('public REST door', () => {
     expectStatus(await anon().post(`${path}/submit`, { values: {} }), 401, 'UNAUTHORIZED');
   });
 
+  it('access password: 10 wrong ones lock the form (429 with Retry-After, even the right one) for everyone; other forms stay open', async () => {
+    const form = await makeForm(alice, { config: { fields: FIELDS, accessPassword: 'sesame' } });
+    const other = await makeForm(alice, { config: { fields: FIELDS, accessPassword: 'sesame' } });
+    const path = `/api/v1/brain/public/forms/${await publish(alice, form.id)}`;
+    const otherPath = `/api/v1/brain/public/forms/${await publish(alice, other.id)}`;
+    // Visits without a password and right passwords do not count; wrong ones do, by any door.
+    for (let i = 0; i < 3; i++) expectStatus(await anon().get(path), 401, 'UNAUTHORIZED');
+    expectStatus(await anon().get(path, { headers: { 'x-brain-access-password': 'sesame' } }), 200);
+    for (let i = 0; i < 5; i++) expectStatus(await anon().get(path, { headers: { 'x-brain-access-password': `guess${i}` } }), 401, 'UNAUTHORIZED');
+    for (let i = 5; i < 10; i++) expectStatus(await anon().post(`${path}/submit`, { values: { name: 'A' }, accessPassword: `guess${i}` }), 401, 'UNAUTHORIZED');
+    const locked = await anon().get(path, { headers: { 'x-brain-access-password': 'sesame' } });
+    expectStatus(locked, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(locked.body.error.details).toMatchObject({ maxFailures: 10, windowSeconds: 900 });
+    expectStatus(await anon().post(`${path}/submit`, { values: { name: 'A' }, accessPassword: 'sesame' }), 429, 'RATE_LIMIT_EXCEEDED');
+    expectStatus(await anon().get(otherPath, { headers: { 'x-brain-access-password': 'sesame' } }), 200);
+    // The owner needs no password and is not locked out of their own form.
+    expectStatus(await alice.post(`/api/v1/brain/forms/${form.id}/submit`, { values: { name: 'Owner' } }), 201);
+  });
+
   it('closed: GET 200 with closed true, submit 410 CLOSED', async () => {
     const form = await makeForm(alice, { config: { fields: FIELDS, closed: true, accessPassword: 'pw' } });
     const slug = await publish(alice, form.id);

@@ -141,6 +141,23 @@ describe('public form page', () => {
     expect(done.html).toContain('Thank you');
   });
 
+  it('too many wrong passwords: the page answers 429 with a clear message, even to the right password', async () => {
+    const { slug } = await publishedForm({ accessPassword: 'open sesame' });
+    const v = new Visitor(app.url);
+    let html = (await v.get(`/brain/f/${slug}`)).html;
+    for (let i = 0; i < 10; i++) {
+      const wrong = await v.post(`/brain/f/${slug}`, [['_csrf', token(html)], ['_action', 'unlock'], ['accessPassword', `guess ${i}`]]);
+      expect(wrong.status).toBe(401);
+      html = wrong.html;
+    }
+    const locked = await v.post(`/brain/f/${slug}`, [['_csrf', token(html)], ['_action', 'unlock'], ['accessPassword', 'open sesame']]);
+    expect(locked.status).toBe(429);
+    expect(locked.html).toContain('too many wrong passwords');
+    expect(locked.headers.get('retry-after')).toMatch(/^\d+$/);
+    const refused = await v.post(`/brain/f/${slug}`, [['_csrf', token(html)], ['_action', 'submit'], ['accessPassword', 'open sesame'], ['f_name', 'Eve']]);
+    expect(refused.status).toBe(429);
+  });
+
   it('closed form: a clear page on GET (200) and POST (410)', async () => {
     const { id, slug } = await publishedForm({});
     const v = new Visitor(app.url);

@@ -7,6 +7,7 @@ import { CSRF_FIELD, formCsrfFor } from '../../http/form-csrf.js';
 import { createRequestContext } from '../../http/request-context.js';
 import type { BrainForm } from './brain-form.entity.js';
 import { isClosed, RATING_MAX, type FormField } from './form-config.js';
+import { formPasswordAttempts, FormPasswordLockedError } from './form-password-attempts.js';
 import { alreadyAnswered, passwordOpens, publishedForm, submitForm, type QuizResult } from './form-submit.service.js';
 import { ipSalt, respondentCookie, respondentKeyFor, setRespondentCookie } from './respondent.js';
 
@@ -153,6 +154,10 @@ function thankYouPage(res: Response, form: BrainForm, message: string, quiz: Qui
 
 const closedPage = (res: Response, status: number) => messagePage(res, status, 'This form is closed', 'This form no longer takes answers.');
 const answeredPage = (res: Response, status: number) => messagePage(res, status, 'Already answered', 'You have already answered this form. Each person can answer it once.');
+const lockedPage = (res: Response, error: FormPasswordLockedError) => {
+  res.setHeader('Retry-After', String(error.retryAfterSeconds));
+  messagePage(res, 429, 'Too many tries', 'This form had too many wrong passwords. Try again in a few minutes.');
+};
 const notFoundPage = (res: Response) => messagePage(res, 404, 'Form not found', 'There is no published form at this address.');
 
 /** The answers of a posted page as the submit service takes them (types from the form's fields). */
@@ -224,18 +229,29 @@ export function publicFormPageRoutes(deps: AppDeps): Router {
       const needsPassword = Boolean(form.accessPasswordHash) && userId !== form.userId;
       if (posted._action === 'unlock') {
         if (!needsPassword) return questionsPage(res, 200, form, token, {});
-        if (!(await passwordOpens(form, password))) return passwordPage(res, 401, form, token, true);
+        try {
+          if (!(await passwordOpens(form, password, formPasswordAttempts(deps)))) return passwordPage(res, 401, form, token, true);
+        } catch (error) {
+          if (error instanceof FormPasswordLockedError) return lockedPage(res, error);
+          throw error;
+        }
         return questionsPage(res, 200, form, token, { password });
       }
       const values = valuesFromPost(form, posted);
       const respondentName = typeof posted.respondentName === 'string' ? posted.respondentName : undefined;
       const { key, cookieKey, setCookie } = respondentKeyFor(req, form, null);
       try {
-        const result = await submitForm(ctx.em, form, { values, respondentName, accessPassword: password }, { userId, key, cookieKey, ip: req.ip ?? null, ipSalt: ipSalt(deps) });
+        const result = await submitForm(
+          ctx.em,
+          form,
+          { values, respondentName, accessPassword: password, passwordAttempts: formPasswordAttempts(deps) },
+          { userId, key, cookieKey, ip: req.ip ?? null, ipSalt: ipSalt(deps) },
+        );
         if (setCookie && key) setRespondentCookie(deps, res, key);
         thankYouPage(res, form, result.thankYouMessage, result.quiz);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
+        if (error instanceof FormPasswordLockedError) return lockedPage(res, error);
         if (error.code === 'UNAUTHORIZED') return passwordPage(res, 401, form, token, password !== null);
         if (error.code === 'CLOSED') return closedPage(res, 410);
         if (error.code === 'ALREADY_SUBMITTED') return answeredPage(res, 409);

@@ -7,6 +7,7 @@ import { isPlainObject } from '../databases/properties.js';
 import { alreadyAnswered, publicFormView, publicSubmitView, publishedForm, requirePassword, submitForm } from './form-submit.service.js';
 import { isClosed } from './form-config.js';
 import { FormValidationError } from './form-errors.js';
+import { formPasswordAttempts, FormPasswordLockedError } from './form-password-attempts.js';
 import { ipSalt, readRespondentKey, respondentCookie, respondentKeyFor, setRespondentCookie } from './respondent.js';
 
 /** The access password of a public request: header `X-Brain-Access-Password`, query or body `accessPassword`. */
@@ -29,6 +30,7 @@ function publicRoute(deps: AppDeps, handle: (ctx: AppContext, req: Request, res:
       res.setHeader('Cache-Control', 'no-store');
       await handle(ctx, req, res);
     } catch (error) {
+      if (error instanceof FormPasswordLockedError) res.setHeader('Retry-After', String(error.retryAfterSeconds));
       sendError(req, res, error, log);
     }
   };
@@ -52,7 +54,7 @@ export function brainPublicFormRoutes(deps: AppDeps): Router {
       const form = await publishedForm(ctx.em, req.params.publicSlug as string);
       const respondent = { userId: ctx.auth?.user.id ?? null, key: respondentCookie(req) };
       // A closed form answers 200 with `closed: true` (operations.md), before any password.
-      if (!isClosed(form.config) && respondent.userId !== form.userId) await requirePassword(form, accessPasswordOf(req));
+      if (!isClosed(form.config) && respondent.userId !== form.userId) await requirePassword(form, accessPasswordOf(req), formPasswordAttempts(deps));
       sendData(req, res, 200, publicFormView(form, await alreadyAnswered(ctx.em, form, respondent)));
     }),
   );
@@ -70,7 +72,7 @@ export function brainPublicFormRoutes(deps: AppDeps): Router {
       const result = await submitForm(
         ctx.em,
         form,
-        { values: body.values ?? {}, respondentName: body.respondentName, accessPassword: accessPasswordOf(req, body) },
+        { values: body.values ?? {}, respondentName: body.respondentName, accessPassword: accessPasswordOf(req, body), passwordAttempts: formPasswordAttempts(deps) },
         { userId: ctx.auth?.user.id ?? null, key, cookieKey, ip: req.ip ?? null, ipSalt: ipSalt(deps) },
       );
       if (setCookie && key) setRespondentCookie(deps, res, key);

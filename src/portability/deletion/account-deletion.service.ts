@@ -5,19 +5,21 @@ import { InvalidCredentialsError, UnauthorizedError } from '../../core/errors.js
 import { queryRows } from '../../core/database/read-rows.js';
 import { StoredFile } from '../../files/stored-file.entity.js';
 import { StoragePurge } from './storage-purge.entity.js';
-import { ownerColumns, quoteIdent } from './user-data-tables.js';
+import { forgetRespondent } from '../../brain/forms/forget-respondent.js';
+import { deletionOrder, quoteIdent } from './user-data-tables.js';
 
 /**
  * DELETE /account: the user and everything of theirs, in every domain, in ONE database transaction.
- * The tables are found in the database catalog (user-data-tables.ts), not listed here. Blobs cannot
+ * The tables are found in the database catalog (user-data-tables.ts), not listed here, and emptied
+ * children before parents along their foreign keys (a Brain note before its folder). Blobs cannot
  * join a database transaction: the same transaction records what storage must lose (a StoragePurge
  * row) and the purge job removes it afterwards, retried until done.
  */
 export class AccountDeletionService {
   constructor(private readonly em: EntityManager) {}
 
-  /** Returns the storage purge to run once the transaction has committed. */
-  async delete(userId: string, password: string, defaultAdapter: string): Promise<string> {
+  /** Returns the storage purge to run once the transaction has committed, and the address the user had. */
+  async delete(userId: string, password: string, defaultAdapter: string): Promise<{ purgeId: string; email: string }> {
     const user = await this.em.findOne(User, { id: userId });
     if (!user) throw new UnauthorizedError();
     if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError('The password is wrong'); // operations.md: 401, and nothing removed
@@ -28,11 +30,12 @@ export class AccountDeletionService {
       const adapters = [...new Set([defaultAdapter, ...files.map((f) => f.storageAdapter)])].sort();
       const purge = tx.create(StoragePurge, { prefix: userId, adapters });
       await tx.flush();
-      for (const { table, column } of await ownerColumns(tx)) {
+      await forgetRespondent(tx, userId);
+      for (const { table, column } of await deletionOrder(tx)) {
         await queryRows(tx, `delete from ${quoteIdent(table)} where ${quoteIdent(column)} = $1`, [userId]);
       }
       await queryRows(tx, 'delete from users where id = $1', [userId]);
-      return purge.id;
+      return { purgeId: purge.id, email: user.email };
     });
   }
 }

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
@@ -5,7 +6,10 @@ import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { generateWeek } from '../../../test/support/fixtures.js';
 import { setPlan, sql } from '../../../test/support/db.js';
 import { expectStatus, expectValidation } from '../../../test/support/expectations.js';
+import { mailsTo } from '../../../test/support/mailbox.js';
 import { blobsOnDisk, makeImage, postMultipart, until, upload, waitForVariants } from '../../files/files.test-helpers.js';
+import { runExport } from '../export/export.test-helpers.js';
+import { childrenFirst } from './user-data-tables.js';
 
 /**
  * DELETE /account: every record of the user in every table, their blobs, keys, webhooks, sessions,
@@ -26,8 +30,13 @@ const ok = async (res: Promise<{ status: number; text?: string; body: any }>, st
   return r.body.data;
 };
 
-/** A user with records in every domain, files with variants, an API key, a webhook with deliveries, an import. */
-async function populate(): Promise<{ client: HttpClient; id: string; email: string; password: string }> {
+/**
+ * A user with records in every table that holds a user's rows (checked against the catalog below):
+ * every domain, files with variants, an API key, a webhook with deliveries, an import, an export, a
+ * calendar feed, a shop purchase, a connector grant with its tokens, Brain notes in nested folders, a
+ * form with answers, and mails in the outbox.
+ */
+async function populate(): Promise<{ client: HttpClient; id: string; email: string; password: string; formSlug: string }> {
   const user = await signUp(app.url);
   const { client, id } = user;
   await setPlan(app.databaseUrl, id, 'pro');
@@ -42,7 +51,9 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   await ok(client.post('/api/v1/tasks', { title: 'Stretch', timebox: 30, dayId: day, categoryId: category.id }));
   await ok(client.post(`/api/v1/checklist/${day}/toggle/WATER`, { value: 500 }), 200);
   const person = await ok(client.post('/api/v1/people', { name: 'Ada Lovelace' }));
-  await ok(client.post('/api/v1/perimeter/tasks', { title: 'Call Ada', personId: person.id }));
+  const perimeter = [await ok(client.post('/api/v1/perimeter/tasks', { title: 'Call Ada', personId: person.id }))];
+  for (const title of ['Post', 'Bins']) perimeter.push(await ok(client.post('/api/v1/perimeter/tasks', { title })));
+  await ok(client.post(`/api/v1/perimeter/${day}`, { taskIds: perimeter.map((t) => t.id) }), 200);
   const happening = await ok(client.post('/api/v1/social-happenings', { dayId: day, title: 'Dinner', startTime: '2027-01-04T18:00:00.000Z', endTime: '2027-01-04T20:00:00.000Z', guestIds: [person.id] }));
   const own = await ok(client.post('/api/v1/exercises', { name: 'Sled Push', category: 'conditioning', muscleGroups: ['quadriceps'] }));
   await ok(client.patch(`/api/v1/exercises/${own.id}`, { oneRepMax: 120 }), 200);
@@ -72,9 +83,75 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   });
   expect(imported.status, imported.text).toBe(202);
   await until(async () => (await client.get(`/api/v1/account/import/${imported.body.data.id}`)).body.data.status === 'done');
+  // Brain: a note in a folder in a folder (brain_note.folder_id and brain_folder.parent_id refuse to
+  // lose their folder), tags, a canvas, a database with a record, a published form with an answer.
+  const outer = await ok(client.post('/api/v1/brain/folders', { name: 'Work' }));
+  const inner = await ok(client.post('/api/v1/brain/folders', { name: 'Inner', parentId: outer.id }));
+  const brainTag = await ok(client.post('/api/v1/brain/tags', { name: 'urgent' }));
+  const note = await ok(client.post('/api/v1/brain/notes', { title: 'Plan', content: 'x', folderId: inner.id, tagIds: [brainTag.id] }));
+  await ok(client.post('/api/v1/brain/notes', { title: 'Top', folderId: outer.id }));
+  await ok(client.post('/api/v1/brain/canvases', { name: 'Board', cards: [{ entityType: 'note', entityId: note.id, x: 1, y: 2 }] }));
+  const brainDb = await ok(client.post('/api/v1/brain/databases', { name: 'Reading', properties: [{ key: 'title', name: 'Title', type: 'text' }] }));
+  await ok(client.post(`/api/v1/brain/databases/${brainDb.id}/records`, { values: { title: 'Dune' } }));
+  const form = await ok(client.post('/api/v1/brain/forms', { name: 'Poll', createDatabase: { name: 'Poll answers' }, config: { fields: [{ key: 'name', label: 'Name', type: 'text' }], oneResponsePerPerson: true } }));
+  const formSlug = (await ok(client.post(`/api/v1/brain/forms/${form.id}/publish`, { published: true }), 200)).publicSlug as string;
+  await ok(client.post(`/api/v1/brain/forms/${form.id}/submit`, { values: { name: 'Me' } }));
+  // A calendar feed, an account export, a shop purchase, a password reset mail (auth token + outbox).
+  const feed = await client.graphql('mutation { createAgendaFeed { url } }');
+  expect(feed.body.errors).toBeUndefined();
+  expect((await runExport(client)).status).toBe('done');
+  await sql(app.databaseUrl, `insert into gamification_purchases (id, created_at, updated_at, user_id, item_id, price) select gen_random_uuid(), now(), now(), $1, id, 0 from gamification_shop_items order by key limit 1`, [id]);
+  expect((await app.http.post('/api/v1/auth/request-password-reset', { email: user.email })).status).toBe(200);
+  await until(async () => (await mailsTo(join(app.dataDir, 'mail'), user.email)).length > 0);
+  // A connector grant: a connection of an OAuth client with an access token and an unused code.
+  await sql(
+    app.databaseUrl,
+    `with client as (insert into oauth_clients (id, created_at, updated_at, client_name, metadata) values (gen_random_uuid(), now(), now(), 'Assistant', '{}') returning id),
+          conn as (insert into oauth_connections (id, created_at, updated_at, user_id, client_id, client_name) select gen_random_uuid(), now(), now(), $1, id, 'Assistant' from client returning id, client_id),
+          tok as (insert into oauth_tokens (id, created_at, updated_at, token_hash, kind, connection_id, client_id, family_id, resource, expires_at)
+                  select gen_random_uuid(), now(), now(), md5(random()::text), 'access', id, client_id, gen_random_uuid(), 'x', now() + interval '1 hour' from conn returning 1)
+     insert into oauth_codes (id, created_at, updated_at, code_hash, connection_id, client_id, redirect_uri, code_challenge, resource, family_id, expires_at)
+     select gen_random_uuid(), now(), now(), md5(random()::text), id, client_id, 'http://127.0.0.1/cb', 'c', 'x', gen_random_uuid(), now() + interval '1 minute' from conn`,
+    [id],
+  );
   // The webhook engine has turned the events into deliveries (pending: the receiver does not answer).
   await until(async () => (await sql(app.databaseUrl, 'select count(*)::int as n from webhook_deliveries where user_id = $1', [id]))[0]!.n > 0);
-  return user;
+  return { ...user, formSlug };
+}
+
+/**
+ * Every table that holds a user's rows, read from the catalog, with how many are `userId`'s: a table
+ * with a key to users or a `user_id` column, or with a key to such a table (rows below the user's).
+ */
+async function rowsPerUserTable(userId: string): Promise<Record<string, number>> {
+  const keys = await sql<{ child: string; column: string; parent: string }>(
+    app.databaseUrl,
+    `select cls.relname as child, att.attname as "column", par.relname as parent
+       from pg_constraint con join pg_class cls on cls.oid = con.conrelid join pg_class par on par.oid = con.confrelid
+       join pg_attribute att on att.attrelid = con.conrelid and att.attnum = con.conkey[1]
+      where con.contype = 'f' and array_length(con.conkey, 1) = 1 and con.conrelid <> con.confrelid
+        and cls.relnamespace = (select oid from pg_namespace where nspname = current_schema())`,
+  );
+  const userColumns = await sql<{ table_name: string }>(
+    app.databaseUrl,
+    `select table_name from information_schema.columns where table_schema = current_schema() and column_name = 'user_id' and table_name <> 'users'`,
+  );
+  const own = new Map<string, string[]>();
+  const add = (table: string, column: string) => own.set(table, [...new Set([...(own.get(table) ?? []), column])]);
+  for (const k of keys) if (k.parent === 'users') add(k.child, k.column);
+  for (const c of userColumns) add(c.table_name, 'user_id');
+  const condition = new Map([...own].map(([t, cols]) => [t, cols.map((c) => `"${t}"."${c}" = $1`).join(' or ')]));
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const k of keys) {
+      if (k.parent === 'users' || condition.has(k.child) || !condition.has(k.parent)) continue;
+      condition.set(k.child, `exists (select 1 from "${k.parent}" where "${k.parent}".id = "${k.child}"."${k.column}" and (${condition.get(k.parent)}))`);
+      grew = true;
+    }
+  }
+  const parts = [...condition].map(([t, where]) => `select '${t}' as name, count(*)::int as n from "${t}" where ${where}`);
+  const rows = await sql<{ name: string; n: number }>(app.databaseUrl, parts.join(' union all '), [userId]);
+  return Object.fromEntries(rows.map((r) => [r.name, r.n]).sort());
 }
 
 /** Every table and column (uuid, text, json, arrays) of the database holding `value`: "table.column" names. */
@@ -106,10 +183,23 @@ describe('DELETE /account', { timeout: 180_000 }, () => {
   it('removes every row of the user in every table and all their blobs; another user stays intact', async () => {
     const alice = await populate();
     const bob = await populate();
+    // Alice answers Bob's published one-response form signed in: Bob's record names her.
+    const answered = await alice.client.post(`/api/v1/brain/public/forms/${bob.formSlug}/submit`, { values: { name: 'Alice' } });
+    expect(answered.status, answered.text).toBe(201);
+    const [answer] = await sql(app.databaseUrl, 'select id, respondent_user_id, "values" from brain_record where user_id = $1 and respondent_user_id = $2', [bob.id, alice.id]);
+    expect(answer!.values.__respondentUserId).toBe(alice.id);
     const aliceTables = tablesOf(await traces(alice.id));
     // A user in every domain: their id is in (nearly) every table of the schema.
     expect(aliceTables.length).toBeGreaterThanOrEqual(40);
+    // Alice has rows in EVERY table that can hold a user's rows: a table added later fails here until
+    // populate() fills it, so the deletion is always tried against all of them.
+    const aliceRows = await rowsPerUserTable(alice.id);
+    expect(Object.keys(aliceRows)).toEqual(expect.arrayContaining(['brain_note', 'brain_folder', 'oauth_tokens', 'oauth_codes', 'day_perimeter_tasks', 'board_columns']));
+    expect(Object.entries(aliceRows).filter(([, n]) => n === 0)).toEqual([]);
     const bobBefore = await traces(bob.id);
+    const bobRows = await rowsPerUserTable(bob.id);
+    const outbox = join(app.dataDir, 'mail');
+    const bobMails = (await mailsTo(outbox, bob.email)).map((m) => m.file);
     const blobs = await blobsOnDisk(app);
     expect(blobs.filter((b) => b.startsWith(`${alice.id}/`)).length).toBeGreaterThanOrEqual(10); // originals + variants
 
@@ -122,8 +212,18 @@ describe('DELETE /account', { timeout: 180_000 }, () => {
 
     await until(async () => (await sql(app.databaseUrl, 'select count(*)::int as n from storage_purges'))[0]!.n === 0);
     expect(await traces(alice.id)).toEqual([]);
+    expect(Object.entries(await rowsPerUserTable(alice.id)).filter(([, n]) => n > 0)).toEqual([]);
     expect((await blobsOnDisk(app)).filter((b) => b.startsWith(`${alice.id}/`))).toEqual([]);
     expect(await traces(bob.id)).toEqual(bobBefore);
+    expect(await rowsPerUserTable(bob.id)).toEqual(bobRows);
+    // Bob keeps Alice's answer, no longer hers; her mails left the outbox, Bob's stay.
+    const [kept] = await sql(app.databaseUrl, 'select respondent_user_id, "values" from brain_record where id = $1', [answer!.id]);
+    expect(kept!.respondent_user_id).toBeNull();
+    expect(kept!.values).toMatchObject({ name: 'Alice' });
+    expect(kept!.values).not.toHaveProperty('__respondentUserId');
+    await app.server.deps.background.idle(); // the outbox is swept after the answer
+    expect(await mailsTo(outbox, alice.email)).toEqual([]);
+    expect((await mailsTo(outbox, bob.email)).map((m) => m.file)).toEqual(bobMails);
     expect((await blobsOnDisk(app)).filter((b) => b.startsWith(`${bob.id}/`))).toEqual(blobs.filter((b) => b.startsWith(`${bob.id}/`)));
 
     // The old session and the credentials are gone; bob's session still works.
@@ -144,22 +244,44 @@ describe('DELETE /account', { timeout: 180_000 }, () => {
     expect(await sql(app.databaseUrl, 'select id from storage_purges')).toEqual([]);
   });
 
-  it('covers tables it was never told about: a new domain table referencing users, cascading or not', async () => {
+  it('covers tables it was never told about: a new domain table referencing users, cascading or not, in key order', async () => {
     await sql(app.databaseUrl, 'create table future_grants (id uuid primary key, owner uuid not null references users (id))');
-    await sql(app.databaseUrl, 'create table future_tokens (id uuid primary key, user_id uuid not null)');
+    // A child that sorts after its parent and refuses its deletion (NO ACTION): the order comes from the keys.
+    await sql(app.databaseUrl, 'create table future_tokens (id uuid primary key, user_id uuid not null, grant_id uuid references future_grants (id))');
     try {
       const dave = await signUp(app.url);
       const erin = await signUp(app.url);
       for (const u of [dave, erin]) {
-        await sql(app.databaseUrl, 'insert into future_grants values (gen_random_uuid(), $1)', [u.id]);
-        await sql(app.databaseUrl, 'insert into future_tokens values (gen_random_uuid(), $1)', [u.id]);
+        await sql(app.databaseUrl, 'with g as (insert into future_grants values (gen_random_uuid(), $1) returning id) insert into future_tokens select gen_random_uuid(), $1, id from g', [u.id]);
       }
       expect((await deleteAccount(dave.client, { password: dave.password })).status).toBe(200);
       expect(await sql(app.databaseUrl, 'select owner from future_grants')).toEqual([{ owner: erin.id }]);
       expect(await sql(app.databaseUrl, 'select user_id from future_tokens')).toEqual([{ user_id: erin.id }]);
     } finally {
-      await sql(app.databaseUrl, 'drop table future_grants');
       await sql(app.databaseUrl, 'drop table future_tokens');
+      await sql(app.databaseUrl, 'drop table future_grants');
+    }
+  });
+
+  it('is all or nothing: a deletion that fails half-way leaves the account, its data and its session', async () => {
+    // A new table that refuses to lose its rows: it comes after others in the order, so the failure
+    // happens with many tables already emptied inside the transaction.
+    await sql(app.databaseUrl, 'create table zz_guarded (id uuid primary key, user_id uuid not null references users (id))');
+    await sql(app.databaseUrl, `create function zz_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`);
+    await sql(app.databaseUrl, 'create trigger zz_refuse before delete on zz_guarded for each row execute function zz_refuse()');
+    try {
+      const frank = await populate();
+      await sql(app.databaseUrl, 'insert into zz_guarded values (gen_random_uuid(), $1)', [frank.id]);
+      const before = await rowsPerUserTable(frank.id);
+      expect(before.zz_guarded).toBe(1);
+      expectStatus(await deleteAccount(frank.client, { password: frank.password }), 500, 'INTERNAL_ERROR');
+      expect(await rowsPerUserTable(frank.id)).toEqual(before);
+      expect((await frank.client.get('/api/v1/auth/me')).status).toBe(200);
+      expect(await sql(app.databaseUrl, 'select id from storage_purges')).toEqual([]);
+      expect(await mailsTo(join(app.dataDir, 'mail'), frank.email)).not.toEqual([]);
+    } finally {
+      await sql(app.databaseUrl, 'drop table zz_guarded');
+      await sql(app.databaseUrl, 'drop function zz_refuse()');
     }
   });
 
@@ -174,5 +296,16 @@ describe('DELETE /account', { timeout: 180_000 }, () => {
     );
     expect(rows.length).toBeGreaterThan(20);
     expect(rows.filter((r) => r.rule !== 'c' && !r.child_has_user && r.child !== 'users')).toEqual([]);
+  });
+});
+
+describe('childrenFirst (the deletion order)', () => {
+  const edge = (child: string, parent: string, deleteRule = 'r') => ({ child, parent, deleteRule });
+  it('puts a child table before the parent it references, whatever the names', () => {
+    expect(childrenFirst(['brain_folder', 'brain_note', 'a'], [edge('brain_note', 'brain_folder'), edge('brain_folder', 'brain_folder'), edge('a', 'brain_note', 'c')])).toEqual(['a', 'brain_note', 'brain_folder']);
+  });
+  it('breaks a cycle at its cascading keys; a cycle of refusing keys throws', () => {
+    expect(childrenFirst(['x', 'y'], [edge('x', 'y'), edge('y', 'x', 'c')])).toEqual(['x', 'y']);
+    expect(() => childrenFirst(['x', 'y'], [edge('x', 'y'), edge('y', 'x', 'a')])).toThrow(/x, y/);
   });
 });

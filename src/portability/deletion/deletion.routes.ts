@@ -5,6 +5,7 @@ import { deleted } from '../../core/deleted.js';
 import { UnsupportedMediaTypeError, ValidationError } from '../../core/errors.js';
 import { isJsonContentType } from '../../http/json-content-type.js';
 import { sendData, sessionRoute } from '../../http/session-route.js';
+import { removeOutboxMailsTo } from '../../mail/outbox-sweep.js';
 import { AccountDeletionService } from './account-deletion.service.js';
 import { enqueuePurge } from './deletion.jobs.js';
 
@@ -22,8 +23,10 @@ export function deletionRoutes(deps: AppDeps): Router {
       if (typeof password !== 'string' || !password) {
         throw new ValidationError('password is required', [{ path: ['password'], message: 'password must be your current password' }]);
       }
-      const purgeId = await new AccountDeletionService(ctx.em).delete(userId, password, deps.config.files.storageAdapter);
+      const { purgeId, email } = await new AccountDeletionService(ctx.em).delete(userId, password, deps.config.files.storageAdapter);
       await enqueuePurge(deps, purgeId).catch((error) => ctx.log.error({ err: error, purgeId }, 'could not queue the storage purge; the next start queues it'));
+      // After the answer: the outbox may hold many mails; a failure is logged, the account is gone anyway.
+      deps.background.run('remove the outbox mails of a deleted account', async () => void (await removeOutboxMailsTo(deps.config.mailOutboxDir, email)));
       ctx.http.clearCookie(SESSION_COOKIE);
       sendData(req, res, 200, deleted(userId, 'Account'));
     }),

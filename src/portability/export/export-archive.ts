@@ -1,5 +1,6 @@
 import { createWriteStream } from 'node:fs';
-import { safeCell } from '../../core/csv-cell.js';
+import { CSV_OPTIONS, safeCell } from '../../core/csv-cell.js';
+import { withoutInvisibleFormat } from '../../files/safe-file-name.js';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
@@ -128,11 +129,11 @@ export async function writeArchive(options: ArchiveOptions): Promise<{ counts: A
         plan.entry.csv,
         bytes(
           (async function* () {
-            yield stringify([columns], { record_delimiter: 'windows' });
+            yield stringify([columns], CSV_OPTIONS);
             for await (const batch of recordBatches(em, plan, userId)) {
               yield stringify(
                 batch.map((record) => columns.map((column) => csvCell(record[column]))),
-                { record_delimiter: 'windows' },
+                CSV_OPTIONS,
               );
             }
           })(),
@@ -182,6 +183,6 @@ export async function writeArchive(options: ArchiveOptions): Promise<{ counts: A
 
 /** A stored file name as one zip path segment (names are cleaned on upload; this keeps them one segment). */
 function zipSafeName(name: string): string {
-  const safe = name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
+  const safe = withoutInvisibleFormat(name).replace(/[\\/:*?"<>|\u0000-\u001f]/g, '_').replace(/^\.+/, '_');
   return safe || 'file';
 }

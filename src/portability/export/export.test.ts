@@ -57,7 +57,7 @@ async function fillAccount(client: HttpClient, tag: string, track: (key: string,
     track('wellness.water', (await gql(client, 'mutation($d: UUID!, $v: Float!) { logWater(dayId: $d, volume: $v) { id } }', { d, v: volume })).logWater.id);
   }
   track('wellness.sleep', (await gql(client, 'mutation($d: UUID!) { logSleep(dayId: $d, duration: 7.5, quality: 8) { id } }', { d: day })).logSleep.id);
-  track('wellness.mood', (await gql(client, 'mutation($d: UUID!) { logMood(dayId: $d, mood: 7, energy: 6, notes: "=SUM(A1)") { id } }', { d: day })).logMood.id);
+  track('wellness.mood', (await gql(client, 'mutation($d: UUID!) { logMood(dayId: $d, mood: 7, energy: 6, notes: "=SUM(A1)\\n=cmd|\' /C calc\'!A0") { id } }', { d: day })).logMood.id);
   track('body.measurements', (await ok(await client.post('/api/v1/body-composition/measurements', { dayId: day, weight: 72.5, waist: 80 }))).id);
   const questions = await ok(await client.get('/api/v1/journal/questions'), 200);
   const entry = await ok(await client.post('/api/v1/journal/entries', { dayId: day, questionId: questions[0].id, answer: `${tag}: a calm day by the sea` }));
@@ -191,7 +191,9 @@ describe('account export', () => {
     expect(csv('sleep.csv').map((r) => [r.duration, r.quality])).toEqual([['7.5', '8']]);
     const mood = csv('mood.csv');
     expect(mood.map((r) => [r.mood, r.energy])).toEqual([['7', '6']]);
-    expect(mood[0]!.notes).toBe("'=SUM(A1)"); // a formula stays text in a spreadsheet
+    // A formula stays text in a spreadsheet, on every line of the cell; a cell with a line feed is quoted.
+    expect(mood[0]!.notes).toBe("'=SUM(A1)\n'=cmd|' /C calc'!A0");
+    expect(entries.get('mood.csv')!.toString('utf8')).toContain(`"'=SUM(A1)\n'=cmd|' /C calc'!A0"`);
     expect(csv('measurements.csv').map((r) => [r.weight, r.waist])).toEqual([['72.5', '80']]);
   });
 

@@ -1,0 +1,59 @@
+import { MemoryStore, type Options, type Store } from 'express-rate-limit';
+import type { AppDeps } from '../../core/context.js';
+import { AppError } from '../../core/errors.js';
+
+/** A form takes at most this many wrong passwords per window, whoever sends them, from any address. */
+export const FORM_PASSWORD_FAILURES_MAX = 10;
+export const FORM_PASSWORD_WINDOW_MS = 15 * 60_000;
+
+/** 429 for one form: too many wrong passwords lately, from every address. */
+export class FormPasswordLockedError extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('RATE_LIMIT_EXCEEDED', 429, `Too many wrong passwords for this form: try again in ${retryAfterSeconds} seconds`, {
+      retryAfterSeconds,
+      maxFailures: FORM_PASSWORD_FAILURES_MAX,
+      windowSeconds: FORM_PASSWORD_WINDOW_MS / 1000,
+    });
+  }
+}
+
+/**
+ * Wrong access passwords counted per form (the per-IP limit of the public form routes does not stop
+ * a guesser spread over many addresses). Only wrong passwords count, never a success or a visit
+ * without one: a success does not reset the count, or every respondent would hand a guesser ten
+ * more tries. The count lives in the rate limiters' store (Redis with REDIS_URL, shared by every
+ * instance; memory otherwise), a fixed window from the first failure.
+ */
+export class FormPasswordAttempts {
+  constructor(private readonly store: Store) {}
+
+  /** Throws FormPasswordLockedError while the form is over its limit. */
+  async ensureOpen(formId: string): Promise<void> {
+    const info = await this.store.get?.(formId);
+    if (!info || info.totalHits < FORM_PASSWORD_FAILURES_MAX) return;
+    const left = (info.resetTime?.getTime() ?? Date.now() + FORM_PASSWORD_WINDOW_MS) - Date.now();
+    throw new FormPasswordLockedError(Math.max(1, Math.ceil(left / 1000)));
+  }
+
+  async failed(formId: string): Promise<void> {
+    await this.store.increment(formId);
+  }
+}
+
+const byDeps = new WeakMap<AppDeps, FormPasswordAttempts | null>();
+
+/** Sets the store the service's form password counts live in (the HTTP app does, at start). */
+export function useFormPasswordStore(deps: AppDeps, store: Store | undefined): void {
+  if (deps.config.rateLimit.disabled) return void byDeps.set(deps, null);
+  const chosen = store ?? new MemoryStore();
+  chosen.init?.({ windowMs: FORM_PASSWORD_WINDOW_MS } as Options);
+  byDeps.set(deps, new FormPasswordAttempts(chosen));
+}
+
+/** The counter of this service; none when rate limits are off (RATE_LIMIT_DISABLED). */
+export function formPasswordAttempts(deps: AppDeps): FormPasswordAttempts | null {
+  if (!byDeps.has(deps)) useFormPasswordStore(deps, undefined);
+  return byDeps.get(deps) ?? null;
+}
+
+export const FORM_PASSWORD_STORE_PREFIX = `brain-form-password:${FORM_PASSWORD_WINDOW_MS}`;
