@@ -1556,7 +1556,7 @@ export type Person = {
   picture?: Maybe<File>;
   /** Short-lived URL of the picture's 150×150 thumbnail (made after upload; with lazy variants the first fileUrl of it makes it). */
   pictureThumbnailUrl?: Maybe<Scalars['String']['output']>;
-  /** The happenings they were a guest of, most recent first ("when did I last see them"). */
+  /** The most recent 100 happenings they were a guest of, most recent first ("when did I last see them"); all of them: the paged happenings list filtered by personId. */
   happenings: Array<SocialHappening>;
 };
 
