@@ -118,7 +118,7 @@ describe('caps on what a parent holds (400 in the documented envelope)', () => {
     expectCapRefusal(await api.post('/water', { volume: 250 }), 'day_entry_limit', /A day can hold at most 100 water intakes/);
     const gql = await owner.graphql('mutation ($d: UUID!) { logWater(dayId: $d, volume: 250) { id } }', { d: today });
     expect(gql.status, gql.text).toBe(200);
-    expect(gql.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { rule: 'day_entry_limit' } });
+    expect(gql.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_ERROR', status: 400, details: { rule: 'day_entry_limit' } });
     expect(await count('water_intakes', 'day_id', today)).toBe(DAY_ENTRIES_MAX);
   });
 
@@ -172,7 +172,7 @@ describe('the cost estimate counts each list at its bound', () => {
     const read = (n: number) => `query ($d: UUID!) { ${Array.from({ length: n }, (_, i) => `a${i}: day(dayId: $d) { trainingSessions { exercises { sets { ${sets} } } } }`).join(' ')} }`;
     const refused = await client.graphql(read(15), { d: day });
     expect(refused.status, refused.text).toBe(400);
-    expect(refused.body.errors[0].message).toMatch(new RegExp(`Cost limit of ${OPERATION_LIMITS.maxCost} exceeded`));
+    expect(refused.body.errors![0].message).toMatch(new RegExp(`Cost limit of ${OPERATION_LIMITS.maxCost} exceeded`));
     expect((await client.graphql(read(1), { d: day })).status).toBe(200);
   });
 });
@@ -209,7 +209,7 @@ describe('the answer-size ceiling', () => {
     expect(two.status, two.text.slice(0, 300)).toBe(400);
     expect(two.body.data).toBeUndefined();
     expect(two.body.errors).toHaveLength(1);
-    expect(two.body.errors[0]).toMatchObject({ message: expect.stringMatching(/Answer size limit of 50000 list items exceeded/), extensions: { code: 'VALIDATION_ERROR' } });
+    expect(two.body.errors![0]).toMatchObject({ message: expect.stringMatching(/Answer size limit of 50000 list items exceeded/), extensions: { code: 'VALIDATION_ERROR' } });
     // The same on REST: the envelope, no partial data.
     const rest = await client.get(`/api/v1/days/${day}`);
     expect(rest.status).toBe(200);
@@ -223,7 +223,7 @@ describe('the answer-size ceiling', () => {
     const refused = await page(100);
     expect(refused.status, refused.text.slice(0, 300)).toBe(400);
     expect(refused.text.length).toBeLessThan(1000);
-    expect(refused.body.errors[0].message).toMatch(/Answer size limit of 16 MB exceeded/);
+    expect(refused.body.errors![0].message).toMatch(/Answer size limit of 16 MB exceeded/);
     const rest = await client.get('/api/v1/brain/notes?limit=100');
     expect(rest.status).toBe(400);
     expect(rest.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/Answer size limit/) });
