@@ -15,6 +15,8 @@ import { LIST_ITEMS_MAX } from '../../src/nutrition/nutrition.types.js';
 import { MAX_DATABASES } from '../../src/brain/databases/properties.js';
 import { MAX_FORMS } from '../../src/brain/forms/form-config.js';
 import { keyHolder } from '../../src/public-api/public-api.test-helpers.js';
+import { PERSON_HAPPENINGS_SHOWN } from '../../src/social/social.types.js';
+import { MAX_AGENDA_ENTRIES } from '../../src/agenda/agenda.service.js';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -161,6 +163,41 @@ describe('caps on what a parent holds (400 in the documented envelope)', () => {
     const item = created(await client.post(`/api/v1/grocery/${list.id}/items`, { name: 'Milk' }));
     await copyRow('grocery_items', item.id, LIST_ITEMS_MAX - 1, { name: `t.name || generate_series` });
     expectCapRefusal(await client.post(`/api/v1/grocery/${list.id}/items`, { name: 'Bread' }), 'grocery_item_limit', /at most 500 items/);
+  });
+});
+
+describe('lists cut by the read', () => {
+  it(`answers the ${PERSON_HAPPENINGS_SHOWN} most recent happenings of a person, whatever their history`, async () => {
+    const { client } = await signUp(app.url);
+    const [day] = await weekDayIds(client, '2026-11-23');
+    const ada = created(await client.post('/api/v1/people', { name: 'Ada' }));
+    const latest = created(
+      await client.post('/api/v1/social-happenings', { dayId: day, title: 'Dinner', startTime: '2026-11-23T18:00:00.000Z', endTime: '2026-11-23T20:00:00.000Z', guestIds: [ada.id] }),
+    );
+    // Older ones, copied onto the same day row past its cap (the trigger is off for the copy): a long history in one statement.
+    await db(`alter table social_happenings disable trigger social_happenings_cap_insert`);
+    await copyRow('social_happenings', latest.id, PERSON_HAPPENINGS_SHOWN + 5, { start_time: `t.start_time - make_interval(days => generate_series)`, end_time: `t.end_time - make_interval(days => generate_series)` });
+    await db(`alter table social_happenings enable trigger social_happenings_cap_insert`);
+    const res = await client.graphql('query ($p: UUID!) { person(personId: $p) { happenings { id startTime } } }', { p: ada.id });
+    expect(res.status, res.text.slice(0, 300)).toBe(200);
+    const happenings = res.body.data.person.happenings;
+    expect(happenings).toHaveLength(PERSON_HAPPENINGS_SHOWN);
+    expect(happenings[0].id).toBe(latest.id);
+    expect(happenings.map((h: any) => h.startTime)).toEqual([...happenings.map((h: any) => h.startTime)].sort().reverse());
+  });
+
+  it(`refuses an agenda range holding more than ${MAX_AGENDA_ENTRIES} entries (400 naming end), and answers a shorter one`, async () => {
+    const { client } = await signUp(app.url);
+    const account = created(await client.post('/api/v1/accounts', { name: 'Cash', type: 'cash', balance: 0, currency: 'EUR' }));
+    const spent = created(await client.post('/api/v1/transactions', { accountId: account.id, amount: -5, description: 'Coffee', date: '2026-06-01' }));
+    await copyRow('finance_transactions', spent.id, MAX_AGENDA_ENTRIES);
+    const refused = await client.get('/api/v1/agenda/range?start=2026-05-01&end=2026-07-01&showAllTransactions=true');
+    expect(refused.status, refused.text.slice(0, 300)).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringMatching(/more than 5000 entries/) });
+    expect(refused.body.error.details.errors[0].path).toEqual(['end']);
+    const shorter = await client.get('/api/v1/agenda/range?start=2026-06-02&end=2026-07-01&showAllTransactions=true');
+    expect(shorter.status, shorter.text.slice(0, 300)).toBe(200);
+    expect(shorter.body.data).toEqual([]);
   });
 });
 
