@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * snapshot (a PL/pgSQL statement sees rows committed while it waited), and refuses the insert or
  * the move with SQLSTATE LPCAP; src/core/database/row-caps.ts turns that into a 400. Arguments:
  * parent column, cap, rule, then the message (hint) and the field the refusal names (column).
- * The numbers are fixed here as they stood; test/drift/row-caps.test.ts compares them with the
+ * The numbers are fixed here as they stood; test/graphql/list-bounds.test.ts compares them with the
  * constants the API documents.
  */
 const CAPS: { table: string; parent: string; cap: number; rule: string; message: string; field: string }[] = [

@@ -247,7 +247,7 @@ describe('the answer-size ceiling', () => {
     expect(two.body.data).toBeUndefined();
     expect(two.body.errors).toHaveLength(1);
     expect(two.body.errors![0]).toMatchObject({ message: expect.stringMatching(/Answer size limit of 50000 list items exceeded/), extensions: { code: 'VALIDATION_ERROR' } });
-    // The same on REST: the envelope, no partial data.
+    // The day route answers that fullest day whole (about 8 MB), within both ceilings.
     const rest = await client.get(`/api/v1/days/${day}`);
     expect(rest.status).toBe(200);
   });
