@@ -20,6 +20,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'webhook-deliveries': () => import('./scenarios/webhook-deliveries.js'),
   startup: () => import('./scenarios/startup.js'),
   mixed: () => import('./scenarios/mixed.js'),
+  'list-bomb': () => import('./scenarios/list-bomb.js'),
 };
 
 function parseArgs(argv: string[]) {

@@ -2,14 +2,15 @@ import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { requireAuth } from '../core/current-user.js';
 import { AgendaFeedService, feedPath } from './agenda-feed.service.js';
-import { AgendaService } from './agenda.service.js';
+import { AgendaService, MAX_AGENDA_ENTRIES } from './agenda.service.js';
 import { AgendaEntry, AgendaFeedUrl, AgendaRangeArgs } from './agenda.types.js';
 
 @Resolver(() => AgendaEntry)
 export class AgendaResolver {
   @Query(() => [AgendaEntry], {
     description:
-      'Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start.',
+      'Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. ' +
+      `At most ${MAX_AGENDA_ENTRIES} entries: a range holding more is a 400 asking for a shorter one.`,
   })
   agendaRange(@Args(() => AgendaRangeArgs) args: AgendaRangeArgs, @Ctx() ctx: AppContext): Promise<AgendaEntry[]> {
     return AgendaService.range(ctx.em, requireAuth(ctx).user.id, args);

@@ -9,6 +9,12 @@ import { AgendaEntryType, type AgendaEntry } from './agenda.types.js';
 /** operations.md "Agenda": start and end at most this many days apart. */
 export const MAX_RANGE_DAYS = 366;
 
+/**
+ * Entries one agenda answer holds at most (issue 23: every list is bounded). A range holding more is a
+ * 400 asking for a shorter one; the calendar feed keeps the earliest this many of its window.
+ */
+export const MAX_AGENDA_ENTRIES = 5000;
+
 const DEFAULT_LARGE_EXPENSE_THRESHOLD = '100';
 
 export interface AgendaRangeInput {
@@ -30,7 +36,12 @@ function parameterCount(sql: string): number {
   return count;
 }
 
-const SOURCES = AGENDA_SOURCES.map((source) => ({ ...source, parameters: parameterCount(source.sql) }));
+// Each source reads at most one entry past the cap, earliest first: enough to know the range holds more.
+const SOURCES = AGENDA_SOURCES.map((source) => ({
+  ...source,
+  sql: `${source.sql}\n  order by "start", id limit ${MAX_AGENDA_ENTRIES + 1}`,
+  parameters: parameterCount(source.sql),
+}));
 
 function invalid(field: string, message: string): ValidationError {
   return new ValidationError(message, [{ path: [field], message }]);
@@ -69,11 +80,16 @@ export class AgendaService {
   }
 
   static async range(em: EntityManager, userId: string, input: AgendaRangeInput): Promise<AgendaEntry[]> {
-    return (await AgendaService.read(em, userId, input)).entries;
+    const { entries, complete } = await AgendaService.read(em, userId, input);
+    if (!complete) throw invalid('end', `The range holds more than ${MAX_AGENDA_ENTRIES} entries; ask for a shorter one`);
+    return entries;
   }
 
-  /** The entries with the time zone they were placed in (the feed writes all-day entries as dates there). */
-  static async read(em: EntityManager, userId: string, input: AgendaRangeInput): Promise<{ entries: AgendaEntry[]; timezone: string }> {
+  /**
+   * The earliest MAX_AGENDA_ENTRIES entries with the time zone they were placed in (the feed writes
+   * all-day entries as dates there); `complete` is false when the range holds more.
+   */
+  static async read(em: EntityManager, userId: string, input: AgendaRangeInput): Promise<{ entries: AgendaEntry[]; timezone: string; complete: boolean }> {
     const [settings] = await queryRows(em, 'select s.timezone, s.large_expense_threshold from user_settings s where s.user_id = $1', [userId]);
     const timezone = typeof settings?.timezone === 'string' ? settings.timezone : DEFAULT_TIMEZONE;
     const threshold = settings?.large_expense_threshold !== undefined && settings.large_expense_threshold !== null ? String(settings.large_expense_threshold) : DEFAULT_LARGE_EXPENSE_THRESHOLD;
@@ -81,7 +97,8 @@ export class AgendaService {
     const params = [userId, start.toISOString(), end.toISOString(), timezone, input.showAllTransactions === true, threshold];
     // Started in the same turn: they share one round trip outside a transaction.
     const lists = await Promise.all(SOURCES.map(async (source) => AgendaService.entries(em, source, await queryRows(em, source.sql, params.slice(0, source.parameters)))));
-    return { entries: lists.flat().sort(compareEntries), timezone };
+    const entries = lists.flat().sort(compareEntries);
+    return { entries: entries.slice(0, MAX_AGENDA_ENTRIES), timezone, complete: entries.length <= MAX_AGENDA_ENTRIES };
   }
 
   private static entries(em: EntityManager, source: AgendaSource, rows: Record<string, unknown>[]): AgendaEntry[] {

@@ -1,6 +1,9 @@
 import { buildSchema } from 'type-graphql';
 import type { GraphQLSchema } from 'graphql';
+import { LIST_BOUNDS } from '../list-bounds.js';
 import { resolvers } from '../resolvers.js';
+import { countAnswerItems } from './answer-size.js';
+import { applyListBounds } from './list-bounds.js';
 import { rejectNulText } from './reject-nul-text.js';
 import { validateArgs } from './validate-args.js';
 
@@ -11,5 +14,5 @@ export async function buildAppSchema(): Promise<GraphQLSchema> {
     validateFn: validateArgs,
     emitSchemaFile: false,
   });
-  return rejectNulText(schema);
+  return rejectNulText(countAnswerItems(applyListBounds(schema, LIST_BOUNDS)));
 }

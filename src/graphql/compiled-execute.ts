@@ -1,5 +1,6 @@
 import { execute, getOperationAST, GraphQLError, Kind, OperationTypeNode, valueFromASTUntyped, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
+import { limitAnswerSize } from './answer-size.js';
 
 /*
  * Execution through graphql-jit: each operation is compiled once into a plain function (fields read and
@@ -63,10 +64,18 @@ function isSerialMutation(document: DocumentNode, operationName: string | undefi
   return operation?.operation === OperationTypeNode.MUTATION && (operation.selectionSet.selections.length > 1 || operation.selectionSet.selections[0]?.kind !== Kind.FIELD);
 }
 
-/** Drop-in for graphql-js `execute` for queries and mutations (documents are cached by identity). */
+/**
+ * Drop-in for graphql-js `execute` for queries and mutations (documents are cached by identity). Every
+ * answer passes the answer-size ceiling (answer-size.ts): an over-large one is refused instead.
+ */
 export function executeCompiled(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
+  const result = executeEither(args);
+  return result instanceof Promise ? result.then((r) => limitAnswerSize(r)) : limitAnswerSize(result);
+}
+
+function executeEither(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
   if (isSerialMutation(args.document, args.operationName)) return execute(args);
-  if (!jit) return loadJit().then(() => executeCompiled(args));
+  if (!jit) return loadJit().then(() => executeEither(args));
   const compiledQuery = compiled(jit, args.schema, args.document, args.operationName);
   if (!compiledQuery) return execute(args);
   let variables = args.variableValues ?? {};

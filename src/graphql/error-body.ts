@@ -2,6 +2,7 @@ import { GraphQLError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
 import { AppError, appErrorBody, internalErrorBody, type ErrorBody, type FieldError } from '../core/errors.js';
+import { rowCapViolation } from '../core/database/row-caps.js';
 
 function flattenValidationErrors(errors: ClassValidatorError[], parent: (string | number)[] = []): FieldError[] {
   return errors.flatMap((error) => {
@@ -88,6 +89,8 @@ export function errorBodyFromGraphQLError(error: unknown): { body: ErrorBody; in
   if (cause instanceof ArgumentValidationError) {
     return { body: validationErrorBody(flattenValidationErrors(cause.extensions.validationErrors)), internal: false };
   }
+  const cap = rowCapViolation(cause);
+  if (cap) return { body: appErrorBody(cap), internal: false };
   const database = databaseInputError(cause);
   if (database) return { body: database, internal: false };
   // Variable coercion (before any resolver runs): the caller's input is at fault; name the field.

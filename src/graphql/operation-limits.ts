@@ -18,6 +18,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { maxDirectivesRule } from '@escape.tech/graphql-armor-max-directives';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../core/pagination.js';
+import { isPageItems, isPaged, listBound } from './list-bounds.js';
 
 /**
  * What one operation may cost, checked before it runs, the same for /graphql (plain and persisted
@@ -38,12 +39,15 @@ export const OPERATION_LIMITS = {
   maxSchemaIntrospections: 1,
   /** Directives anywhere in the operation. */
   maxDirectives: 20,
-  /** Estimated values in the answer: each field 1, times a page's size for a paged list. */
-  maxCost: 250_000,
+  /** Estimated values in the answer: each field 1, times its list bound (list-bounds.ts) or page size for a list. */
+  maxCost: 5_000_000,
 } as const;
 
-/** Size assumed for a list that takes no page size (a week's days, a day's tasks). */
-export const UNPAGED_LIST_ESTIMATE = 10;
+/**
+ * Size assumed for an introspection list (`__schema { types }`); every list of the app's own schema
+ * declares its bound (src/list-bounds.ts) or takes a page size.
+ */
+export const INTROSPECTION_LIST_ESTIMATE = 10;
 
 /** graphql-js counts tokens while it parses and stops past the limit. */
 export const LIMITED_PARSE_OPTIONS: ParseOptions = { maxTokens: OPERATION_LIMITS.maxTokens };
@@ -115,14 +119,14 @@ function pageSize(limit: unknown, worstCase: boolean): number {
 
 /**
  * Each field costs 1 plus its selection times how many values it stands for: a field taking `limit`
- * (a page) counts its page size, the page's own `items` then once; another list counts
- * UNPAGED_LIST_ESTIMATE.
+ * (a page) counts its page size, the page's own `items` then once; another list counts its declared
+ * bound (list-bounds.ts), the most it can ever answer.
  */
 const estimateCost: ComplexityEstimator = ({ type, field, args, childComplexity, context }) => {
-  if (field.args.some((arg) => arg.name === 'limit')) return 1 + childComplexity * pageSize(args.limit, context?.worstCase === true);
-  const pageItems = field.name === 'items' && 'getFields' in type && 'meta' in type.getFields();
-  if (isListType(getNullableType(field.type)) && !pageItems) return 1 + childComplexity * UNPAGED_LIST_ESTIMATE;
-  return 1 + childComplexity;
+  if (isPaged(field)) return 1 + childComplexity * pageSize(args.limit, context?.worstCase === true);
+  if (!isListType(getNullableType(field.type)) || ('getFields' in type && isPageItems(field, type.getFields()))) return 1 + childComplexity;
+  const bound = listBound(field) ?? (type.name.startsWith('__') ? INTROSPECTION_LIST_ESTIMATE : MAX_PAGE_SIZE);
+  return 1 + childComplexity * bound;
 };
 
 /** The estimated cost of the operation that would run (variables decide page sizes). */

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import { isUuid } from '../core/scalars.js';
 import type { AppContext, AppDeps } from '../core/context.js';
+import { rowCapViolation } from '../core/database/row-caps.js';
 import { AppError, appErrorBody, internalErrorBody, UnauthorizedError, ValidationError, type ErrorBody } from '../core/errors.js';
 import { errorEnvelope, successEnvelope } from '../../rest/envelope.js';
 import { createRequestContext } from './request-context.js';
@@ -52,7 +53,9 @@ export function methodNotAllowed(allow: string) {
 /** The error envelope for a typed error; anything else is logged and answers 500. */
 export function sendError(req: Request, res: Response, error: unknown, log: AppContext['log']): void {
   let body: ErrorBody;
+  const cap = rowCapViolation(error);
   if (error instanceof AppError) body = appErrorBody(error);
+  else if (cap) body = appErrorBody(cap);
   else {
     log.error({ err: error }, 'unhandled error');
     body = internalErrorBody();

@@ -43,5 +43,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261124004800', class: (await import('./Migration20261124004800.js')).Migration20261124004800 },
     { name: 'Migration20261124010112', class: (await import('./Migration20261124010112.js')).Migration20261124010112 },
     { name: 'Migration20261124011934', class: (await import('./Migration20261124011934.js')).Migration20261124011934 },
+    { name: 'Migration20261124163000', class: (await import('./Migration20261124163000.js')).Migration20261124163000 },
   ];
 }

@@ -28,6 +28,8 @@ export const SECTION_MAX = 100;
 export const QUANTITY_MAX = 1_000_000;
 export const INSTRUCTIONS_MAX = 20_000;
 export const MAX_INGREDIENTS = 100;
+/** Items one grocery list may hold (the `enforce_row_cap` trigger, migration 20261124163000). */
+export const LIST_ITEMS_MAX = 500;
 export const SERVINGS_MAX = 100;
 
 // ---------------------------------------------------------------- meal templates

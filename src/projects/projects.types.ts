@@ -30,6 +30,8 @@ export const NAME_MAX = 100;
 export const TYPE_MAX = 50;
 export const MAX_COLUMNS = 50;
 export const MAX_LINKS = 50;
+/** Tasks one board column may hold (the `enforce_row_cap` trigger, migration 20261124163000). */
+export const COLUMN_TASKS_MAX = 500;
 export const WORK_AMOUNT_MAX = 100_000;
 export const PROJECT_STATUSES = ['active', 'on_hold', 'completed', 'archived'];
 export const DEADLINE_STATUSES = ['pending', 'in_progress', 'done', 'missed'];

@@ -25,6 +25,7 @@ import type {
   PublicWorkoutArgs,
   PublicWorkoutLogged,
 } from './public.types.js';
+import { PUBLIC_SEARCH_MAX } from './public.types.js';
 
 /** Who writes: the key's owner (with their time zone, read with the key) or the signed-in user. */
 export interface PublicCaller {
@@ -45,7 +46,7 @@ export class PublicApiService {
   }
 
   async searchExercises(caller: PublicCaller, q?: string | null): Promise<PublicExercise[]> {
-    const found = await new ExerciseService(this.em).search(caller.userId, q ?? undefined);
+    const found = await new ExerciseService(this.em).search(caller.userId, q ?? undefined, PUBLIC_SEARCH_MAX);
     return found.map((e) => ({ id: e.id, name: e.name, muscleGroup: e.muscleGroups?.[0] ?? null }));
   }
 

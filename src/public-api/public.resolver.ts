@@ -21,6 +21,7 @@ import {
   PublicWaterLogged,
   PublicWorkoutArgs,
   PublicWorkoutLogged,
+  PUBLIC_SEARCH_MAX,
 } from './public.types.js';
 
 /**
@@ -42,7 +43,7 @@ const TODAY = 'Logged on the caller\'s today (their time zone); `dayId` is never
 
 @Resolver()
 export class PublicApiResolver {
-  @Query(() => [PublicExercise], { description: 'GET /exercises/search: exercises of the caller\'s catalog whose name contains q.' })
+  @Query(() => [PublicExercise], { description: `GET /exercises/search: exercises of the caller's catalog whose name contains q, the first ${PUBLIC_SEARCH_MAX} by name.` })
   publicSearchExercises(@Args(() => PublicExerciseSearchArgs) args: PublicExerciseSearchArgs, @Ctx() ctx: AppContext): Promise<PublicExercise[]> {
     return service(ctx).searchExercises(requirePublicCaller(ctx), args.q);
   }

@@ -42,6 +42,8 @@ export const PUBLIC_TEXT_MAX = 100;
 export const PUBLIC_MINUTES_MAX = 1_440;
 export const PUBLIC_EXERCISES_MAX = 50;
 export const PUBLIC_SETS_MAX = 50;
+/** Exercises GET /exercises/search answers at most (by name). */
+export const PUBLIC_SEARCH_MAX = 100;
 
 function Notes(): PropertyDecorator {
   const decorators = [

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, readRows, rowShape } from '../core/database/read-rows.js';
 import { groupUnder } from '../training/training.loaders.js';
 import { SocialHappening } from './social-happening.entity.js';
+import { PERSON_HAPPENINGS_SHOWN } from './social.types.js';
 
 /**
  * Per-request loaders of the social module (plain read-only rows). They key on ids reached through an
@@ -19,10 +20,12 @@ export function createSocialLoaders(em: EntityManager) {
     /** The happenings a person was a guest of, most recent first: one statement for any number of people. */
     happeningsByPersonId: new DataLoader<string, SocialHappening[]>(async (personIds) => {
       const h = rowShape(em, SocialHappening);
+      // The most recent PERSON_HAPPENINGS_SHOWN of each person: a bounded answer however long the history.
       const sql =
-        `select ${h.columns('t')}, g.person_id as "guestKey" from ${h.table} as t` +
-        ` cross join lateral jsonb_array_elements_text(t.${h.column('guestIds')}) as g(person_id)` +
-        ` where g.person_id = any($1::text[]) order by t.${h.column('startTime')} desc, t.id asc`;
+        `select ${h.columns('t')}, g.person_id as "guestKey" from unnest($1::text[]) as g(person_id)` +
+        ` cross join lateral (select * from ${h.table} as s where s.${h.column('guestIds')} @> jsonb_build_array(g.person_id)` +
+        ` order by s.${h.column('startTime')} desc, s.id asc limit ${PERSON_HAPPENINGS_SHOWN}) as t` +
+        ` order by t.${h.column('startTime')} desc, t.id asc`;
       const rows = await queryRows(em, sql, [personIds.map((id) => id.toLowerCase())]);
       const pairs = rows.map(({ guestKey, ...row }) => ({ key: guestKey as string, happening: h.toEntity(row) }));
       const grouped = groupUnder(personIds.map((id) => id.toLowerCase()), pairs, (p) => p.key);

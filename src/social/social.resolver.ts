@@ -19,6 +19,7 @@ import {
   ListSocialHappeningsArgs,
   PersonIdArgs,
   PersonPage,
+  PERSON_HAPPENINGS_SHOWN,
   SocialHappeningIdArgs,
   SocialHappeningPage,
   UpdatePersonArgs,
@@ -74,7 +75,7 @@ export class PersonResolver {
     return (await files.signedUrl(file, blobKey(file.userId, file.id, VariantName.thumbnail), VariantName.thumbnail)).url;
   }
 
-  @FieldResolver(() => [SocialHappening], { description: 'The happenings they were a guest of, most recent first ("when did I last see them").' })
+  @FieldResolver(() => [SocialHappening], { description: `The most recent ${PERSON_HAPPENINGS_SHOWN} happenings they were a guest of, most recent first ("when did I last see them"); all of them: the paged happenings list filtered by personId.` })
   happenings(@Root() person: Person, @Ctx() ctx: AppContext): Promise<SocialHappening[]> {
     return ctx.loaders.social.happeningsByPersonId.load(person.id);
   }

@@ -13,6 +13,8 @@ export const RELATIONSHIP_MAX = 50;
 export const NOTES_MAX = 10_000;
 export const TITLE_MAX = 300;
 export const IDS_MAX = 100;
+/** `Person.happenings` answers the most recent this many (all of them: /social-happenings?personId=, paged). */
+export const PERSON_HAPPENINGS_SHOWN = 100;
 
 // ---------------------------------------------------------------- people
 

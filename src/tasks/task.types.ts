@@ -12,6 +12,8 @@ export const DESCRIPTION_MAX = 10_000;
 export const NEXT_STEP_MAX = 2_000;
 /** A timebox is a whole number of minutes, at most one day. */
 export const TIMEBOX_MAX = 1_440;
+/** Tasks one day may hold (the `enforce_row_cap` trigger, migration 20261124163000). */
+export const DAY_TASKS_MAX = 200;
 export const CATEGORY_NAME_MAX = 100;
 
 const NOT_BLANK = /\S/;

@@ -63,11 +63,12 @@ export class ExerciseService {
   constructor(private readonly em: EntityManager) {}
 
   /** The user's catalog (global + own) whose name contains `q` (any case), ordered by name. */
-  async search(userId: string, q?: string): Promise<Exercise[]> {
+  /** Exercises by name; the first `limit` of them when given (an answer to a client), all for the importer. */
+  async search(userId: string, q?: string, limit?: number): Promise<Exercise[]> {
     const where: FilterQuery<Exercise> = { $or: [{ isGlobal: true }, { userId }] };
     const text = q?.trim();
     if (text) where.name = { $ilike: `%${likeEscape(text)}%` };
-    return this.em.find(Exercise, where, { orderBy: { name: 'asc', id: 'asc' } });
+    return this.em.find(Exercise, where, { orderBy: { name: 'asc', id: 'asc' }, ...(limit ? { limit } : {}) });
   }
 
   async list(userId: string, filter: ExerciseFilter): Promise<Page<Exercise>> {

@@ -38,9 +38,9 @@ export type Query = {
   subscription: SubscriptionInfo;
   /** The caller's API keys, newest first (never the full key). */
   apiKeys: ApiKeyPage;
-  /** Assistants connected to the account (active connections, newest first). */
+  /** Assistants connected to the account (active connections, newest first; the 100 newest). */
   connections: Array<AssistantConnection>;
-  /** GET /exercises/search: exercises of the caller's catalog whose name contains q. */
+  /** GET /exercises/search: exercises of the caller's catalog whose name contains q, the first 100 by name. */
   publicSearchExercises: Array<PublicExercise>;
   /** All checklist items of a day. */
   checklist: Array<ChecklistItem>;
@@ -130,7 +130,7 @@ export type Query = {
   /** Your transactions, newest first; filter by account, date range and category. */
   transactions: TransactionPage;
   transaction: Transaction;
-  /** Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. */
+  /** Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. At most 5000 entries: a range holding more is a 400 asking for a shorter one. */
   agendaRange: Array<AgendaEntry>;
   /** XP, level, XP to the next level, coins, streaks and achievement count. */
   gamificationStats: GamificationStats;
@@ -1556,7 +1556,7 @@ export type Person = {
   picture?: Maybe<File>;
   /** Short-lived URL of the picture's 150×150 thumbnail (made after upload; with lazy variants the first fileUrl of it makes it). */
   pictureThumbnailUrl?: Maybe<Scalars['String']['output']>;
-  /** The happenings they were a guest of, most recent first ("when did I last see them"). */
+  /** The most recent 100 happenings they were a guest of, most recent first ("when did I last see them"); all of them: the paged happenings list filtered by personId. */
   happenings: Array<SocialHappening>;
 };
 

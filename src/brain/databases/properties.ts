@@ -14,6 +14,8 @@ export interface PropertyDefinition {
 }
 
 export const MAX_PROPERTIES = 100;
+/** Brain databases one user may have (the `enforce_row_cap` trigger, migration 20261124163000). */
+export const MAX_DATABASES = 200;
 export const MAX_OPTIONS = 100;
 export const MAX_TEXT_VALUE = 10_000;
 /** Keys are identifiers; `__` starts the service's own keys (quiz score, respondent). */

@@ -7,6 +7,8 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 /** A rating is a whole number of stars from 1 to 5 (Tally's default scale). */
 export const RATING_MAX = 5;
 export const MAX_FIELDS = 100;
+/** Brain forms one user may have (the `enforce_row_cap` trigger, migration 20261124163000). */
+export const MAX_FORMS = 200;
 
 export interface FormField {
   key: string;

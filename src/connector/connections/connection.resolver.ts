@@ -3,13 +3,13 @@ import type { AppContext } from '../../core/context.js';
 import { requireAuth } from '../../core/current-user.js';
 import { Deleted } from '../../core/deleted.js';
 import { OAuthConnection } from '../oauth/oauth-connection.entity.js';
-import { ConnectionService } from './connection.service.js';
+import { CONNECTIONS_SHOWN, ConnectionService } from './connection.service.js';
 import { ConnectionIdArgs } from './connection.types.js';
 
 /** The assistants connected through the OAuth flow (session cookie only). */
 @Resolver(() => OAuthConnection)
 export class ConnectionResolver {
-  @Query(() => [OAuthConnection], { description: 'Assistants connected to the account (active connections, newest first).' })
+  @Query(() => [OAuthConnection], { description: `Assistants connected to the account (active connections, newest first; the ${CONNECTIONS_SHOWN} newest).` })
   connections(@Ctx() ctx: AppContext): Promise<OAuthConnection[]> {
     return new ConnectionService(ctx.em).list(requireAuth(ctx).user.id);
   }

@@ -4,6 +4,9 @@ import type { Deleted } from '../../core/deleted.js';
 import { OAuthConnection } from '../oauth/oauth-connection.entity.js';
 import { OAuthToken } from '../oauth/oauth-grant.entity.js';
 
+/** Active connections the list answers, newest first (each assistant a user connects is one). */
+export const CONNECTIONS_SHOWN = 100;
+
 /**
  * The assistants a user connected. Listing shows the active connections; revoking one ends every
  * token issued through it at once (the bearer check reads the connection on each call). Another
@@ -14,7 +17,7 @@ export class ConnectionService {
   constructor(private readonly em: EntityManager) {}
 
   list(userId: string): Promise<OAuthConnection[]> {
-    return this.em.find(OAuthConnection, { userId, revokedAt: null }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+    return this.em.find(OAuthConnection, { userId, revokedAt: null }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: CONNECTIONS_SHOWN });
   }
 
   async revoke(userId: string, connectionId: string): Promise<Deleted> {

@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../../core/context.js';
+import { rowCapViolation } from '../../core/database/row-caps.js';
 import { AppError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { connectorTools } from './tools/index.js';
@@ -19,7 +20,8 @@ async function call(tool: ConnectorTool, args: unknown, deps: AppDeps, userId: s
   try {
     const result = await tool.run(args as never, { deps, userId, em: deps.orm.em.fork() });
     return text(result);
-  } catch (error) {
+  } catch (caught) {
+    const error = rowCapViolation(caught) ?? caught;
     if (error instanceof AppError) {
       return text({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } }, true);
     }

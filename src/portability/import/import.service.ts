@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { inSavepoint } from '../../core/events/fact-dispatcher.js';
 import { AppError, NotFoundError, ValidationError } from '../../core/errors.js';
+import { rowCapViolation } from '../../core/database/row-caps.js';
 import { queryRows } from '../../core/database/read-rows.js';
 import type { Logger } from '../../core/logger.js';
 import { FinanceAccount } from '../../finance/finance-account.entity.js';
@@ -166,7 +167,8 @@ async function record(tx: EntityManager, outcome: Outcome, rows: number[], write
     await inSavepoint(tx, write);
     outcome.created += rows.length;
     return true;
-  } catch (error) {
+  } catch (caught) {
+    const error = rowCapViolation(caught) ?? caught;
     if (!(error instanceof AppError)) throw error;
     for (const row of rows) outcome.refusals.add(row, error.message);
     return false;

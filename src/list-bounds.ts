@@ -1,0 +1,92 @@
+import type { ListBounds } from './graphql/list-bounds.js';
+import { PLAN_FEATURES } from './accounts/subscription.js';
+import { MAX_AGENDA_ENTRIES } from './agenda/agenda.service.js';
+import { MAX_DATABASES, MAX_PROPERTIES } from './brain/databases/properties.js';
+import { MAX_FIELDS, MAX_FORMS } from './brain/forms/form-config.js';
+import { CANVAS_CARDS_MAX, NOTE_TAGS_MAX } from './brain/notes/brain-notes.types.js';
+import { BRAIN_SEARCH_SOURCES } from './brain/search/search-sources.js';
+import { CONNECTIONS_SHOWN } from './connector/connections/connection.service.js';
+import { VariantName } from './files/file-kinds.js';
+import { ACHIEVEMENTS } from './gamification/achievement-catalog.seed.js';
+import { SHOP_ITEMS } from './gamification/shop-catalog.seed.js';
+import { LIST_ITEMS_MAX, MAX_INGREDIENTS } from './nutrition/nutrition.types.js';
+import { ChecklistKey } from './planning/checklist-key.js';
+import { DAY_ENTRIES_MAX, DAY_TRAINING_SESSIONS_MAX } from './planning/day-record.entity.js';
+import { COLUMN_TASKS_MAX, MAX_COLUMNS, MAX_LINKS } from './projects/projects.types.js';
+import { PUBLIC_SEARCH_MAX } from './public-api/public.types.js';
+import { PERSON_HAPPENINGS_SHOWN, IDS_MAX } from './social/social.types.js';
+import { DAY_TASKS_MAX } from './tasks/task.types.js';
+import { MAX_EXERCISES, MAX_SETS } from './training/training.types.js';
+import { MAX_ATTEMPTS } from './webhooks/webhook-engine.js';
+import { EVENTS_MAX } from './webhooks/webhook.types.js';
+
+const CHECKLIST_KEYS = Object.keys(ChecklistKey).length;
+const DAYS_PER_WEEK = 7;
+/** The perimeter holds 3 to 5 tasks (spec: Perimeter scope). */
+const PERIMETER_MAX = 5;
+/** Validated on exercises (training.types.ts) and settings (settings.types.ts). */
+const MUSCLE_GROUPS_MAX = 20;
+const WEEKLY_SPLIT_LABELS_MAX = 14;
+
+/**
+ * The most items each list the API answers whole can hold (issue 23): a cap on what its parent may
+ * hold (a trigger or input validation), a catalog's size, or a cut the read makes. Every other list
+ * takes a page size (`limit`). The cost estimate counts a list at its bound, and
+ * test/graphql/list-bounds.test.ts fails for a list field with neither, so a new unbounded list
+ * fails CI. The README's "Caps on lists" table lists them for users.
+ */
+export const LIST_BOUNDS: ListBounds = {
+  'Query.connections': CONNECTIONS_SHOWN,
+  'Query.publicSearchExercises': PUBLIC_SEARCH_MAX,
+  'Query.checklist': CHECKLIST_KEYS,
+  'Query.agendaRange': MAX_AGENDA_ENTRIES,
+  'Query.achievements': ACHIEVEMENTS.length,
+  'Query.shopItems': SHOP_ITEMS.length,
+  'Query.brainEntityTypes': BRAIN_SEARCH_SOURCES.length,
+  'Query.brainDatabases': MAX_DATABASES,
+  'Query.brainForms': MAX_FORMS,
+  'SubscriptionInfo.features': PLAN_FEATURES.pro.length,
+  'Week.days': DAYS_PER_WEEK,
+  'Day.requiredChecklist': CHECKLIST_KEYS,
+  'Day.checklist': CHECKLIST_KEYS,
+  'Day.perimeterTasks': PERIMETER_MAX,
+  'Day.tasks': DAY_TASKS_MAX,
+  'Day.bodyMeasurements': DAY_ENTRIES_MAX,
+  'Day.trainingSessions': DAY_TRAINING_SESSIONS_MAX,
+  'Day.mobilitySessions': DAY_ENTRIES_MAX,
+  'Day.cardioSessions': DAY_ENTRIES_MAX,
+  'Day.waterIntakes': DAY_ENTRIES_MAX,
+  'Day.stepsEntries': DAY_ENTRIES_MAX,
+  'Day.meditationSessions': DAY_ENTRIES_MAX,
+  'Day.moodEntries': DAY_ENTRIES_MAX,
+  'Day.sleepEntries': DAY_ENTRIES_MAX,
+  'Day.journalEntries': DAY_ENTRIES_MAX,
+  'Day.readingSessions': DAY_ENTRIES_MAX,
+  'Day.socialHappenings': DAY_ENTRIES_MAX,
+  'TrainingSession.exercises': MAX_EXERCISES,
+  'TrainingExercise.sets': MAX_SETS,
+  'File.variants': Object.keys(VariantName).length,
+  'SocialHappening.guestIds': IDS_MAX,
+  'SocialHappening.itemIds': IDS_MAX,
+  'Settings.weeklySplitLabels': WEEKLY_SPLIT_LABELS_MAX,
+  'Exercise.muscleGroups': MUSCLE_GROUPS_MAX,
+  'Webhook.events': EVENTS_MAX,
+  'CreatedWebhook.events': EVENTS_MAX,
+  'WebhookDelivery.attemptHistory': MAX_ATTEMPTS,
+  'MealTemplate.ingredients': MAX_INGREDIENTS,
+  'GroceryList.items': LIST_ITEMS_MAX,
+  'Board.columns': MAX_COLUMNS,
+  'BoardColumn.tasks': COLUMN_TASKS_MAX,
+  'ProjectTask.categoryIds': MAX_LINKS,
+  'ProjectTask.tagIds': MAX_LINKS,
+  'Person.happenings': PERSON_HAPPENINGS_SHOWN,
+  'GamificationCharacter.equipment': SHOP_ITEMS.length,
+  'BrainNote.tagIds': NOTE_TAGS_MAX,
+  'BrainCanvas.cards': CANVAS_CARDS_MAX,
+  'BrainStats.recordsPerDatabase': MAX_DATABASES,
+  'BrainDatabase.properties': MAX_PROPERTIES,
+  'BrainFormEditor.fields': MAX_FIELDS,
+  'BrainReindexResult.types': BRAIN_SEARCH_SOURCES.length,
+  'Mutation.setDayPerimeter': PERIMETER_MAX,
+  'Mutation.generateDinnerWeek': DAYS_PER_WEEK,
+};
