@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Exercise } from '../../training/exercise.entity.js';
-import { delimiterOf, readCsv, RowRefusal, zonedInstant } from './csv.js';
-import { ExerciseMatcher } from './import.service.js';
+import { RowRefusal, zonedInstant } from './csv.js';
+import { delimiterOf, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_CHARS, MAX_IMPORT_ROWS, openCsv, readAllRows } from './csv-reader.js';
+import { ExerciseMatcher } from './exercise-matcher.js';
 import { parseDuration, parseWorkoutTime } from './strong.parser.js';
 import { parseBankAmount, parseBankDate, readMapping } from './transactions.parser.js';
 
@@ -77,18 +78,57 @@ describe('workout cells', () => {
 });
 
 describe('csv', () => {
-  it('finds the delimiter from the header and numbers rows by their line', () => {
+  const anyHeader = () => true;
+  const read = async (text: string | Buffer, isHeader: (cells: string[]) => boolean = anyHeader) => {
+    const csv = await openCsv(Buffer.from(text), isHeader);
+    return { ...csv, rows: await readAllRows(csv) };
+  };
+
+  it('finds the delimiter from the first lines and numbers rows by their line', async () => {
     expect(delimiterOf('a;b;c\n1;2;3')).toBe(';');
     expect(delimiterOf('a\tb\n')).toBe('\t');
     expect(delimiterOf('a,b;c,d\n')).toBe(',');
-    const table = readCsv('\uFEFFa;b\n1;2\n\n"x\ny";3\n');
+    const table = await read('\uFEFFa;b\n1;2\n\n"x\ny";3\n');
     expect(table.header).toEqual(['a', 'b']);
+    expect(table.encoding).toBe('utf-8');
     expect(table.rows).toEqual([
       { row: 2, cells: { a: '1', b: '2' } },
       { row: 5, cells: { a: 'x\ny', b: '3' } },
     ]);
-    expect(() => readCsv('')).toThrow(/header/);
-    expect(() => readCsv('a,"b\n1,2')).toThrow(/not readable CSV/);
+    await expect(read('')).rejects.toThrow(/header/);
+    await expect(read('a,"b\n1,2')).rejects.toThrow(/not readable CSV/);
+  });
+
+  it('reads a bank file as the bank wrote it: ISO-8859-1, a preamble above the header, decimal commas', async () => {
+    const preamble = ['"Umsatzanzeige";"Girokonto"', '"Kontonummer:";"1234567"', '"BLZ:";"10010010"', '"Zeitraum:";"01.01.2026 - 31.01.2026"', '"Kontostand vom 31.01.2026:";"1.172,12 EUR"', '', '"Weitere Angaben:";"keine"', '"Erstellt am:";"01.02.2026"', '"Bank:";"Sparkasse Köln"', '"Währung:";"EUR"', '"Kontoinhaber:";"Jürgen Müller"', '"IBAN:";"DE00 1001 0010 0123 4567 89"', '"BIC:";"PBNKDEFF"', '""'];
+    const lines = [...preamble, '"Buchungstag";"Valuta";"Auftraggeber/Empfänger";"Verwendungszweck";"Betrag (EUR)"', '"03.01.2026";"03.01.2026";"Bäckerei Öztürk";"Brötchen";"-4,80"', '"15.01.2026";"15.01.2026";"Arbeitgeber GmbH";"Gehalt Januar";"1172,12"'];
+    const latin1 = Buffer.from(lines.join('\r\n') + '\r\n', 'latin1');
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(latin1)).toThrow();
+    const table = await read(latin1, (cells) => cells.includes('Buchungstag') && cells.includes('Betrag (EUR)'));
+    expect(table.encoding).toBe('windows-1252');
+    expect(table.headerLine).toBe(15);
+    expect(table.rows).toEqual([
+      { row: 16, cells: { Buchungstag: '03.01.2026', Valuta: '03.01.2026', 'Auftraggeber/Empfänger': 'Bäckerei Öztürk', Verwendungszweck: 'Brötchen', 'Betrag (EUR)': '-4,80' } },
+      { row: 17, cells: { Buchungstag: '15.01.2026', Valuta: '15.01.2026', 'Auftraggeber/Empfänger': 'Arbeitgeber GmbH', Verwendungszweck: 'Gehalt Januar', 'Betrag (EUR)': '1172,12' } },
+    ]);
+    expect(parseBankAmount(table.rows[1]!.cells['Betrag (EUR)']!, 'Betrag')).toBe('1172.12');
+  });
+
+  it('refuses a file over a cap while reading it, without reading the rest', async () => {
+    await expect(read(`${Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, (_, i) => `c${i}`).join(',')}\n1\n`)).rejects.toThrow(new RegExp(`more than ${MAX_IMPORT_COLUMNS} columns`));
+    // A header of a million columns: refused at the row-size cap long before a million cells are made.
+    await expect(read(`${'a,'.repeat(1_000_000)}a\n1\n`)).rejects.toThrow(new RegExp(`longer than ${MAX_IMPORT_ROW_CHARS} characters`));
+    await expect(read(`a,b\n1,"${'x'.repeat(MAX_IMPORT_ROW_CHARS + 10)}"\n`)).rejects.toThrow(/longer than/);
+    // Five million short lines: refused at the row cap; the lines after it are never parsed.
+    const many = Buffer.from(`a\n${'1\n'.repeat(5_000_000)}`);
+    const csv = await openCsv(many, anyHeader);
+    let seen = 0;
+    await expect(
+      (async () => {
+        for await (const _ of csv.rows) seen += 1;
+      })(),
+    ).rejects.toThrow(new RegExp(`more than ${MAX_IMPORT_ROWS} rows`));
+    expect(seen).toBe(MAX_IMPORT_ROWS);
   });
 
   it('places wall-clock times in a time zone, across daylight saving', () => {
