@@ -37,6 +37,15 @@ export class ExerciseMatcher {
     if (!this.byKey.has(key)) this.byKey.set(key, exercise);
   }
 
+  /** The names known now; the returned function forgets those added since (their writes rolled back). */
+  checkpoint(): () => void {
+    const kept = new Map(this.byKey);
+    return () => {
+      this.byKey.clear();
+      for (const [key, exercise] of kept) this.byKey.set(key, exercise);
+    };
+  }
+
   find(name: string): Exercise | undefined {
     const tokens = words(name);
     return this.byKey.get(ExerciseMatcher.key(tokens)) ?? this.byKey.get(ExerciseMatcher.key(tokens.filter((t) => !IMPLIED_EQUIPMENT.has(t))));

@@ -34,7 +34,13 @@ export interface Outcome {
 export interface ChunkApplier {
   /** A chunk an earlier run committed: only what later chunks need to know of it. */
   replay(rows: CsvRow[]): void;
-  apply(tx: EntityManager, rows: CsvRow[]): Promise<Outcome>;
+  /**
+   * Writes a chunk's records. With `isolate` each record is written in a savepoint, so one a rule
+   * refuses is undone alone; without, a refused record throws RetryIsolated (the chunk is redone).
+   */
+  apply(tx: EntityManager, rows: CsvRow[], isolate: boolean): Promise<Outcome>;
+  /** What the applier knows now; the returned function puts it back (a chunk rolled back to be redone). */
+  checkpoint(): () => void;
   /** Whether a chunk may end between these rows (a workout's rows stay in one chunk). */
   canCut(previous: CsvRow, next: CsvRow): boolean;
 }
@@ -46,8 +52,24 @@ export async function applierFor(em: EntityManager, rt: FilesRuntime, run: Impor
   return TransactionApplier.create(em, run, header, options.accountId as string, options.mapping as ColumnMapping);
 }
 
-/** Runs `write` in a savepoint: a service rule it breaks refuses `rows` and undoes only this record. */
-async function record(tx: EntityManager, outcome: Outcome, rows: number[], write: (em: EntityManager) => Promise<unknown>): Promise<boolean> {
+/**
+ * A rule refused a record of a chunk written without savepoints: the chunk is rolled back and written
+ * again record by record in savepoints. Most chunks have no refused record and save the two savepoint
+ * statements per record.
+ */
+export class RetryIsolated extends Error {}
+
+/** Runs `write` (in a savepoint when `isolate`): a service rule it breaks refuses `rows` and undoes only this record. */
+async function record(tx: EntityManager, outcome: Outcome, rows: number[], write: (em: EntityManager) => Promise<unknown>, isolate: boolean): Promise<boolean> {
+  if (!isolate) {
+    try {
+      await write(tx);
+    } catch (error) {
+      throw error instanceof AppError ? new RetryIsolated(error.message) : error;
+    }
+    outcome.created += rows.length;
+    return true;
+  }
   try {
     // A refused record's facts go with its savepoint: no XP or event for what was not written.
     await inSavepoint(tx, write);
@@ -100,7 +122,11 @@ class WorkoutApplier implements ChunkApplier {
 
   replay(): void {}
 
-  async apply(tx: EntityManager, rows: CsvRow[]): Promise<Outcome> {
+  checkpoint(): () => void {
+    return this.matcher.checkpoint();
+  }
+
+  async apply(tx: EntityManager, rows: CsvRow[], isolate: boolean): Promise<Outcome> {
     const { workouts, refusals } = parseWorkouts({ header: this.header, rows });
     const outcome: Outcome = { created: 0, skipped: 0, refusals };
     if (!workouts.length) return outcome;
@@ -131,6 +157,7 @@ class WorkoutApplier implements ChunkApplier {
       const endTime = workout.durationMinutes !== null ? new Date(start.getTime() + workout.durationMinutes * 60_000) : null;
       const ok = await record(tx, outcome, workout.rows, (em) =>
         new TrainingSessionService(em).create(this.userId, { dayId, split: workout.split, startTime: start, endTime, notes: workout.notes, exercises: entries }),
+        isolate,
       );
       if (ok) present.add(key);
     }
@@ -167,7 +194,15 @@ class BookApplier implements ChunkApplier {
 
   replay(): void {}
 
-  async apply(tx: EntityManager, rows: CsvRow[]): Promise<Outcome> {
+  checkpoint(): () => void {
+    const kept = new Set(this.present);
+    return () => {
+      this.present.clear();
+      for (const key of kept) this.present.add(key);
+    };
+  }
+
+  async apply(tx: EntityManager, rows: CsvRow[], isolate: boolean): Promise<Outcome> {
     const { books, refusals } = parseBooks({ header: this.header, rows });
     const outcome: Outcome = { created: 0, skipped: 0, refusals };
     const dayOf = dayFinder(tx, this.userId);
@@ -183,7 +218,7 @@ class BookApplier implements ChunkApplier {
         const created = await new BookService(em, this.rt).create(this.userId, { title: book.title, author: book.author, totalPages: book.totalPages, currentPage: finishedUndated ? book.totalPages : 0 });
         // Goodreads does not record reading time: the session's duration is 0 minutes.
         if (dayId) await new ReadingSessionService(em).create(this.userId, { dayId, bookId: created.id, pagesRead: book.totalPages, duration: 0 });
-      });
+      }, isolate);
       if (ok) this.present.add(key);
     }
     return outcome;
@@ -224,11 +259,19 @@ class TransactionApplier implements ChunkApplier {
     return n;
   }
 
+  checkpoint(): () => void {
+    const kept = new Map(this.seen);
+    return () => {
+      this.seen.clear();
+      for (const [key, n] of kept) this.seen.set(key, n);
+    };
+  }
+
   replay(rows: CsvRow[]): void {
     for (const t of parseTransactions({ header: this.header, rows }, this.mapping).transactions) this.occurrence(moneyKey(t.date, t.amount, t.description));
   }
 
-  async apply(tx: EntityManager, rows: CsvRow[]): Promise<Outcome> {
+  async apply(tx: EntityManager, rows: CsvRow[], isolate: boolean): Promise<Outcome> {
     const table: CsvTable = { header: this.header, rows };
     const { transactions, refusals } = parseTransactions(table, this.mapping);
     const outcome: Outcome = { created: 0, skipped: 0, refusals };
@@ -251,6 +294,7 @@ class TransactionApplier implements ChunkApplier {
       }
       await record(tx, outcome, [t.row], (em) =>
         new TransactionService(em).create(userId, { accountId: this.accountId, amount: t.amount, description: t.description, category: t.category, date: t.date }),
+        isolate,
       );
     }
     return outcome;

@@ -7,7 +7,7 @@ import type { FilesRuntime } from '../../files/files-runtime.js';
 import { requireColumns, type CsvRow } from './csv.js';
 import { openCsv } from './csv-reader.js';
 import { GOODREADS_COLUMNS } from './goodreads.parser.js';
-import { applierFor, type Outcome } from './import-appliers.js';
+import { applierFor, RetryIsolated, type Outcome } from './import-appliers.js';
 import { IMPORT_SOURCES, ImportRun, type ImportSource, type RefusedRow } from './import-run.entity.js';
 import { workoutFormat } from './strong.parser.js';
 import { checkMapping, readMapping, type ColumnMapping } from './transactions.parser.js';
@@ -160,10 +160,21 @@ export class ImportService {
           applier.replay(rows); // committed by an earlier run
         } else {
           if (control.signal.aborted) throw new RunStopped();
-          await this.em.fork().transactional(async (tx) => {
-            const outcome = await applier.apply(tx, rows);
-            await this.recordChunk(tx, run, outcome, rows.length, refused);
-          });
+          const write = (isolate: boolean) =>
+            this.em.fork().transactional(async (tx) => {
+              const outcome = await applier.apply(tx, rows, isolate);
+              await this.recordChunk(tx, run, outcome, rows.length, refused);
+            });
+          const restore = applier.checkpoint();
+          const keptRefusals = refused.length;
+          try {
+            await write(false);
+          } catch (error) {
+            if (!(error instanceof RetryIsolated)) throw error;
+            restore();
+            refused.length = keptRefusals;
+            await write(true);
+          }
           run.rowsDone = end;
           await control.onChunk?.();
         }
