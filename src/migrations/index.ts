@@ -19,6 +19,7 @@ export const migrationNames = [
   'Migration20261124004800',
   'Migration20261124010112',
   'Migration20261124011934',
+  'Migration20261124163000',
   'Migration20261124164907',
 ];
 

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { inSavepoint } from '../../core/events/fact-dispatcher.js';
 import { AppError, NotFoundError } from '../../core/errors.js';
+import { rowCapViolation } from '../../core/database/row-caps.js';
 import { FinanceAccount } from '../../finance/finance-account.entity.js';
 import { FinanceTransaction } from '../../finance/finance-transaction.entity.js';
 import { TransactionService } from '../../finance/transaction.service.js';
@@ -64,7 +65,8 @@ async function record(tx: EntityManager, outcome: Outcome, rows: number[], write
   if (!isolate) {
     try {
       await write(tx);
-    } catch (error) {
+    } catch (caught) {
+      const error = rowCapViolation(caught) ?? caught;
       throw error instanceof AppError ? new RetryIsolated(error.message) : error;
     }
     outcome.created += rows.length;
@@ -75,7 +77,8 @@ async function record(tx: EntityManager, outcome: Outcome, rows: number[], write
     await inSavepoint(tx, write);
     outcome.created += rows.length;
     return true;
-  } catch (error) {
+  } catch (caught) {
+    const error = rowCapViolation(caught) ?? caught;
     if (!(error instanceof AppError)) throw error;
     for (const row of rows) outcome.refusals.add(row, error.message);
     return false;

@@ -139,4 +139,16 @@ describe('chunked imports', () => {
     const [{ n }] = await dbRows(app, 'select count(*)::int as n from finance_transactions where account_id = ?', [accountId]);
     expect(n).toBe(rows);
   });
+
+  it('a chunk in which a rule refuses a record is written again record by record: the others go in, the refused one is listed', async () => {
+    const { client } = await signUp(app.url);
+    // Eleven workouts on one day: the day holds at most ten training sessions (a database cap).
+    const header = 'Date,Workout Name,Duration,Exercise Name,Set Order,Weight,Reps,Distance,Seconds,Notes,Workout Notes,RPE';
+    const rows = Array.from({ length: 11 }, (_, i) => `2026-11-02 ${String(6 + i).padStart(2, '0')}:00:00,Session ${i},30m,Bench Press (Barbell),1,60,10,,,,,`);
+    const res = await postMultipart(client, '/api/v1/account/import/strong', { file: { data: Buffer.from(`${header}\n${rows.join('\n')}\n`), fileName: 's.csv', contentType: 'text/csv' } });
+    expect(res.status, res.text).toBe(202);
+    const done = await until(client, res.body.data.id, (v) => v.status === 'done');
+    expect(done).toMatchObject({ created: 10, skipped: 0, refusedTotal: 1, refused: [{ row: 12, reason: expect.stringMatching(/./) }] });
+    expect((await client.get('/api/v1/training/sessions?limit=100')).body.data).toHaveLength(10);
+  });
 });
