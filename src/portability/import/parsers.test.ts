@@ -3,7 +3,7 @@ import type { Exercise } from '../../training/exercise.entity.js';
 import { RowRefusal, zonedInstant } from './csv.js';
 import { delimiterOf, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_CHARS, MAX_IMPORT_ROWS, openCsv, readAllRows } from './csv-reader.js';
 import { ExerciseMatcher } from './exercise-matcher.js';
-import { parseDuration, parseWorkoutTime } from './strong.parser.js';
+import { parseDuration, parseWorkouts, parseWorkoutTime, STRONG_COLUMNS } from './strong.parser.js';
 import { parseBankAmount, parseBankDate, readMapping } from './transactions.parser.js';
 
 /** The cell readers of the CSV imports (no database): what each accepts, and that the rest is refused. */
@@ -52,6 +52,23 @@ describe('bank cells', () => {
 });
 
 describe('workout cells', () => {
+  it("reads Strong's zeros as not logged: cardio rows stay cardio, strength sets get no distance note, loads lose float noise", () => {
+    const cells = (values: string[]) => Object.fromEntries(STRONG_COLUMNS.map((name, i) => [name, values[i] ?? '']));
+    const rows = [
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Rowing (Machine)', '1', '0', '0', '2000', '480', '', '', ''],
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Squat (Barbell)', '1', '125.00000000000001', '5', '0', '0', '', '', ''],
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Pull Up', '1', '0', '8', '0', '0', '', '', ''],
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Elliptical Machine', '1', '0', '0', '0', '1200', '', '', ''],
+    ].map((values, i) => ({ row: i + 2, cells: cells(values) }));
+    const { workouts, refusals } = parseWorkouts({ header: [...STRONG_COLUMNS], rows });
+    expect(refusals.rows).toEqual([]);
+    const [rowing, squat, pullUp, elliptical] = workouts[0]!.exercises;
+    expect(rowing).toMatchObject({ name: 'Rowing (Machine)', timed: true, sets: [{ reps: null, load: null, notes: 'distance 2000; 480 s' }] });
+    expect(squat).toMatchObject({ timed: false, sets: [{ reps: 5, load: 125, notes: null }] });
+    expect(pullUp).toMatchObject({ timed: false, sets: [{ reps: 8, load: null, notes: null }] });
+    expect(elliptical).toMatchObject({ timed: true, sets: [{ reps: null, load: null, notes: '1200 s' }] });
+  });
+
   it('reads Strong and Hevy start times and Strong durations', () => {
     expect(parseWorkoutTime('2024-01-15 07:30:00', 'Date')).toEqual({ date: '2024-01-15', hour: 7, minute: 30, second: 0 });
     expect(parseWorkoutTime('26 Jul 2025, 07:06', 'start_time')).toEqual({ date: '2025-07-26', hour: 7, minute: 6, second: 0 });

@@ -99,6 +99,17 @@ function rpeOf(value: string): number | null {
   return rpe ?? null;
 }
 
+/**
+ * What a set logged, as the app stores it: the apps write 0 for what was not logged (Strong puts
+ * Weight=0, Reps=0 on cardio rows and Distance=0, Seconds=0 on strength sets), so a zero distance, time
+ * or weight is "not logged", and so are zero reps with no weight (a cardio row). Loads are rounded to
+ * 10 g (Strong's float noise: 125.00000000000001 is 125).
+ */
+function logged(r: SetRow): SetRow {
+  const weightKg = r.weightKg ? Math.round(r.weightKg * 100) / 100 : null;
+  return { ...r, weightKg, reps: r.reps === 0 && weightKg === null ? null : r.reps, distance: r.distance || null, seconds: r.seconds || null };
+}
+
 function strongRow(row: number, c: Record<string, string>): SetRow {
   const start = parseWorkoutTime(c.Date ?? '', 'Date');
   const order = c['Set Order'] ?? '';
@@ -184,7 +195,7 @@ export function parseWorkouts(table: CsvTable): ParsedWorkouts {
   for (const { row, cells } of table.rows) {
     let set: SetRow;
     try {
-      set = format === 'strong' ? strongRow(row, cells) : hevyRow(row, cells);
+      set = logged(format === 'strong' ? strongRow(row, cells) : hevyRow(row, cells));
     } catch (error) {
       if (!(error instanceof RowRefusal)) throw error;
       refusals.add(row, error.message);
