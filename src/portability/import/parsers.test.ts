@@ -65,7 +65,7 @@ describe('workout cells', () => {
     const [rowing, squat, pullUp, elliptical] = workouts[0]!.exercises;
     expect(rowing).toMatchObject({ name: 'Rowing (Machine)', timed: true, sets: [{ reps: null, load: null, notes: 'distance 2000; 480 s' }] });
     expect(squat).toMatchObject({ timed: false, sets: [{ reps: 5, load: 125, notes: null }] });
-    expect(pullUp).toMatchObject({ timed: false, sets: [{ reps: 8, load: null, notes: null }] });
+    expect(pullUp).toMatchObject({ timed: false, sets: [{ reps: 8, load: 0, notes: null }] }); // bodyweight
     expect(elliptical).toMatchObject({ timed: true, sets: [{ reps: null, load: null, notes: '1200 s' }] });
   });
 

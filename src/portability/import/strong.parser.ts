@@ -101,13 +101,19 @@ function rpeOf(value: string): number | null {
 
 /**
  * What a set logged, as the app stores it: the apps write 0 for what was not logged (Strong puts
- * Weight=0, Reps=0 on cardio rows and Distance=0, Seconds=0 on strength sets), so a zero distance, time
- * or weight is "not logged", and so are zero reps with no weight (a cardio row). Loads are rounded to
- * 10 g (Strong's float noise: 125.00000000000001 is 125).
+ * Weight=0, Reps=0 on cardio rows and Distance=0, Seconds=0 on strength sets), so a zero distance or
+ * time is "not logged", and so are a zero weight with zero reps (a cardio row). A zero weight with reps
+ * stays: a bodyweight set. Loads are rounded to 10 g (Strong's float noise: 125.00000000000001 is 125).
  */
 function logged(r: SetRow): SetRow {
-  const weightKg = r.weightKg ? Math.round(r.weightKg * 100) / 100 : null;
-  return { ...r, weightKg, reps: r.reps === 0 && weightKg === null ? null : r.reps, distance: r.distance || null, seconds: r.seconds || null };
+  const nothingLifted = !r.weightKg && !r.reps;
+  return {
+    ...r,
+    weightKg: nothingLifted || r.weightKg === null ? null : Math.round(r.weightKg * 100) / 100,
+    reps: nothingLifted ? null : r.reps,
+    distance: r.distance || null,
+    seconds: r.seconds || null,
+  };
 }
 
 function strongRow(row: number, c: Record<string, string>): SetRow {
