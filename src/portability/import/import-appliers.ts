@@ -292,17 +292,24 @@ class TransactionApplier implements ChunkApplier {
       const key = moneyKey(t.date, t.amount, t.description);
       held.set(key, (held.get(key) ?? 0) + 1);
     }
-    for (const t of transactions) {
+    const fresh = transactions.filter((t) => {
       const key = moneyKey(t.date, t.amount, t.description);
-      if (this.occurrence(key) <= (held.get(key) ?? 0)) {
-        outcome.skipped += 1;
-        continue;
-      }
-      await record(tx, outcome, [t.row], (em) =>
-        new TransactionService(em).create(userId, { accountId: this.accountId, amount: t.amount, description: t.description, category: t.category, date: t.date }),
-        isolate,
+      if (this.occurrence(key) > (held.get(key) ?? 0)) return true;
+      outcome.skipped += 1;
+      return false;
+    });
+    const write = (em: EntityManager, rows: typeof fresh) =>
+      new TransactionService(em).createMany(
+        userId,
+        this.accountId,
+        rows.map((t) => ({ amount: t.amount, description: t.description, category: t.category, date: t.date })),
       );
+    if (!isolate) {
+      // The chunk's new rows in one write; a row a rule refuses has the chunk written again row by row.
+      await record(tx, outcome, fresh.map((t) => t.row), (em) => write(em, fresh), false);
+      return outcome;
     }
+    for (const t of fresh) await record(tx, outcome, [t.row], (em) => write(em, [t]), true);
     return outcome;
   }
 }
