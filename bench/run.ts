@@ -21,6 +21,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   startup: () => import('./scenarios/startup.js'),
   mixed: () => import('./scenarios/mixed.js'),
   'list-bomb': () => import('./scenarios/list-bomb.js'),
+  imports: () => import('./scenarios/imports.js'),
 };
 
 function parseArgs(argv: string[]) {

@@ -68,6 +68,19 @@ async function moveBalance(em: EntityManager, userId: string, accountId: string,
   if (!rows.length) throw new NotFoundError('Account', { field });
 }
 
+/** The exact sum of Money texts (at most two decimals each), as Money text. */
+function sumOfMoney(amounts: string[]): string {
+  let cents = 0n;
+  for (const amount of amounts) {
+    const [whole = '0', fraction = ''] = amount.replace('-', '').split('.');
+    const value = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0'));
+    cents += amount.startsWith('-') ? -value : value;
+  }
+  const sign = cents < 0n ? '-' : '';
+  const abs = cents < 0n ? -cents : cents;
+  return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
+}
+
 async function requireHappening(em: EntityManager, userId: string, happeningId: string): Promise<void> {
   if (!(await em.count(SocialHappening, { id: happeningId, userId }))) throw new NotFoundError('SocialHappening', { field: 'socialHappeningId' });
 }
@@ -113,6 +126,33 @@ export class TransactionService {
     const row = await this.em.findOne(FinanceTransaction, { id: transactionId, userId });
     if (!row) throw new NotFoundError('Transaction');
     return row;
+  }
+
+  /**
+   * New transactions of one account at once (a bank import's chunk): each checked as `create` checks
+   * it, the balance moved once by their exact sum, the rows written in one insert; all or none (a row
+   * a rule refuses fails them all, and the caller may write them one by one to find it).
+   */
+  async createMany(userId: string, accountId: string, inputs: Omit<NewTransaction, 'accountId' | 'socialHappeningId'>[]): Promise<FinanceTransaction[]> {
+    if (!inputs.length) return [];
+    const amounts = inputs.map((input) => requireMoney(input.amount, 'amount'));
+    return this.em.transactional(async (em) => {
+      await moveBalance(em, userId, accountId, sumOfMoney(amounts), '0');
+      const rows = inputs.map((input, i) =>
+        em.create(FinanceTransaction, {
+          userId,
+          accountId,
+          amount: amounts[i]!,
+          description: cleanText(input.description),
+          category: cleanCategory(input.category),
+          date: input.date,
+          recurring: input.recurring ?? false,
+          socialHappeningId: null,
+        }),
+      );
+      await em.flush();
+      return rows;
+    });
   }
 
   async create(userId: string, input: NewTransaction): Promise<FinanceTransaction> {

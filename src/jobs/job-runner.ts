@@ -20,7 +20,15 @@ export interface JobRunner {
   attach(companion: JobCompanion): void;
   /** Throws when the job backend cannot be reached (readiness). */
   ping(): Promise<void>;
+  /**
+   * Runs long work that checks `signal` between its steps: `stop()` aborts the signal and waits (up to
+   * STOP_WAIT_MS) for the work to end before it stops Agenda, so the work can put itself back in the queue.
+   */
+  untilStopped<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
+
+/** How long a shutdown waits for long jobs to stop after their current step. */
+const STOP_WAIT_MS = 10_000;
 
 /**
  * Creates Agenda's table once, serialised across instances: the backend's own `CREATE TABLE IF NOT
@@ -81,6 +89,8 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
   agenda.on('error', (error: unknown) => logger.error({ err: error }, 'job runner error'));
   let started = false;
   const companions: JobCompanion[] = [];
+  const stopping = new AbortController();
+  const longWork = new Set<Promise<unknown>>();
   return {
     agenda,
     attach(companion) {
@@ -91,7 +101,16 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
       started = true;
       for (const companion of companions) await companion.start();
     },
+    untilStopped(work) {
+      const running = work(stopping.signal);
+      const settled = running.catch(() => undefined);
+      longWork.add(settled);
+      void settled.finally(() => longWork.delete(settled));
+      return running;
+    },
     async stop() {
+      stopping.abort();
+      if (longWork.size) await Promise.race([Promise.all(longWork), new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
       for (const companion of [...companions].reverse()) await companion.stop().catch((error) => logger.error({ err: error }, 'job companion stop failed'));
       try {
         if (started) await agenda.stop();

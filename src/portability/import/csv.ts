@@ -1,4 +1,3 @@
-import { parse } from 'csv-parse/sync';
 import { ValidationError } from '../../core/errors.js';
 import type { RefusedRow } from './import-run.entity.js';
 
@@ -11,38 +10,6 @@ export interface CsvRow {
 export interface CsvTable {
   header: string[];
   rows: CsvRow[];
-}
-
-/** At most this many data rows per import (a bound on one transaction's size). */
-export const MAX_IMPORT_ROWS = 50_000;
-
-/** Comma, semicolon (many European banks) or tab: whichever the header line holds most of. */
-export function delimiterOf(text: string): string {
-  const header = text.slice(0, text.search(/\r?\n|$/));
-  const count = (d: string) => header.split(d).length - 1;
-  return [',', ';', '\t'].reduce((best, d) => (count(d) > count(best) ? d : best), ',');
-}
-
-/**
- * Reads a CSV file with csv-parse (RFC 4180 quoting, a UTF-8 BOM dropped, cells trimmed). A file that is
- * not CSV, has no header or too many rows is a validation error naming `file` (answered 400 at upload).
- */
-export function readCsv(text: string): CsvTable {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parse(text, { bom: true, delimiter: delimiterOf(text), trim: true, skip_empty_lines: true, relax_column_count: true, info: true }) as unknown as typeof records;
-  } catch (error) {
-    throw fileError(`The file is not readable CSV: ${(error as Error).message}`);
-  }
-  const [first, ...data] = records;
-  const header = first?.record;
-  if (!header || !header.some((h) => h)) throw fileError('The file has no header row');
-  if (data.length > MAX_IMPORT_ROWS) throw fileError(`The file has more than ${MAX_IMPORT_ROWS} rows`);
-  return {
-    header,
-    // `row` is the file's line (where a record with line breaks in a quoted cell ends).
-    rows: data.map(({ record, info }) => ({ row: info.lines, cells: Object.fromEntries(header.map((name, i) => [name, record[i] ?? ''])) })),
-  };
 }
 
 export function fileError(message: string): ValidationError {

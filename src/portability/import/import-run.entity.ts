@@ -28,9 +28,9 @@ export class ImportRun extends BaseEntity {
   @Enum({ items: () => ['pending', 'running', 'done', 'failed'], type: 'string' })
   status: Opt<ImportStatus> = 'pending';
 
-  /** The uploaded CSV, until the job has run (then null). */
-  @Property({ type: 'text', nullable: true, lazy: true })
-  content?: string | null = null;
+  /** The uploaded CSV's bytes as sent (any encoding), until the job has run (then null). */
+  @Property({ type: 'blob', columnType: 'bytea', nullable: true, lazy: true })
+  content?: Buffer | null = null;
 
   /** Source options: the transactions import's accountId and column mapping. */
   @Property({ type: 'json', nullable: true })
@@ -42,8 +42,27 @@ export class ImportRun extends BaseEntity {
   @Property({ type: 'integer' })
   skipped: Opt<number> = 0;
 
+  /** The first MAX_REFUSALS_KEPT refused rows (file order); `refusedTotal` counts them all. */
   @Property({ type: 'json' })
   refused: Opt<RefusedRow[]> = [];
+
+  @Property({ type: 'integer' })
+  refusedTotal: Opt<number> = 0;
+
+  /** The file's data rows (counted when it was uploaded) and how many are done (committed chunks). */
+  @Property({ type: 'integer' })
+  rowsTotal: Opt<number> = 0;
+
+  @Property({ type: 'integer' })
+  rowsDone: Opt<number> = 0;
+
+  /** When the first run claimed it: rows the account held before this count as already there. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  startedAt?: Date | null = null;
+
+  /** The running job's last sign of life; a run whose heartbeat is stale may be taken over. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  heartbeatAt?: Date | null = null;
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   finishedAt?: Date | null = null;

@@ -1,25 +1,39 @@
 import type { AppDeps } from '../../core/context.js';
 import { filesRuntime } from '../../files/files-runtime.js';
-import { ImportService } from './import.service.js';
+import { IMPORT_STALE_SECONDS, ImportService } from './import.service.js';
 
 export const IMPORT_JOB = 'portability:import';
+/** How long after its runner's last sign of life another instance may run a job (Agenda's lock). */
+const LOCK_LIFETIME_MS = IMPORT_STALE_SECONDS * 1000;
+/** A user's second import waits this long for the first to finish before it looks again. */
+const WAIT_FOR_OTHER_MS = 5_000;
+/** An import stopped by a shutdown is queued again this far ahead (another instance, or this one restarted). */
+const RESUME_AFTER_STOP_MS = 2_000;
 
 /** Queues the import's job (Agenda): any instance runs it, also after a restart. */
-export async function enqueueImport(deps: AppDeps, importId: string): Promise<void> {
-  await deps.jobs.agenda.now(IMPORT_JOB, { importId });
+export async function enqueueImport(deps: AppDeps, importId: string, delayMs = 0): Promise<void> {
+  if (delayMs) await deps.jobs.agenda.schedule(new Date(Date.now() + delayMs), IMPORT_JOB, { importId });
+  else await deps.jobs.agenda.now(IMPORT_JOB, { importId });
 }
 
 /**
- * One import per job. The handler never throws: a failure rolls the import's transaction back and
- * marks it failed (ImportService.run), and the user may upload again (imports are idempotent).
+ * One import per job, in committed chunks. The job touches Agenda's lock after each chunk, so a running
+ * import is never given to a second instance; when its instance dies, Agenda runs the job again after
+ * the lock's lifetime and the import goes on from its last chunk. On shutdown the run stops after its
+ * chunk and queues itself again. The handler never throws: a failure marks the import failed.
  */
 export function registerImportJobs(deps: AppDeps): void {
   deps.jobs.agenda.define<{ importId: string }>(
     IMPORT_JOB,
-    async (job) => {
-      const rt = await filesRuntime(deps);
-      await new ImportService(deps.orm.em.fork()).run(job.attrs.data.importId, rt, deps.logger);
-    },
-    { concurrency: 2, removeOnComplete: true },
+    (job) =>
+      deps.jobs.untilStopped(async (signal) => {
+        const importId = job.attrs.data.importId;
+        const rt = await filesRuntime(deps);
+        const result = await new ImportService(deps.orm.em.fork()).run(importId, rt, deps.logger, { signal, onChunk: () => job.touch() });
+        if (result === 'wait') await enqueueImport(deps, importId, WAIT_FOR_OTHER_MS);
+        // Later, not now: this instance is stopping and must not take the job again itself.
+        if (result === 'stopped') await enqueueImport(deps, importId, RESUME_AFTER_STOP_MS);
+      }),
+    { concurrency: 2, lockLifetime: LOCK_LIFETIME_MS, removeOnComplete: true },
   );
 }

@@ -12,7 +12,7 @@ const fileMissing = () => new ValidationError('file is required', [{ path: ['fil
 
 /**
  * POST /account/import/:source  multipart `file` (+ `accountId`, `mapping` for transactions) → 202 { id, status }
- * GET  /account/import/:id      → { id, status, created, skipped, refused: [{ row, reason }] }
+ * GET  /account/import/:id      → { id, status, created, skipped, refused: [{ row, reason }], refusedTotal, progress: { rows, done } }
  */
 export function importRoutes(deps: AppDeps): Router {
   const router = Router();
@@ -21,14 +21,11 @@ export function importRoutes(deps: AppDeps): Router {
     sessionHandler(deps, async ({ ctx, userId, rt }, req, res) => {
       const source = requireSource(req.params.source as string);
       const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['accountId', 'mapping'] });
-      let content: string;
+      let content: Buffer;
       try {
         if (!upload.file) throw fileMissing();
-        try {
-          content = new TextDecoder('utf-8', { fatal: true }).decode(await readFile(upload.file.path));
-        } catch {
-          throw new ValidationError('The file is not UTF-8 text', [{ path: ['file'], message: 'the CSV must be UTF-8 text' }]);
-        }
+        // At most MAX_FILE_SIZE bytes (receiveMultipart stops reading past it); read as a stream by the service.
+        content = await readFile(upload.file.path);
       } finally {
         await upload.discard();
       }

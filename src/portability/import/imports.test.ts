@@ -57,7 +57,7 @@ describe('strong and hevy', () => {
     const { client, id: userId } = await signUp(app.url);
     const file = await fixture('strong.csv');
     const first = await importFile(client, 'strong', file);
-    expect(first).toEqual({ id: expect.any(String), status: 'done', created: 9, skipped: 0, refused: [{ row: 7, reason: expect.stringContaining('Reps') }] });
+    expect(first).toEqual({ id: expect.any(String), status: 'done', created: 9, skipped: 0, refused: [{ row: 7, reason: expect.stringContaining('Reps') }], refusedTotal: 1, progress: { rows: 10, done: 10 } });
 
     const sessions = (await client.get('/api/v1/training/sessions')).body.data;
     expect(sessions.map((s: any) => [s.split, s.startTime, s.endTime, s.notes])).toEqual([

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Exercise } from '../../training/exercise.entity.js';
-import { delimiterOf, readCsv, RowRefusal, zonedInstant } from './csv.js';
-import { ExerciseMatcher } from './import.service.js';
-import { parseDuration, parseWorkoutTime } from './strong.parser.js';
+import { RowRefusal, zonedInstant } from './csv.js';
+import { delimiterOf, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_CHARS, MAX_IMPORT_ROWS, openCsv, readAllRows } from './csv-reader.js';
+import { ExerciseMatcher } from './exercise-matcher.js';
+import { parseDuration, parseWorkouts, parseWorkoutTime, STRONG_COLUMNS } from './strong.parser.js';
 import { parseBankAmount, parseBankDate, readMapping } from './transactions.parser.js';
 
 /** The cell readers of the CSV imports (no database): what each accepts, and that the rest is refused. */
@@ -51,6 +52,23 @@ describe('bank cells', () => {
 });
 
 describe('workout cells', () => {
+  it("reads Strong's zeros as not logged: cardio rows stay cardio, strength sets get no distance note, loads lose float noise", () => {
+    const cells = (values: string[]) => Object.fromEntries(STRONG_COLUMNS.map((name, i) => [name, values[i] ?? '']));
+    const rows = [
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Rowing (Machine)', '1', '0', '0', '2000', '480', '', '', ''],
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Squat (Barbell)', '1', '125.00000000000001', '5', '0', '0', '', '', ''],
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Pull Up', '1', '0', '8', '0', '0', '', '', ''],
+      ['2024-01-15 07:30:00', 'Mixed', '1h', 'Elliptical Machine', '1', '0', '0', '0', '1200', '', '', ''],
+    ].map((values, i) => ({ row: i + 2, cells: cells(values) }));
+    const { workouts, refusals } = parseWorkouts({ header: [...STRONG_COLUMNS], rows });
+    expect(refusals.rows).toEqual([]);
+    const [rowing, squat, pullUp, elliptical] = workouts[0]!.exercises;
+    expect(rowing).toMatchObject({ name: 'Rowing (Machine)', timed: true, sets: [{ reps: null, load: null, notes: 'distance 2000; 480 s' }] });
+    expect(squat).toMatchObject({ timed: false, sets: [{ reps: 5, load: 125, notes: null }] });
+    expect(pullUp).toMatchObject({ timed: false, sets: [{ reps: 8, load: 0, notes: null }] }); // bodyweight
+    expect(elliptical).toMatchObject({ timed: true, sets: [{ reps: null, load: null, notes: '1200 s' }] });
+  });
+
   it('reads Strong and Hevy start times and Strong durations', () => {
     expect(parseWorkoutTime('2024-01-15 07:30:00', 'Date')).toEqual({ date: '2024-01-15', hour: 7, minute: 30, second: 0 });
     expect(parseWorkoutTime('26 Jul 2025, 07:06', 'start_time')).toEqual({ date: '2025-07-26', hour: 7, minute: 6, second: 0 });
@@ -77,18 +95,57 @@ describe('workout cells', () => {
 });
 
 describe('csv', () => {
-  it('finds the delimiter from the header and numbers rows by their line', () => {
+  const anyHeader = () => true;
+  const read = async (text: string | Buffer, isHeader: (cells: string[]) => boolean = anyHeader) => {
+    const csv = await openCsv(Buffer.from(text), isHeader);
+    return { ...csv, rows: await readAllRows(csv) };
+  };
+
+  it('finds the delimiter from the first lines and numbers rows by their line', async () => {
     expect(delimiterOf('a;b;c\n1;2;3')).toBe(';');
     expect(delimiterOf('a\tb\n')).toBe('\t');
     expect(delimiterOf('a,b;c,d\n')).toBe(',');
-    const table = readCsv('\uFEFFa;b\n1;2\n\n"x\ny";3\n');
+    const table = await read('\uFEFFa;b\n1;2\n\n"x\ny";3\n');
     expect(table.header).toEqual(['a', 'b']);
+    expect(table.encoding).toBe('utf-8');
     expect(table.rows).toEqual([
       { row: 2, cells: { a: '1', b: '2' } },
       { row: 5, cells: { a: 'x\ny', b: '3' } },
     ]);
-    expect(() => readCsv('')).toThrow(/header/);
-    expect(() => readCsv('a,"b\n1,2')).toThrow(/not readable CSV/);
+    await expect(read('')).rejects.toThrow(/header/);
+    await expect(read('a,"b\n1,2')).rejects.toThrow(/not readable CSV/);
+  });
+
+  it('reads a bank file as the bank wrote it: ISO-8859-1, a preamble above the header, decimal commas', async () => {
+    const preamble = ['"Umsatzanzeige";"Girokonto"', '"Kontonummer:";"1234567"', '"BLZ:";"10010010"', '"Zeitraum:";"01.01.2026 - 31.01.2026"', '"Kontostand vom 31.01.2026:";"1.172,12 EUR"', '', '"Weitere Angaben:";"keine"', '"Erstellt am:";"01.02.2026"', '"Bank:";"Sparkasse Köln"', '"Währung:";"EUR"', '"Kontoinhaber:";"Jürgen Müller"', '"IBAN:";"DE00 1001 0010 0123 4567 89"', '"BIC:";"PBNKDEFF"', '""'];
+    const lines = [...preamble, '"Buchungstag";"Valuta";"Auftraggeber/Empfänger";"Verwendungszweck";"Betrag (EUR)"', '"03.01.2026";"03.01.2026";"Bäckerei Öztürk";"Brötchen";"-4,80"', '"15.01.2026";"15.01.2026";"Arbeitgeber GmbH";"Gehalt Januar";"1172,12"'];
+    const latin1 = Buffer.from(lines.join('\r\n') + '\r\n', 'latin1');
+    expect(() => new TextDecoder('utf-8', { fatal: true }).decode(latin1)).toThrow();
+    const table = await read(latin1, (cells) => cells.includes('Buchungstag') && cells.includes('Betrag (EUR)'));
+    expect(table.encoding).toBe('windows-1252');
+    expect(table.headerLine).toBe(15);
+    expect(table.rows).toEqual([
+      { row: 16, cells: { Buchungstag: '03.01.2026', Valuta: '03.01.2026', 'Auftraggeber/Empfänger': 'Bäckerei Öztürk', Verwendungszweck: 'Brötchen', 'Betrag (EUR)': '-4,80' } },
+      { row: 17, cells: { Buchungstag: '15.01.2026', Valuta: '15.01.2026', 'Auftraggeber/Empfänger': 'Arbeitgeber GmbH', Verwendungszweck: 'Gehalt Januar', 'Betrag (EUR)': '1172,12' } },
+    ]);
+    expect(parseBankAmount(table.rows[1]!.cells['Betrag (EUR)']!, 'Betrag')).toBe('1172.12');
+  });
+
+  it('refuses a file over a cap while reading it, without reading the rest', async () => {
+    await expect(read(`${Array.from({ length: MAX_IMPORT_COLUMNS + 1 }, (_, i) => `c${i}`).join(',')}\n1\n`)).rejects.toThrow(new RegExp(`more than ${MAX_IMPORT_COLUMNS} columns`));
+    // A header of a million columns: refused at the row-size cap long before a million cells are made.
+    await expect(read(`${'a,'.repeat(1_000_000)}a\n1\n`)).rejects.toThrow(new RegExp(`longer than ${MAX_IMPORT_ROW_CHARS} characters`));
+    await expect(read(`a,b\n1,"${'x'.repeat(MAX_IMPORT_ROW_CHARS + 10)}"\n`)).rejects.toThrow(/longer than/);
+    // Five million short lines: refused at the row cap; the lines after it are never parsed.
+    const many = Buffer.from(`a\n${'1\n'.repeat(5_000_000)}`);
+    const csv = await openCsv(many, anyHeader);
+    let seen = 0;
+    await expect(
+      (async () => {
+        for await (const _ of csv.rows) seen += 1;
+      })(),
+    ).rejects.toThrow(new RegExp(`more than ${MAX_IMPORT_ROWS} rows`));
+    expect(seen).toBe(MAX_IMPORT_ROWS);
   });
 
   it('places wall-clock times in a time zone, across daylight saving', () => {

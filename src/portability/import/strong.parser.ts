@@ -99,6 +99,23 @@ function rpeOf(value: string): number | null {
   return rpe ?? null;
 }
 
+/**
+ * What a set logged, as the app stores it: the apps write 0 for what was not logged (Strong puts
+ * Weight=0, Reps=0 on cardio rows and Distance=0, Seconds=0 on strength sets), so a zero distance or
+ * time is "not logged", and so are a zero weight with zero reps (a cardio row). A zero weight with reps
+ * stays: a bodyweight set. Loads are rounded to 10 g (Strong's float noise: 125.00000000000001 is 125).
+ */
+function logged(r: SetRow): SetRow {
+  const nothingLifted = !r.weightKg && !r.reps;
+  return {
+    ...r,
+    weightKg: nothingLifted || r.weightKg === null ? null : Math.round(r.weightKg * 100) / 100,
+    reps: nothingLifted ? null : r.reps,
+    distance: r.distance || null,
+    seconds: r.seconds || null,
+  };
+}
+
 function strongRow(row: number, c: Record<string, string>): SetRow {
   const start = parseWorkoutTime(c.Date ?? '', 'Date');
   const order = c['Set Order'] ?? '';
@@ -184,7 +201,7 @@ export function parseWorkouts(table: CsvTable): ParsedWorkouts {
   for (const { row, cells } of table.rows) {
     let set: SetRow;
     try {
-      set = format === 'strong' ? strongRow(row, cells) : hevyRow(row, cells);
+      set = logged(format === 'strong' ? strongRow(row, cells) : hevyRow(row, cells));
     } catch (error) {
       if (!(error instanceof RowRefusal)) throw error;
       refusals.add(row, error.message);
