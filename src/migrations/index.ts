@@ -19,6 +19,8 @@ export const migrationNames = [
   'Migration20261124004800',
   'Migration20261124010112',
   'Migration20261124011934',
+  'Migration20261124163000',
+  'Migration20261124165925',
 ];
 
 /**
@@ -44,5 +46,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261124010112', class: (await import('./Migration20261124010112.js')).Migration20261124010112 },
     { name: 'Migration20261124011934', class: (await import('./Migration20261124011934.js')).Migration20261124011934 },
     { name: 'Migration20261124163000', class: (await import('./Migration20261124163000.js')).Migration20261124163000 },
+    { name: 'Migration20261124165925', class: (await import('./Migration20261124165925.js')).Migration20261124165925 },
   ];
 }
