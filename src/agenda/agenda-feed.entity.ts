@@ -16,4 +16,11 @@ export class AgendaFeed extends BaseEntity {
   @Unique()
   @Property({ type: 'string', length: 64, hidden: true })
   tokenHash!: string;
+
+  /** The fingerprint of what the feed last answered (its ETag), and since when it has answered that (Last-Modified). */
+  @Property({ type: 'string', length: 64, nullable: true, hidden: true })
+  etag?: string | null = null;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true, hidden: true })
+  contentChangedAt?: Date | null = null;
 }

@@ -2,10 +2,29 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
 import { queryRows } from '../core/database/read-rows.js';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgendaService } from './agenda.service.js';
+import type { AgendaEntry } from './agenda.types.js';
 
 /** The feed covers the last and the next 90 days (operations.md "Agenda"). */
 export const FEED_WINDOW_DAYS = 90;
+/** Events rendered between two turns of the event loop. */
+const FEED_RENDER_BATCH = 250;
+/** Part of the ETag: a change to how the feed is written changes every feed's ETag. */
+const FEED_FORMAT = 'ics-1';
+
+export interface FeedRecord {
+  userId: string;
+  etag: string | null;
+  changedAt: Date | null;
+}
+
+export interface FeedContents {
+  entries: AgendaEntry[];
+  timezone: string;
+  etag: string;
+  changedAt: Date;
+}
 
 /** 32 random bytes, base64url: the secret part of the feed URL. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
@@ -42,31 +61,66 @@ export class AgendaFeedService {
     return token;
   }
 
-  /** The user whose current token this is, or null (unknown, rotated away, or not a token at all). */
-  async userOf(token: string): Promise<string | null> {
+  /** The feed of this token (its user and what it last answered), or null (unknown, rotated away, or not a token at all). */
+  async feedOf(token: string): Promise<FeedRecord | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const [row] = await queryRows(this.em, 'select f.user_id from agenda_feeds f where f.token_hash = $1', [hashFeedToken(token)]);
-    return row ? String(row.user_id) : null;
+    const [row] = await queryRows(this.em, 'select f.user_id, f.etag, f.content_changed_at from agenda_feeds f where f.token_hash = $1', [hashFeedToken(token)]);
+    if (!row) return null;
+    // Plain reads answer timestamps as text.
+    return { userId: String(row.user_id), etag: (row.etag as string | null) ?? null, changedAt: row.content_changed_at ? new Date(row.content_changed_at as string) : null };
   }
 
-  /** The user's agenda of the last and next 90 days as an iCalendar document (RFC 5545), made by ical-generator. */
-  async calendar(userId: string, now = new Date()): Promise<string> {
+  /**
+   * The user's agenda of the last and next FEED_WINDOW_DAYS days (at most MAX_AGENDA_ENTRIES entries,
+   * the earliest) and its fingerprint, made from the entries without rendering them: the same entries
+   * give the same ETag, an added, changed or deleted one (or another time zone) a new one. The time the
+   * fingerprint last changed is kept with the feed (its Last-Modified): one write when it changes.
+   */
+  async contents(feed: FeedRecord, now = new Date()): Promise<FeedContents> {
     const start = new Date(now.getTime() - FEED_WINDOW_DAYS * 86_400_000);
     const end = new Date(now.getTime() + FEED_WINDOW_DAYS * 86_400_000);
-    const { entries, timezone } = await AgendaService.read(this.em, userId, { start, end });
-    const { default: ical } = await import('ical-generator'); // loaded by the first feed read, not at start-up (issue 18)
-    const calendar = ical({ name: 'Life planner agenda', prodId: { company: 'life-planner', product: 'agenda', language: 'EN' }, ttl: 3600 });
-    for (const entry of entries) {
-      const common = { id: feedUid(entry.id), summary: entry.title, categories: [{ name: entry.type }], stamp: now };
-      if (entry.allDay) {
-        // All-day events are DATE values: the entry's day in the user's zone.
-        const day = DateTime.fromJSDate(entry.start, { zone: timezone }).startOf('day');
-        const last = entry.end ? DateTime.fromJSDate(entry.end, { zone: timezone }).startOf('day') : day.plus({ days: 1 });
-        calendar.createEvent({ ...common, start: day, end: last > day ? last : day.plus({ days: 1 }), allDay: true });
-      } else {
-        calendar.createEvent({ ...common, start: entry.start, ...(entry.end ? { end: entry.end } : {}) });
-      }
+    const { entries, timezone } = await AgendaService.read(this.em, feed.userId, { start, end });
+    const hash = createHash('sha256').update(`${FEED_FORMAT}\n${timezone}\n`);
+    for (const e of entries) hash.update(`${e.id}\t${e.type}\t${e.title}\t${e.start.getTime()}\t${e.end?.getTime() ?? ''}\t${e.allDay}\n`);
+    const etag = hash.digest('base64url');
+    let changedAt = feed.changedAt;
+    if (etag !== feed.etag || !changedAt) {
+      changedAt = new Date(Math.floor(now.getTime() / 1000) * 1000); // HTTP dates have whole seconds
+      await queryRows(this.em, 'update agenda_feeds set etag = $2, content_changed_at = $3 where user_id = $1', [feed.userId, etag, changedAt]);
     }
-    return calendar.toString();
+    return { entries, timezone, etag, changedAt };
+  }
+
+  /**
+   * Writes the feed as iCalendar (RFC 5545) through `write`, made by ical-generator: the calendar's
+   * head, then the events FEED_RENDER_BATCH at a time (each batch folded as the library folds a whole
+   * calendar) with a turn of the event loop between batches, then the end with its CRLF (§3.1). So a
+   * feed of thousands of entries never holds the event loop, and its text is never in memory whole.
+   */
+  async render(contents: FeedContents, write: (text: string) => Promise<void>, now = new Date()): Promise<void> {
+    const { default: ical, foldLines } = await import('ical-generator'); // loaded by the first feed read, not at start-up (issue 18)
+    const calendar = ical({ name: 'Life planner agenda', prodId: { company: 'life-planner', product: 'agenda', language: 'EN' }, ttl: 3600 });
+    await write(calendar.toString().replace(/END:VCALENDAR$/, ''));
+    const { entries, timezone } = contents;
+    for (let at = 0; at < entries.length; at += FEED_RENDER_BATCH) {
+      let text = '';
+      for (const entry of entries.slice(at, at + FEED_RENDER_BATCH)) {
+        const common = { id: feedUid(entry.id), summary: entry.title, categories: [{ name: entry.type }], stamp: now };
+        let event;
+        if (entry.allDay) {
+          // All-day events are DATE values: the entry's day in the user's zone.
+          const day = DateTime.fromJSDate(entry.start, { zone: timezone }).startOf('day');
+          const last = entry.end ? DateTime.fromJSDate(entry.end, { zone: timezone }).startOf('day') : day.plus({ days: 1 });
+          event = calendar.createEvent({ ...common, start: day, end: last > day ? last : day.plus({ days: 1 }), allDay: true });
+        } else {
+          event = calendar.createEvent({ ...common, start: entry.start, ...(entry.end ? { end: entry.end } : {}) });
+        }
+        text += event.toString();
+      }
+      calendar.clear(); // the events are written; the calendar need not keep them
+      await write(foldLines(text));
+      await nextTurn();
+    }
+    await write('END:VCALENDAR\r\n');
   }
 }

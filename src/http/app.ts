@@ -131,7 +131,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.use('/api/v1', uploadRoutes(deps));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
   // The agenda's calendar feed: no session, the secret token in the path (calendar apps subscribe to it).
-  app.use(agendaFeedRoutes(deps));
+  app.use(agendaFeedRoutes(deps, stores));
   // The public Brain form page (HTML, outside /api/v1).
   app.use(publicFormPageRoutes(deps));
 
