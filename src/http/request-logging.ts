@@ -3,14 +3,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { stdSerializers } from 'pino';
 import { pinoHttp } from 'pino-http';
-import type { Logger } from '../core/logger.js';
+import { serializeError, type Logger } from '../core/logger.js';
 
 /** Query parameters whose value is a credential (a password, a token, a signed URL's signature). */
 const SECRET_QUERY_NAME = /pass|secret|token|key|code|auth|sig|session|credential/i;
 
-/** The URL as logged: values of credential-like query parameters are replaced. */
+/** Paths whose segment is a credential: the calendar feed's secret token (calendar apps cannot send a header). */
+const SECRET_PATH = /(\/agenda\/feed\/)[^/?#]+?(\.ics)?(?=$|[?#])/;
+
+/** The URL as logged: a credential in the path and the values of credential-like query parameters are replaced. */
 export function scrubUrl(url: string | undefined): string | undefined {
   if (!url) return url;
+  url = url.replace(SECRET_PATH, '$1[redacted]$2');
   const at = url.indexOf('?');
   if (at < 0) return url;
   const params = new URLSearchParams(url.slice(at + 1));
@@ -42,6 +46,12 @@ function requestId(req: IncomingMessage, res: ServerResponse): string {
   return id;
 }
 
+/** The response as logged: a redirect's `Location` scrubbed like a URL (an OAuth redirect carries `?code=…`). */
+const serializeResponse = (res: { statusCode: number; headers?: Record<string, unknown> }) => {
+  const location = res.headers?.location;
+  return { statusCode: res.statusCode, headers: typeof location === 'string' ? { ...res.headers, location: scrubUrl(location) } : res.headers };
+};
+
 const serializeRequest = (req: SerializedRequest) => ({
   id: req.id,
   method: req.method,
@@ -68,7 +78,8 @@ export function requestLogging(logger: Logger): RequestHandler {
       logger,
       genReqId: requestId,
       autoLogging: { ignore: (req: IncomingMessage) => req.url === '/healthz' || req.url === '/readyz' },
-      serializers: { req: serializeRequest },
+      // pino-http hands each the standard serialisation of its object.
+      serializers: { req: serializeRequest, res: serializeResponse, err: serializeError },
     }) as unknown as RequestHandler;
   }
   const requestLogger = logger.child({}, { serializers: { req: stdSerializers.wrapRequestSerializer(serializeRequest as never) } });
