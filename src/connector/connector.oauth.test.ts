@@ -95,12 +95,12 @@ describe('metadata documents', () => {
     }
   });
 
-  it('protected resource metadata, bare and /mcp-suffixed, naming /mcp and the issuer', async () => {
-    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp']) {
+  it('protected resource metadata, bare and /mcp-suffixed, each naming the resource its URL was built from (RFC 9728 §3.3), and the issuer', async () => {
+    for (const [path, resource] of [['/.well-known/oauth-protected-resource', base], ['/.well-known/oauth-protected-resource/mcp', mcpUrl]] as const) {
       const res = await fetch(base + path);
       expect(res.status, path).toBe(200);
       expect(await res.json()).toEqual({
-        resource: mcpUrl,
+        resource,
         authorization_servers: [base],
         bearer_methods_supported: ['header'],
         resource_name: 'Life planner assistant connector',
@@ -126,13 +126,12 @@ describe('metadata documents', () => {
 });
 
 describe('authorization', () => {
-  it('refuses a plain PKCE challenge', async () => {
+  it('refuses a plain PKCE challenge (on our page: the person never approved this client, issue 23 item 9)', async () => {
     const client = await register();
     const res = await fetch(authorizeUrl(client.body.client_id, 'x'.repeat(43), { code_challenge_method: 'plain' }), { headers: { cookie: pro.client.cookie! }, redirect: 'manual' });
-    expect(res.status).toBe(302);
-    const back = new URL(res.headers.get('location')!);
-    expect(back.searchParams.get('error')).toBe('invalid_request');
-    expect(back.searchParams.get('code')).toBeNull();
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('code_challenge_method must be S256');
   });
 
   it('refuses an unregistered redirect_uri without redirecting', async () => {
@@ -144,7 +143,9 @@ describe('authorization', () => {
   it('refuses a resource other than /mcp', async () => {
     const client = await register();
     const res = await fetch(authorizeUrl(client.body.client_id, pkce().challenge, { resource: `${base}/graphql` }), { headers: { cookie: pro.client.cookie! }, redirect: 'manual' });
-    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain(`only for ${mcpUrl}`);
   });
 
   it('deny redirects with error=access_denied and the state', async () => {

@@ -2,7 +2,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppDeps } from '../../core/context.js';
 import { rowCapViolation } from '../../core/database/row-caps.js';
-import { AppError } from '../../core/errors.js';
+import { z } from 'zod';
+import { AppError, ValidationError } from '../../core/errors.js';
+import { unstorableTextErrors } from '../../core/storable-text.js';
 import type { Logger } from '../../core/logger.js';
 import { connectorTools } from './tools/index.js';
 import type { ConnectorTool } from './tools/tool.js';
@@ -15,25 +17,59 @@ function text(value: unknown, isError = false): CallToolResult {
   return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }], ...(isError ? { isError: true } : {}) };
 }
 
-/** A service error answers its message (and details) as an `isError` result; anything else is logged and answered generically. */
+/** An `isError` result in the shape every tool failure has: `{ error: { code, message, details? } }`. */
+function failure(error: AppError): CallToolResult {
+  return text({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } }, true);
+}
+
+/**
+ * A service error answers its message (and details) as an `isError` result; anything else is logged and
+ * answered generically. Text PostgreSQL cannot store (NUL, a lone surrogate) is refused first, naming
+ * its argument, as the other surfaces refuse it (it would fail the write, or become U+FFFD).
+ */
 async function call(tool: ConnectorTool, args: unknown, deps: AppDeps, userId: string, log: Logger): Promise<CallToolResult> {
+  const unstorable = unstorableTextErrors(args);
+  if (unstorable.length) return failure(new ValidationError(`${unstorable[0]!.path.join('.')} ${unstorable[0]!.message}`, unstorable));
   try {
     const result = await tool.run(args as never, { deps, userId, em: deps.orm.em.fork() });
     return text(result);
   } catch (caught) {
     const error = rowCapViolation(caught) ?? caught;
-    if (error instanceof AppError) {
-      return text({ error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } }, true);
-    }
+    if (error instanceof AppError) return failure(error);
     log.error({ err: error, tool: tool.name }, 'connector tool failed');
     return text({ error: { code: 'INTERNAL_ERROR', message: 'Internal server error' } }, true);
   }
 }
 
+/**
+ * Bad arguments in the shape of every other tool failure. The SDK checks a call's arguments against the
+ * tool's schema before our handler runs and answers its own text ("Input validation error: …"); its
+ * check is a private method, so it is wrapped on the instance (the one place we reach into the SDK's
+ * server): our own parse with the same shape runs first, and its issues become a VALIDATION_ERROR whose
+ * `details.errors` name each argument. The SDK puts the error's message in the result's text as is.
+ */
+function argumentErrorsAsToolFailures(server: McpServer, tools: ConnectorTool[]): void {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const sdk = server as unknown as { validateToolInput(tool: unknown, args: unknown, name: string): Promise<unknown> };
+  const validate = sdk.validateToolInput.bind(server);
+  sdk.validateToolInput = async (tool, args, name) => {
+    const ours = byName.get(name);
+    const parsed = ours ? z.object(ours.inputSchema).safeParse(args ?? {}) : null;
+    if (parsed && !parsed.success) {
+      const errors = parsed.error.issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: issue.message }));
+      const message = `Invalid arguments: ${errors.map((e) => `${e.path.join('.') || '(arguments)'} ${e.message}`).join('; ')}`;
+      throw new Error(JSON.stringify({ error: { code: 'VALIDATION_ERROR', message, details: { errors } } }));
+    }
+    return validate(tool, args, name);
+  };
+}
+
 /** The MCP server for one request of one user (stateless: made per POST /mcp). */
 export function createMcpServer(deps: AppDeps, userId: string, log: Logger, version: string): McpServer {
   const server = new McpServer({ name: 'life-planner', title: 'Life planner', version }, { instructions: INSTRUCTIONS });
-  for (const tool of connectorTools()) {
+  const tools = connectorTools();
+  argumentErrorsAsToolFailures(server, tools);
+  for (const tool of tools) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: { title: tool.title, ...tool.annotations } },

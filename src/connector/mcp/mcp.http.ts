@@ -1,6 +1,8 @@
 import express, { Router, type Request, type RequestHandler } from 'express';
 import type { AppDeps } from '../../core/context.js';
 import type { Logger } from '../../core/logger.js';
+import type { LimiterStores } from '../../http/rate-limits.js';
+import { mcpCallLimit } from './mcp-call-limit.js';
 
 /**
  * The MCP server, its tools (with their zod schemas) and the SDK's transport are loaded on the first
@@ -11,12 +13,14 @@ const mcpRuntime = () => (runtime ??= Promise.all([import('./mcp-server.js'), im
 
 /**
  * `/mcp`: the Streamable HTTP transport in stateless mode (a server and transport per POST, JSON
- * answers). `requireToken` (the connector's bearer check) runs first on every method; GET and DELETE
+ * answers). `requireToken` (the connector's bearer check) runs first on every method, then the call
+ * limit (mcp-call-limit.ts); GET and DELETE
  * (server-sent streams and sessions) answer 405.
  */
-export function mcpRoutes(deps: AppDeps, requireToken: RequestHandler, options: { maxBodyBytes: number; version: string }): Router {
+export function mcpRoutes(deps: AppDeps, requireToken: RequestHandler, options: { maxBodyBytes: number; version: string; stores: LimiterStores }): Router {
   const router = Router();
-  router.post('/', requireToken, express.json({ limit: options.maxBodyBytes }), async (req, res, next) => {
+  const callLimit = mcpCallLimit(deps.config, options.stores.store(`mcp:${deps.config.rateLimit.windowMs}`));
+  router.post('/', requireToken, express.json({ limit: options.maxBodyBytes }), callLimit, async (req, res, next) => {
     const userId = String(req.auth?.extra?.userId);
     const log = (req as Request & { log?: Logger }).log ?? deps.logger;
     try {

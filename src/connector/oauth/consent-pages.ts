@@ -86,3 +86,16 @@ ${hidden(input.request, input.csrf)}
   </form>`,
   );
 }
+
+/**
+ * An authorization request that cannot go on, shown here instead of being sent to the client's
+ * redirect URI: a client the person never approved is not trusted with a redirect (RFC 9700 §4.11).
+ */
+export function authorizeErrorPage(input: { clientName: string; message: string }): string {
+  return layout(
+    'Cannot connect',
+    `  <h1>Cannot connect ${escapeHtml(input.clientName)}</h1>
+  <p class="error">${escapeHtml(input.message)}</p>
+  <p class="muted">The application asked for access in a way this service does not accept. Nothing was shared; you can close this page.</p>`,
+  );
+}

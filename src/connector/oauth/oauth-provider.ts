@@ -24,6 +24,9 @@ import { AUTHORIZE_FIELDS, consentPage, signInPage, type AuthorizeRequest } from
 const CONNECTOR_FEATURE = 'assistant_connector';
 
 /** The serialized URL without a fragment or one trailing slash (how RFC 8707 resources are compared). */
+/** A registered client nobody has approved is removed this many hours after its registration. */
+export const UNAPPROVED_CLIENT_HOURS = 24;
+
 function comparable(value: string | URL): string {
   const text = String(value);
   const hash = text.indexOf('#');
@@ -77,6 +80,12 @@ export class PgClientsStore implements OAuthRegisteredClientsStore {
     const full = client as OAuthClientInformationFull;
     const { client_secret, client_secret_expires_at, client_id, client_id_issued_at, ...metadata } = full;
     const em = this.deps.orm.em.fork();
+    // Unused clients expire: one nobody approved within a day of registering is removed (each
+    // registration sweeps them, so their number stays bounded by the registration limit).
+    await em.getConnection().execute(
+      `delete from oauth_clients c where c.created_at < now() - make_interval(hours => ${UNAPPROVED_CLIENT_HOURS})
+         and not exists (select 1 from oauth_connections k where k.client_id = c.id)`,
+    );
     const id = client_id && /^[0-9a-f-]{36}$/i.test(client_id) ? client_id : randomUUID();
     const row = em.create(OAuthClient, {
       id,

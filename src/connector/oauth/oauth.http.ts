@@ -4,6 +4,8 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import type { AppDeps } from '../../core/context.js';
 import { formCsrfFor } from '../../http/form-csrf.js';
 import { clientKey, type LimiterStores, type SessionLimiters } from '../../http/rate-limits.js';
+import { authorizeGuard } from './authorize-guard.js';
+import { registrationPolicy } from './client-registration.js';
 import { ConnectorOAuthProvider } from './oauth-provider.js';
 import { hashSecret } from './oauth-secrets.js';
 
@@ -113,7 +115,10 @@ export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimite
     res.json(pick(parts));
   };
   router.get(['/.well-known/oauth-authorization-server', '/.well-known/oauth'], metadata((b) => b.asMetadata));
-  router.get(['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`], metadata((b) => b.prMetadata));
+  router.get(`/.well-known/oauth-protected-resource${MCP_PATH}`, metadata((b) => b.prMetadata));
+  // RFC 9728 §3.3: a document's `resource` is the identifier its URL was built from; for the path-less
+  // URL that is the origin (clients look for the `/mcp` one first, as its 401 names it).
+  router.get('/.well-known/oauth-protected-resource', metadata((b) => ({ ...b.prMetadata, resource: base() })));
 
   // Client secrets are stored hashed: the secret a client presents is hashed before the SDK compares it.
   router.post(['/token', '/revoke'], express.urlencoded({ extended: false, limit: 100_000 }), (req, _res, next) => {
@@ -123,6 +128,10 @@ export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimite
   });
   // The sign-in and consent forms post back to /authorize with their CSRF token.
   router.post('/authorize', ...csrf.protect);
+  router.get('/authorize', authorizeGuard(deps, provider.clientsStore, resource));
+  router.post('/authorize', express.urlencoded({ extended: false, limit: 100_000 }), authorizeGuard(deps, provider.clientsStore, resource));
+  // Registrations are checked (redirect URIs, auth method, size, storable text) before the SDK stores them.
+  router.post('/register', ...registrationPolicy());
   // Express 5 passes a rejected handler promise to the error handler.
   router.use(async (req, res, next) => (SDK_PATHS.has(req.path) ? (await current()).sdk(req, res, next) : next()));
 
