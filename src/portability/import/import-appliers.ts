@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { inSavepoint } from '../../core/events/fact-dispatcher.js';
 import { AppError, NotFoundError } from '../../core/errors.js';
 import { rowCapViolation } from '../../core/database/row-caps.js';
@@ -231,6 +232,9 @@ class BookApplier implements ChunkApplier {
   }
 }
 
+/** Bank rows written by one statement. */
+const WRITE_BATCH = 100;
+
 const moneyKey = (date: string, amount: string, description: string | null | undefined) => `${date}\n${Number(amount).toFixed(2)}\n${description?.trim() ?? ''}`;
 
 /**
@@ -305,8 +309,14 @@ class TransactionApplier implements ChunkApplier {
         rows.map((t) => ({ amount: t.amount, description: t.description, category: t.category, date: t.date })),
       );
     if (!isolate) {
-      // The chunk's new rows in one write; a row a rule refuses has the chunk written again row by row.
-      await record(tx, outcome, fresh.map((t) => t.row), (em) => write(em, fresh), false);
+      // The chunk's new rows a batch at a time (the event loop free between batches: building a batch's
+      // entities and statement is synchronous work); a row a rule refuses has the chunk written again
+      // row by row.
+      for (let at = 0; at < fresh.length; at += WRITE_BATCH) {
+        const batch = fresh.slice(at, at + WRITE_BATCH);
+        await record(tx, outcome, batch.map((t) => t.row), (em) => write(em, batch), false);
+        await nextTurn();
+      }
       return outcome;
     }
     for (const t of fresh) await record(tx, outcome, [t.row], (em) => write(em, [t]), true);
