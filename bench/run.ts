@@ -22,6 +22,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   mixed: () => import('./scenarios/mixed.js'),
   'list-bomb': () => import('./scenarios/list-bomb.js'),
   imports: () => import('./scenarios/imports.js'),
+  'agenda-feed': () => import('./scenarios/agenda-feed.js'),
 };
 
 function parseArgs(argv: string[]) {
