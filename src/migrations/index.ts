@@ -22,6 +22,7 @@ export const migrationNames = [
   'Migration20261124163000',
   'Migration20261124164907',
   'Migration20261124165925',
+  'Migration20261124173513',
 ];
 
 /**
@@ -49,5 +50,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261124163000', class: (await import('./Migration20261124163000.js')).Migration20261124163000 },
     { name: 'Migration20261124164907', class: (await import('./Migration20261124164907.js')).Migration20261124164907 },
     { name: 'Migration20261124165925', class: (await import('./Migration20261124165925.js')).Migration20261124165925 },
+    { name: 'Migration20261124173513', class: (await import('./Migration20261124173513.js')).Migration20261124173513 },
   ];
 }

@@ -26,6 +26,8 @@ export interface Outcome {
   created: number;
   skipped: number;
   refusals: Refusals;
+  /** A workout chunk's exercise names: what each became, and those of workouts refused whole. */
+  names?: { matched: Map<string, string>; created: Set<string>; left: Set<string> };
 }
 
 /**
@@ -135,7 +137,8 @@ class WorkoutApplier implements ChunkApplier {
 
   async apply(tx: EntityManager, rows: CsvRow[], isolate: boolean): Promise<Outcome> {
     const { workouts, refusals } = parseWorkouts({ header: this.header, rows });
-    const outcome: Outcome = { created: 0, skipped: 0, refusals };
+    const names = { matched: new Map<string, string>(), created: new Set<string>(), left: new Set<string>() };
+    const outcome: Outcome = { created: 0, skipped: 0, refusals, names };
     if (!workouts.length) return outcome;
     const starts = workouts.map((w) => zonedInstant(w.start, this.timezone));
     const sessionKey = (start: Date, split: string) => `${start.getTime()}\n${split.trim()}`;
@@ -154,10 +157,13 @@ class WorkoutApplier implements ChunkApplier {
       const entries: TrainingExerciseData[] = [];
       for (const item of workout.exercises) {
         let exercise = this.matcher.find(item.name);
-        if (!exercise) {
+        if (exercise) {
+          if (!names.created.has(item.name)) names.matched.set(item.name, exercise.name);
+        } else {
           // Unknown to the catalog: the user's own exercise, named as the app named it.
           exercise = await exercises.create(this.userId, { name: item.name, category: item.timed ? 'cardio' : 'strength' });
           this.matcher.add(exercise);
+          names.created.add(item.name);
         }
         entries.push({ exerciseId: exercise.id, sets: item.sets.map((s) => ({ reps: s.reps, load: s.load, rpe: s.rpe, notes: s.notes })) });
       }
@@ -168,6 +174,10 @@ class WorkoutApplier implements ChunkApplier {
       );
       if (ok) present.add(key);
     }
+    // The names of rows refused before any exercise was looked up.
+    const refused = new Set(refusals.rows.map((r) => r.row));
+    const nameColumn = this.format === 'strong' ? 'Exercise Name' : 'exercise_title';
+    for (const row of rows) if (refused.has(row.row) && row.cells[nameColumn]) names.left.add(row.cells[nameColumn]!);
     return outcome;
   }
 }

@@ -6,6 +6,16 @@ export const IMPORT_SOURCES = ['strong', 'goodreads', 'transactions'] as const;
 export type ImportSource = (typeof IMPORT_SOURCES)[number];
 export type ImportStatus = 'pending' | 'running' | 'done' | 'failed';
 
+/** What a workout import made of the app's exercise names (GET /account/import/:id `exercises`). */
+export interface ExerciseNames {
+  /** Names found in the catalog or among the user's exercises, with the exercise each became. */
+  matched: { name: string; exercise: string }[];
+  /** Names made the user's own exercises. */
+  created: string[];
+  /** Names only in refused rows or workouts: nothing was made of them. */
+  left: string[];
+}
+
 /** One refused CSV row: its line in the file (the header is line 1) and why. */
 export interface RefusedRow {
   row: number;
@@ -55,6 +65,10 @@ export class ImportRun extends BaseEntity {
 
   @Property({ type: 'integer' })
   rowsDone: Opt<number> = 0;
+
+  /** A workout import's exercise names: matched, created, left (null for other sources). */
+  @Property({ type: 'json', nullable: true })
+  exerciseNames?: ExerciseNames | null = null;
 
   /** When the first run claimed it: rows the account held before this count as already there. */
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })

@@ -8,7 +8,7 @@ import { requireColumns, type CsvRow } from './csv.js';
 import { openCsv } from './csv-reader.js';
 import { GOODREADS_COLUMNS } from './goodreads.parser.js';
 import { applierFor, RetryIsolated, type Outcome } from './import-appliers.js';
-import { IMPORT_SOURCES, ImportRun, type ImportSource, type RefusedRow } from './import-run.entity.js';
+import { IMPORT_SOURCES, ImportRun, type ExerciseNames, type ImportSource, type RefusedRow } from './import-run.entity.js';
 import { workoutFormat } from './strong.parser.js';
 import { checkMapping, readMapping, type ColumnMapping } from './transactions.parser.js';
 
@@ -28,6 +28,8 @@ export interface ImportView {
   refused: RefusedRow[];
   refusedTotal: number;
   progress: { rows: number; done: number };
+  /** Workout imports: the app's exercise names matched to exercises, made the user's own, or left. */
+  exercises?: ExerciseNames;
 }
 
 export function requireSource(source: string | undefined): ImportSource {
@@ -47,7 +49,19 @@ export function importView(run: ImportRun): ImportView {
     refused: run.refused,
     refusedTotal: run.refusedTotal,
     progress: { rows: run.rowsTotal, done: run.rowsDone },
+    ...(run.source === 'strong' ? { exercises: run.exerciseNames ?? { matched: [], created: [], left: [] } } : {}),
   };
+}
+
+/** A chunk's names added to the import's, sorted; a name matched or made anywhere is not left. */
+function withNames(known: ExerciseNames | null | undefined, chunk: NonNullable<Outcome['names']>): ExerciseNames {
+  const matched = new Map((known?.matched ?? []).map((m) => [m.name, m.exercise]));
+  for (const [name, exercise] of chunk.matched) matched.set(name, exercise);
+  const created = new Set([...(known?.created ?? []), ...chunk.created]);
+  const left = new Set([...(known?.left ?? []), ...chunk.left]);
+  for (const name of [...matched.keys(), ...created]) left.delete(name);
+  const sorted = (names: Iterable<string>) => [...names].sort((a, b) => a.localeCompare(b));
+  return { matched: sorted(matched.keys()).map((name) => ({ name, exercise: matched.get(name)! })), created: sorted(created), left: sorted(left) };
 }
 
 /** The header row of a source's file: the row that has the columns the source needs (a preamble above is skipped). */
@@ -205,12 +219,13 @@ export class ImportService {
   private async recordChunk(tx: EntityManager, run: ImportRun, outcome: Outcome, rows: number, refused: RefusedRow[]): Promise<void> {
     const more = outcome.refusals.sorted();
     refused.push(...more.slice(0, Math.max(0, MAX_REFUSALS_KEPT - refused.length)));
+    if (outcome.names) run.exerciseNames = withNames(run.exerciseNames, outcome.names);
     await queryRows(
       tx,
       `update account_imports set rows_done = rows_done + $2, created = created + $3, skipped = skipped + $4,
-              refused_total = refused_total + $5, refused = $6::jsonb, heartbeat_at = now()
+              refused_total = refused_total + $5, refused = $6::jsonb, exercise_names = $7::jsonb, heartbeat_at = now()
         where id = $1`,
-      [run.id, rows, outcome.created, outcome.skipped, more.length, JSON.stringify(refused)],
+      [run.id, rows, outcome.created, outcome.skipped, more.length, JSON.stringify(refused), run.exerciseNames ? JSON.stringify(run.exerciseNames) : null],
     );
   }
 }

@@ -57,7 +57,20 @@ describe('strong and hevy', () => {
     const { client, id: userId } = await signUp(app.url);
     const file = await fixture('strong.csv');
     const first = await importFile(client, 'strong', file);
-    expect(first).toEqual({ id: expect.any(String), status: 'done', created: 9, skipped: 0, refused: [{ row: 7, reason: expect.stringContaining('Reps') }], refusedTotal: 1, progress: { rows: 10, done: 10 } });
+    expect(first).toEqual({ id: expect.any(String), status: 'done', created: 9, skipped: 0, refused: [{ row: 7, reason: expect.stringContaining('Reps') }], refusedTotal: 1,
+      progress: { rows: 10, done: 10 },
+      exercises: {
+        matched: [
+          { name: 'Bench Press (Barbell)', exercise: 'Bench Press' },
+          { name: 'Cable Crossover', exercise: 'Cable Crossover' },
+          { name: 'Curls, Hammer', exercise: 'Hammer Curl' },
+          { name: 'Overhead Press', exercise: 'Overhead Press' },
+          { name: 'Pull Up', exercise: 'Pull-Up' },
+        ],
+        created: ['Running (Treadmill)'],
+        left: [],
+      },
+    });
 
     const sessions = (await client.get('/api/v1/training/sessions')).body.data;
     expect(sessions.map((s: any) => [s.split, s.startTime, s.endTime, s.notes])).toEqual([
@@ -94,8 +107,17 @@ describe('strong and hevy', () => {
     expect(result).toMatchObject({ status: 'done', created: 3, skipped: 0, refused: [{ row: 5, reason: expect.stringContaining('start_time') }] });
     const sessions = (await client.get('/api/v1/training/sessions')).body.data;
     expect(sessions.map((s: any) => [s.split, s.startTime, s.endTime, s.notes])).toEqual([['Leg Day', '2026-11-09T17:00:00.000Z', '2026-11-09T18:10:00.000Z', 'Knees fine']]);
+    // Hevy's "Leg Extension (Machine)" is the catalog's Leg Extension (issue 23 item 19): no own exercise.
     const own = await dbRows(app, 'select name, category from exercises where user_id = ?', [userId]);
-    expect(own).toEqual([{ name: 'Leg Extension (Machine)', category: 'strength' }]);
+    expect(own).toEqual([]);
+    expect(result.exercises).toEqual({
+      matched: [
+        { name: 'Barbell Back Squat', exercise: 'Barbell Back Squat' },
+        { name: 'Leg Extension (Machine)', exercise: 'Leg Extension' },
+      ],
+      created: [],
+      left: ['Leg Press'],
+    });
     const squat = await dbRows(app, `select s.load, s.reps, s.rpe, s.notes from training_sets s join training_exercises te on te.id = s.training_exercise_id where te.user_id = ? and te.exercise_name = 'Barbell Back Squat' order by s.set_number`, [userId]);
     expect(squat).toEqual([
       { load: 60, reps: 5, rpe: null, notes: 'warm-up' },

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Exercise } from '../../training/exercise.entity.js';
 import { RowRefusal, zonedInstant } from './csv.js';
 import { delimiterOf, MAX_IMPORT_COLUMNS, MAX_IMPORT_ROW_CHARS, MAX_IMPORT_ROWS, openCsv, readAllRows } from './csv-reader.js';
-import { ExerciseMatcher } from './exercise-matcher.js';
+import { APP_NAMES, ExerciseMatcher } from './exercise-matcher.js';
+import { GLOBAL_EXERCISES } from '../../training/exercise-catalog.seed.js';
 import { parseDuration, parseWorkouts, parseWorkoutTime, STRONG_COLUMNS } from './strong.parser.js';
 import { parseBankAmount, parseBankDate, readMapping } from './transactions.parser.js';
 
@@ -79,6 +80,53 @@ describe('workout cells', () => {
     expect(parseDuration('2h')).toBe(120);
     expect(parseDuration('')).toBeNull();
     expect(refusal(() => parseDuration('long'))).toMatch(/Duration/);
+  });
+
+  it("matches Strong's and Hevy's names to the global catalog, never to another movement", () => {
+    const catalog = GLOBAL_EXERCISES.map((e) => ({ id: e.name, name: e.name, isGlobal: true }) as unknown as Exercise);
+    const matcher = new ExerciseMatcher(catalog);
+    const catalogNames = new Set(GLOBAL_EXERCISES.map((e) => e.name));
+    for (const target of Object.values(APP_NAMES)) expect(catalogNames.has(target), target).toBe(true);
+    const cases: [string, string | undefined][] = [
+      ['Squat (Barbell)', 'Barbell Back Squat'],
+      ['Bench Press (Barbell)', 'Bench Press'],
+      ['Bench Press (Dumbbell)', 'Dumbbell Bench Press'],
+      ['Incline Bench Press (Dumbbell)', 'Incline Dumbbell Press'],
+      ['Deadlift (Barbell)', 'Deadlift'],
+      ['Romanian Deadlift (Barbell)', 'Romanian Deadlift'],
+      ['Overhead Press (Barbell)', 'Overhead Press'],
+      ['Bent Over Row (Barbell)', 'Barbell Row'],
+      ['Pull Up', 'Pull-Up'],
+      ['Chin Up', 'Chin-Up'],
+      ['Lat Pulldown (Cable)', 'Lat Pulldown'],
+      ['Seated Row (Cable)', 'Seated Cable Row'],
+      ['Bicep Curl (Barbell)', 'Barbell Curl'],
+      ['Bicep Curl (Dumbbell)', 'Dumbbell Curl'],
+      ['Hammer Curl (Dumbbell)', 'Hammer Curl'],
+      ['Triceps Pushdown (Cable - Straight Bar)', 'Triceps Pushdown'],
+      ['Skullcrusher (Barbell)', 'Skull Crusher'],
+      ['Leg Press', 'Leg Press'],
+      ['Leg Extension (Machine)', 'Leg Extension'],
+      ['Lying Leg Curl (Machine)', 'Leg Curl'],
+      ['Hip Thrust (Barbell)', 'Hip Thrust'],
+      ['Lateral Raise (Dumbbell)', 'Lateral Raise'],
+      ['Face Pull (Cable)', 'Face Pull'],
+      ['Push Up', 'Push-Up'],
+      ['Plank', 'Plank'],
+      ['Front Squat (Barbell)', 'Front Squat'],
+      ['Goblet Squat (Kettlebell)', 'Kettlebell Goblet Squat'],
+      ['Goblet Squat (Dumbbell)', 'Goblet Squat'],
+      ['Standing Calf Raise (Machine)', 'Standing Calf Raise'],
+      ['Shrug (Dumbbell)', 'Dumbbell Shrug'],
+      ['Arnold Press (Dumbbell)', 'Arnold Press'],
+      // Other movements than any catalog entry: the user's own exercise, not a near miss.
+      ['Bench Press (Smith Machine)', undefined],
+      ['Squat (Smith Machine)', undefined],
+      ['Pull Up (Assisted)', undefined],
+      ['Rowing (Machine)', undefined],
+      ['Running', undefined],
+    ];
+    for (const [app, expected] of cases) expect(matcher.find(app)?.name, app).toBe(expected);
   });
 
   it('matches exercise names to the catalog by their words, the implied barbell dropped, own exercises first', () => {
