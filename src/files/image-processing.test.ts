@@ -6,7 +6,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESIZED_VARIANTS, type ResizedVariant } from './file-kinds.js';
 import { makeImage } from './files.test-helpers.js';
-import { renderVariant, renderVariants, variantSize, type VariantOutcome } from './image-processing.js';
+import { describeImageError, MAX_DECODED_BYTES, renderVariant, renderVariants, variantSize, type VariantOutcome } from './image-processing.js';
+import { deflateSync, crc32 } from 'node:zlib';
 
 /** The eager job's single-decode rendering against one sharp pipeline per variant (the lazy path). */
 
@@ -102,6 +103,33 @@ describe('renderVariants (one decode for all variants)', () => {
     if (!o.ok) throw o.error;
     const direct = await renderVariant(png16, 'image/png', RESIZED_VARIANTS[1]);
     expect((await sharp(o.out.data).metadata()).depth).toBe((await sharp(direct.data).metadata()).depth);
+  });
+
+  it('refuses an image whose decoded pixels would pass the memory ceiling, from its header alone, with a clear reason', async () => {
+    // A real PNG header (9000×9000, 16-bit RGB: 486 MB decoded) over a few bytes of pixel data.
+    const chunk = (type: string, data: Buffer) => {
+      const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+      const length = Buffer.alloc(4);
+      length.writeUInt32BE(data.length);
+      const crc = Buffer.alloc(4);
+      crc.writeUInt32BE(crc32(body));
+      return Buffer.concat([length, body, crc]);
+    };
+    const ihdr = Buffer.alloc(13);
+    ihdr.writeUInt32BE(9000, 0);
+    ihdr.writeUInt32BE(9000, 4);
+    ihdr.set([16, 2, 0, 0, 0], 8); // 16 bits, RGB
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.alloc(64))), chunk('IEND', Buffer.alloc(0))]);
+    const meta = await sharp(png).metadata();
+    expect([meta.width, meta.height, meta.depth, meta.channels]).toEqual([9000, 9000, 'ushort', 3]);
+    expect(9000 * 9000 * 3 * 2).toBeGreaterThan(MAX_DECODED_BYTES);
+    // Refused from the header: a decode of these pixel bytes would fail with libvips' own message instead.
+    const outcomes = await renderVariants(png, 'image/png', RESIZED_VARIANTS);
+    for (const o of outcomes.values()) {
+      expect(o.ok).toBe(false);
+      if (!o.ok) expect(describeImageError(o.error)).toBe('The image is too large to make variants from: 9000×9000 decodes to 463 MB, at most 256 MB');
+    }
+    await expect(renderVariant(png, 'image/png', RESIZED_VARIANTS[0])).rejects.toThrow(/too large/);
   });
 
   it('variantSize fits inside the box without enlarging; the thumbnail is the box', () => {

@@ -31,6 +31,27 @@ export const VARIANT_BOX: Record<ResizedVariant, { size: number; fit: 'cover' | 
 /** Refuse pixel floods: a 10 MB PNG can claim billions of pixels. */
 const LIMIT_INPUT_PIXELS = 100_000_000;
 
+/**
+ * The most memory one image may take decoded (width × height × bands × bytes per sample) for its
+ * variants to be made (issue 23): a 100-megapixel 16-bit PNG is 600 MB decoded, and two at a time
+ * took the service to 1.5 GB and kept libuv's threads from sign-in's password hashing. JPEG and WebP
+ * are decoded shrunk (shrink-on-load), so the bound applies to the other formats.
+ */
+export const MAX_DECODED_BYTES = 256 * 1024 * 1024;
+const SHRINK_ON_LOAD = new Set(['jpeg', 'webp']);
+const BYTES_PER_SAMPLE: Record<string, number> = { uchar: 1, char: 1, ushort: 2, short: 2, uint: 4, int: 4, float: 4, complex: 8, double: 8, dpcomplex: 16 };
+
+/** An image whose decoded pixels would pass MAX_DECODED_BYTES: its variants fail with this reason. */
+export class ImageTooLargeError extends Error {}
+
+function decodedBytesProblem(meta: Metadata): ImageTooLargeError | null {
+  if (SHRINK_ON_LOAD.has(meta.format ?? '') || !meta.width || !meta.height) return null;
+  const bytes = meta.width * meta.height * (meta.pages ?? 1) * (meta.channels ?? 4) * (BYTES_PER_SAMPLE[meta.depth ?? 'uchar'] ?? 1);
+  if (bytes <= MAX_DECODED_BYTES) return null;
+  const mb = (n: number) => Math.round(n / (1024 * 1024));
+  return new ImageTooLargeError(`too large to make variants from: ${meta.width}×${meta.height} decodes to ${mb(bytes)} MB, at most ${mb(MAX_DECODED_BYTES)} MB`);
+}
+
 const input = async (data: ImageSource) => (await loadSharp())(data, { failOn: 'error', limitInputPixels: LIMIT_INPUT_PIXELS });
 
 /** An image's bytes, or the path of a local file holding them (read by libvips, never whole into the heap). */
@@ -64,7 +85,10 @@ async function output(pipeline: Sharp, mimeType: string): Promise<RenderedVarian
  */
 export async function renderVariant(data: ImageSource, mimeType: string, variant: ResizedVariant): Promise<RenderedVariant> {
   const box = VARIANT_BOX[variant];
-  return output((await input(data)).rotate().resize(box.size, box.size, fitOptions(variant)), mimeType);
+  const image = await input(data);
+  const tooLarge = decodedBytesProblem(await image.metadata()); // the header only
+  if (tooLarge) throw tooLarge;
+  return output(image.rotate().resize(box.size, box.size, fitOptions(variant)), mimeType);
 }
 
 /**
@@ -97,20 +121,26 @@ const settle = (work: Promise<RenderedVariant>): Promise<VariantOutcome> =>
  */
 export async function renderVariants(source: ImageSource, mimeType: string, variants: readonly ResizedVariant[]): Promise<Map<ResizedVariant, VariantOutcome>> {
   const results = new Map<ResizedVariant, VariantOutcome>();
+  // One after the other: each decodes the whole image (these are the images the shared decode does not
+  // cover), and in parallel they held several decoded copies and several of libuv's threads at once.
   const separately = async (list: readonly ResizedVariant[]) => {
-    const outcomes = await Promise.all(list.map((variant) => settle(renderVariant(source, mimeType, variant))));
-    list.forEach((variant, i) => results.set(variant, outcomes[i]!));
+    for (const variant of list) results.set(variant, await settle(renderVariant(source, mimeType, variant)));
   };
-  const inside = variants.filter((v) => VARIANT_BOX[v].fit === 'inside').sort((a, b) => VARIANT_BOX[b].size - VARIANT_BOX[a].size);
-  if (variants.length < 2 || !inside.length) {
-    await separately(variants);
-    return results;
-  }
   let meta: Metadata;
   try {
     meta = await (await input(source)).metadata();
   } catch (error) {
     for (const variant of variants) results.set(variant, { ok: false, error });
+    return results;
+  }
+  const tooLarge = decodedBytesProblem(meta);
+  if (tooLarge) {
+    for (const variant of variants) results.set(variant, { ok: false, error: tooLarge });
+    return results;
+  }
+  const inside = variants.filter((v) => VARIANT_BOX[v].fit === 'inside').sort((a, b) => VARIANT_BOX[b].size - VARIANT_BOX[a].size);
+  if (variants.length < 2 || !inside.length) {
+    await separately(variants);
     return results;
   }
   if (meta.depth !== 'uchar' || (meta.pages ?? 1) > 1 || !meta.width || !meta.height) {
@@ -170,6 +200,7 @@ export async function probeImage(path: string): Promise<ImageFacts | null> {
 
 /** A short, clear reason for a failed variant (libvips messages can run to many lines). */
 export function describeImageError(error: unknown): string {
+  if (error instanceof ImageTooLargeError) return `The image is ${error.message}`;
   const raw = error instanceof Error ? error.message : String(error);
   const first = raw.split('\n').map((l) => l.trim()).filter(Boolean).slice(0, 2).join(' ');
   return `The image could not be processed: ${first || 'unknown error'}`.slice(0, 500);
