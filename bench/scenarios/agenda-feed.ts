@@ -2,6 +2,7 @@ import pg from 'pg';
 import { signUp } from '../../test/support/http-client.js';
 import { MB, sampleRss } from '../lib/memory.js';
 import { printTable, round } from '../lib/report.js';
+import { probeHealth } from '../lib/health-probe.js';
 import type { Scenario, ScenarioContext } from '../lib/scenario.js';
 
 /**
@@ -39,19 +40,9 @@ async function run(ctx: ScenarioContext) {
   };
   const probed = async <T>(work: () => Promise<T>) => {
     const rss = sampleRss(service.pid, 50);
-    let longest = 0;
-    let probing = true;
-    const probe = (async () => {
-      while (probing) {
-        const started = performance.now();
-        await fetch(`${service.url}/healthz`).then((r) => r.arrayBuffer());
-        longest = Math.max(longest, performance.now() - started);
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
+    const health = probeHealth(service.url, 10);
     const result = await work();
-    probing = false;
-    await probe;
+    const longest = await health.stop();
     return { result, longest, peak: rss.stop().peak };
   };
 

@@ -1,6 +1,7 @@
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MB, sampleRss } from '../lib/memory.js';
 import { printTable, round } from '../lib/report.js';
+import { probeHealth } from '../lib/health-probe.js';
 import type { BenchService, Scenario, ScenarioContext } from '../lib/scenario.js';
 
 /**
@@ -38,7 +39,7 @@ async function upload(client: HttpClient, source: string, form: FormData) {
 async function whileProbing<T>(service: BenchService, client: HttpClient, work: () => Promise<T>) {
   const rss = sampleRss(service.pid, 50);
   const reads: number[] = [];
-  let longestHealth = 0;
+  const health = probeHealth(service.url);
   let probing = true;
   const readLoop = (async () => {
     while (probing) {
@@ -48,20 +49,12 @@ async function whileProbing<T>(service: BenchService, client: HttpClient, work: 
       await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
     }
   })();
-  const healthLoop = (async () => {
-    while (probing) {
-      const started = performance.now();
-      await fetch(`${service.url}/healthz`).then((r) => r.arrayBuffer());
-      longestHealth = Math.max(longestHealth, performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
   try {
     const result = await work();
-    return { result, reads, longestHealth, memory: rss.stop() };
+    return { result, reads, longestHealth: await health.stop(), memory: rss.stop() };
   } finally {
     probing = false;
-    await Promise.all([readLoop, healthLoop]);
+    await Promise.all([readLoop, health.stop()]);
   }
 }
 

@@ -2,6 +2,7 @@ import pg from 'pg';
 import { signUp } from '../../test/support/http-client.js';
 import { MB, readMemory, sampleRss } from '../lib/memory.js';
 import { printTable, round } from '../lib/report.js';
+import { probeHealth } from '../lib/health-probe.js';
 import type { Scenario, ScenarioContext } from '../lib/scenario.js';
 
 /**
@@ -58,19 +59,9 @@ async function run(ctx: ScenarioContext) {
   const rounds: (string | number)[][] = [];
   for (const parallel of [1, CONCURRENT]) {
     const rss = sampleRss(service.pid, 50);
-    let longestHealthMs = 0;
-    let probing = true;
-    const probe = (async () => {
-      while (probing) {
-        const started = performance.now();
-        await fetch(`${service.url}/healthz`).then((r) => r.arrayBuffer());
-        longestHealthMs = Math.max(longestHealthMs, performance.now() - started);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    })();
+    const health = probeHealth(service.url);
     const answers = await Promise.all(Array.from({ length: parallel }, read));
-    probing = false;
-    await probe;
+    const longestHealthMs = await health.stop();
     const memory = rss.stop();
     const first = answers[0]!;
     rounds.push([
