@@ -104,8 +104,9 @@ async function statementsOf(send: () => Promise<{ status: number }>): Promise<st
   } finally {
     recorder.stop();
   }
-  // Values differ (the address, the token); the statements must not.
-  return recorder.statements.filter((s) => !/agenda/i.test(s)).map((s) => s.replace(/'(?:[^']|'')*'/g, '?').replace(/\$\d+/g, '?'));
+  // Values differ (the address, the token); the statements must not. Only the accounts' tables: the job
+  // runner's and the webhook dispatcher's polls run on their own timers and land in either window.
+  return recorder.statements.filter((s) => /\b"?(users|auth_tokens|login_sessions)"?\b/i.test(s)).map((s) => s.replace(/'(?:[^']|'')*'/g, '?').replace(/\$\d+/g, '?'));
 }
 
 describe.each([
