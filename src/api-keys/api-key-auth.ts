@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Orm } from '../core/database/orm.js';
 import type { Logger } from '../core/logger.js';
 import { hasFeature } from '../accounts/subscription.js';
@@ -62,8 +63,22 @@ interface CachedKey {
  * of a plan is checked against the clock on every request, cached or not. An unknown key is never
  * cached (a key created a moment later must work).
  */
+/**
+ * Key changes made by this process: every authenticator of the process forgets the owner's keys as soon
+ * as the change commits. The database's notification reaches the other instances (and this one too, a
+ * moment later); without this, a request right after a revoke or delete could still be answered from
+ * this instance's cache before the notification arrived.
+ */
+const changedHere = new EventEmitter().setMaxListeners(0);
+
+/** Call after a change to a user's keys has committed (revoke, rotate, delete). */
+export function forgetApiKeysHere(userId: string): void {
+  changedHere.emit('owner', userId);
+}
+
 export class ApiKeyAuthenticator {
   private readonly touching = new Set<string>();
+  private readonly forgetHere = (userId: string) => this.forgetOwner(userId);
   private readonly cache = new Map<string, CachedKey>();
   /** Bumped by every notification and (re)connection: a lookup started before one is not cached. */
   private epoch = 0;
@@ -93,10 +108,12 @@ export class ApiKeyAuthenticator {
 
   /** Starts the invalidation listener (the cache is used once it listens). */
   start(): Promise<void> {
+    changedHere.off('owner', this.forgetHere).on('owner', this.forgetHere);
     return this.listener?.start() ?? Promise.resolve();
   }
 
   async stop(): Promise<void> {
+    changedHere.off('owner', this.forgetHere);
     await this.listener?.stop();
     this.cache.clear();
   }

@@ -6,6 +6,7 @@ import { NotFoundError, RuleViolationError, ValidationError } from '../core/erro
 import { deleted, type Deleted } from '../core/deleted.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { ApiKey } from './api-key.entity.js';
+import { forgetApiKeysHere } from './api-key-auth.js';
 import { newKeySecret } from './api-key-secret.js';
 import { API_KEY_NAME_MAX, type ApiKeyMessage, type CreatedApiKey } from './api-key.types.js';
 import { findPage } from '../core/database/find-page.js';
@@ -61,13 +62,14 @@ export class ApiKeyService {
     row.revoked = true;
     row.revokedAt = new Date();
     await this.em.flush();
+    forgetApiKeysHere(userId);
     return { id: row.id, message: 'API key revoked' };
   }
 
   /** Revokes the key and issues a new one with the same expiry, in one transaction. */
   async rotate(user: User, keyId: string): Promise<CreatedApiKey> {
     requireFeature(user, 'api_keys');
-    return this.em.transactional(async (em) => {
+    const rotated = await this.em.transactional(async (em) => {
       const old = await em.findOne(ApiKey, { id: keyId, userId: user.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!old) throw new NotFoundError('API key');
       if (old.revoked) throw new RuleViolationError('api_key_inactive', 'A revoked API key cannot be rotated; create a new one', ['keyId']);
@@ -87,11 +89,14 @@ export class ApiKeyService {
       await em.flush();
       return created(row, secret.key);
     });
+    forgetApiKeysHere(user.id);
+    return rotated;
   }
 
   async delete(userId: string, keyId: string): Promise<Deleted> {
     const row = await this.get(userId, keyId);
     await this.em.remove(row).flush();
+    forgetApiKeysHere(userId);
     return deleted(row.id, 'API key');
   }
 
