@@ -101,6 +101,8 @@ export class ImportService {
       const id = fields.accountId;
       if (!id) throw new ValidationError('accountId is required', [{ path: ['accountId'], message: 'accountId is required' }]);
       options = { accountId: id, mapping: readMapping(fields.mapping) };
+      // Before the file is read: another user's account is a 404 at once, whatever the file holds.
+      if (!(await this.em.count(FinanceAccount, { id, userId }))) throw new NotFoundError('Account', { field: 'accountId' });
     }
     const csv = await openCsv(content, headerTest(source, options?.mapping ?? null));
     const header = { header: csv.header, rows: [] };
@@ -115,7 +117,6 @@ export class ImportService {
     // Every row read once now, so a file over a cap is refused at upload; the job reads it again.
     let rowsTotal = 0;
     for await (const _ of csv.rows) rowsTotal += 1;
-    if (options && !(await this.em.count(FinanceAccount, { id: options.accountId, userId }))) throw new NotFoundError('Account', { field: 'accountId' });
     const run = this.em.create(ImportRun, { userId, source, content, options: options as Record<string, unknown> | null, rowsTotal });
     await this.em.flush();
     return run;
