@@ -15,6 +15,11 @@ export interface RestRoute {
   /** Success status; defaults to 200. A resolver may override it per request (HttpBridge.setStatus). */
   responseStatus?: 200 | 201;
   /**
+   * The status a resolver answers instead of `responseStatus` when the record already existed (a
+   * repeated `generate`: HttpBridge.setStatus(200)); the OpenAPI documents describe both.
+   */
+  existingStatus?: 200;
+  /**
    * The answer's shape where the spec's table fixes one (rest/answer-shape.ts). Without it the answer is
    * Sofa's default: every field reachable within the surface's depth limit.
    */

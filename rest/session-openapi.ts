@@ -1,9 +1,8 @@
 import { Router } from 'express';
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { buildRestOpenApi, dataEnvelope, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from './envelope.js';
-import { answerSelection } from './answer-shape.js';
 import type { RouteTable } from './route-table.js';
 
 export const SESSION_API_BASE = '/api/v1';
@@ -36,9 +35,10 @@ const multipart = (properties: Json, required: string[]): Json => ({
 
 const IMPORT_STATUS: Json = { type: 'string', enum: ['pending', 'running', 'done', 'failed'] };
 const IMPORT_STARTED: Json = { type: 'object', required: ['id', 'status'], properties: { id: { type: 'string', format: 'uuid' }, status: IMPORT_STATUS } };
+const NAMES: Json = { type: 'array', items: { type: 'string' } };
 const IMPORT_VIEW: Json = {
   type: 'object',
-  required: ['id', 'status', 'created', 'skipped', 'refused'],
+  required: ['id', 'status', 'created', 'skipped', 'refused', 'refusedTotal', 'progress'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     status: IMPORT_STATUS,
@@ -46,7 +46,25 @@ const IMPORT_VIEW: Json = {
     skipped: { type: 'integer', description: 'Rows already present (a re-import skips them all).' },
     refused: {
       type: 'array',
+      description: 'The first 1,000 refused rows, in file order.',
       items: { type: 'object', required: ['row', 'reason'], properties: { row: { type: 'integer', description: 'Line in the file (the header is line 1).' }, reason: { type: 'string' } } },
+    },
+    refusedTotal: { type: 'integer', description: 'Every refused row, counted.' },
+    progress: {
+      type: 'object',
+      required: ['rows', 'done'],
+      description: 'Data rows in the file, and rows handled so far (committed in chunks of 500).',
+      properties: { rows: { type: 'integer' }, done: { type: 'integer' } },
+    },
+    exercises: {
+      type: 'object',
+      required: ['matched', 'created', 'left'],
+      description: 'Workout imports only (`strong`): what became of each exercise name of the file.',
+      properties: {
+        matched: { type: 'array', items: { type: 'object', required: ['name', 'exercise'], properties: { name: { type: 'string' }, exercise: { type: 'string', description: 'The exercise it became.' } } } },
+        created: { ...NAMES, description: 'Names made your own exercises.' },
+        left: { ...NAMES, description: 'Names only in refused rows: nothing was made of them.' },
+      },
     },
   },
 };
@@ -194,7 +212,7 @@ export const BYTE_ROUTES: Json = {
       security: [{ session: [] }],
       requestBody: multipart({ dayId: { type: 'string', format: 'uuid' }, pose: schemaRef('PhotoPose'), notes: { type: 'string' } }, ['file', 'dayId', 'pose']),
       responses: {
-        '201': { description: 'Success: `{ ok: true, data }` with the photo and its `file`.', content: { 'application/json': { schema: dataEnvelope(schemaRef('ProgressPhoto')) } } },
+        '201': { description: 'Success: `{ ok: true, data }` with the photo and its `file`.', content: { 'application/json': { schema: dataEnvelope({ allOf: [schemaRef('ProgressPhoto'), { type: 'object', required: ['file'], properties: { file: schemaRef('File') } }] }) } } },
         '400': ref('ValidationError'),
         '401': ref('Unauthorized'),
         '404': ref('NotFound'),
@@ -360,7 +378,7 @@ export const BYTE_ROUTES: Json = {
  * from the same schema the surface serves (src/openapi/rest-openapi.ts), with the session cookie, and
  * the error answers each route can give. Routes with an `answer` shape describe the fields they select.
  */
-export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, routes: RouteTable): { document: Json; yaml: () => Promise<string> } {
+export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, routes: RouteTable, documents: Map<string, DocumentNode>): { document: Json; yaml: () => Promise<string> } {
   return buildRestOpenApi({
     sofaDocument,
     schema,
@@ -381,19 +399,16 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lp_session' } },
     security: (route) => (WITHOUT_SESSION.has(route.field) ? [] : [{ session: [] }]),
     extraPaths: BYTE_ROUTES,
-    // A route with an `answer` shape is described by the selection it runs, not by the whole type.
-    selection: (operation) => {
-      const shape = routes[operation]?.answer;
-      return shape ? answerSelection(schema, operation, shape).selection : undefined;
-    },
+    documents,
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
       ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : WITHOUT_SESSION.has(route.field) ? {} : { '401': ref('Unauthorized') }),
-      ...(PLAN_GATED.has(route.field) ? { '403': ref('SubscriptionRequired') } : {}),
+      ...(PLAN_GATED.has(route.field) ? { '403': ref(route.method === 'GET' ? 'SubscriptionRequired' : 'ForeignOriginOrSubscription') } : route.method !== 'GET' ? { '403': ref('ForeignOrigin') } : {}),
       ...(route.hasPathParameters || route.referencesRecord ? { '404': ref('NotFound') } : {}),
       ...(route.field === 'register' ? { '409': ref('EmailExists') } : {}),
       ...(route.hasBody ? { '413': ref('PayloadTooLarge') } : {}),
+      ...(route.method !== 'GET' ? { '415': ref('NotJson') } : {}),
       ...(route.field === 'submitBrainForm' ? FORM_SUBMIT_ERRORS : {}),
       '429': ref('RateLimited'),
       '500': ref('InternalError'),
@@ -407,6 +422,9 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       Unauthorized: errorResponse('UNAUTHORIZED: no session cookie, or the session ended.'),
       InvalidCredentials: errorResponse('INVALID_CREDENTIALS: wrong email or password.'),
       SubscriptionRequired: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`).'),
+      ForeignOrigin: errorResponse('FORBIDDEN: the request came from a page of another origin (its `Origin` or `Referer` is not this service\'s); nothing was changed.'),
+      ForeignOriginOrSubscription: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`); FORBIDDEN: the request came from a page of another origin.'),
+      NotJson: errorResponse('UNSUPPORTED_MEDIA_TYPE: a body was sent that is not `application/json` (form posts from other sites cannot reach the API).'),
       NotFound: errorResponse('NOT_FOUND: no such record, or it belongs to another user.'),
       EmailExists: errorResponse('EMAIL_EXISTS: this email is already registered.'),
       PayloadTooLarge: errorResponse('PAYLOAD_TOO_LARGE: the body is over 2 MB.'),
@@ -431,7 +449,9 @@ export function sessionDocsRouter(schema: GraphQLSchema, routes: RouteTable, sof
   const router = Router();
   let yaml: string | undefined;
   router.get('/openapi.yaml', async (_req, res) => {
-    yaml ??= await buildSessionOpenApi(await sofaDocument(), schema, routes).yaml();
+    // Sofa and the route documents are loaded when the document is first asked for, not at start-up.
+    const { sofaRouteOperations } = await import('./sofa-operations.js');
+    yaml ??= await buildSessionOpenApi(await sofaDocument(), schema, routes, sofaRouteOperations(schema, routes)).yaml();
     res.type('application/yaml').send(yaml);
   });
   router.use(

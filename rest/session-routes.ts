@@ -26,7 +26,7 @@ export const sessionRoutes: RouteTable = {
   'Mutation.resendVerification': { method: 'POST', path: '/auth/resend-verification' },
 
   // Planning: weeks, days, checklist, perimeter
-  'Mutation.generateWeek': { method: 'POST', path: '/weeks/generate', responseStatus: 201, answer: WEEK_ANSWER },
+  'Mutation.generateWeek': { method: 'POST', path: '/weeks/generate', responseStatus: 201, existingStatus: 200, answer: WEEK_ANSWER },
   'Query.week': { method: 'GET', path: '/weeks/:startDate', answer: WEEK_ANSWER },
   'Mutation.updateWeek': { method: 'PATCH', path: '/weeks/:weekId', answer: WEEK_ANSWER },
   'Query.today': { method: 'GET', path: '/days/today' },
@@ -78,10 +78,10 @@ export const sessionRoutes: RouteTable = {
   'Query.mealTemplate': { method: 'GET', path: '/meal-templates/:mealTemplateId' },
   'Mutation.updateMealTemplate': { method: 'PATCH', path: '/meal-templates/:mealTemplateId' },
   'Mutation.deleteMealTemplate': { method: 'DELETE', path: '/meal-templates/:mealTemplateId' },
-  'Mutation.generateDinnerWeek': { method: 'POST', path: '/dinner/generate-week', responseStatus: 201 },
+  'Mutation.generateDinnerWeek': { method: 'POST', path: '/dinner/generate-week', responseStatus: 201, existingStatus: 200 },
   'Query.dinnerPlans': { method: 'GET', path: '/dinner' },
   'Mutation.updateDinnerPlan': { method: 'PATCH', path: '/dinner/:dinnerPlanId' },
-  'Mutation.generateGroceryList': { method: 'POST', path: '/grocery/generate', responseStatus: 201 },
+  'Mutation.generateGroceryList': { method: 'POST', path: '/grocery/generate', responseStatus: 201, existingStatus: 200 },
   'Query.groceryList': { method: 'GET', path: '/grocery' },
   'Mutation.updateGroceryItem': { method: 'PATCH', path: '/grocery/:groceryListId/items/:itemId' },
   'Mutation.addGroceryItem': { method: 'POST', path: '/grocery/:groceryListId/items', responseStatus: 201 },

@@ -6,13 +6,21 @@ import {
   GraphQLID,
   GraphQLInt,
   GraphQLString,
+  Kind,
   getNamedType,
   isEnumType,
+  isLeafType,
+  isScalarType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
+  type DocumentNode,
+  type FieldNode,
+  type GraphQLEnumType,
   type GraphQLField,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
   type GraphQLInputObjectType,
   type GraphQLInputType,
   type GraphQLObjectType,
@@ -33,6 +41,8 @@ export interface DescribedRoute {
   method: string;
   path: string;
   responseStatus?: number;
+  /** A second success status, answered when the record already existed (a `generate` repeated). */
+  existingStatus?: number;
 }
 
 /** What a route takes, for choosing its error answers. */
@@ -70,15 +80,10 @@ export interface RestOpenApiOptions {
   /** Operations served beside the route table (hand-written routes), `path → method → operation`. */
   extraPaths?: Json;
   /**
-   * The fields a route's answer selects, where the surface runs a narrower selection than Sofa's default
-   * (rest/answer-shape.ts): its success answer is described from exactly these fields.
+   * The document each route runs, by operation (rest/sofa-operations.ts): its success answer is
+   * described from exactly the fields it selects.
    */
-  selection?(operation: string): Selection | undefined;
-}
-
-/** Selected fields by name, nested for relations (`true` = a leaf field); as @graphql-tools/utils' `SelectedFields`. */
-export interface Selection {
-  [field: string]: boolean | Selection;
+  documents: Map<string, DocumentNode>;
 }
 
 /** Scalars described inline (Sofa leaves custom scalars as references to components it never defines). */
@@ -167,25 +172,22 @@ function fixSchema(schema: Json, rules: Json = {}): Json {
   return out;
 }
 
-function fixObject(schema: Json, target: Function | undefined, defaults: Record<string, unknown> = {}): Json {
+/**
+ * An input object or a body: rules and defaults added; a field whose GraphQL type may be null may be
+ * sent as `null` (to clear it), so it is `nullable`.
+ */
+function fixObject(graphql: GraphQLSchema, schema: Json, target: Function | undefined, defaults: Record<string, unknown> = {}, nullableNames: Set<string> = new Set()): Json {
   const rules = constraintsOf(target);
   const properties: Json = {};
   for (const [name, property] of Object.entries<Json>(schema.properties ?? {})) {
     properties[name] = fixSchema(property, rules.get(name));
+    if (nullableNames.has(name)) properties[name] = nullable(properties[name], graphql);
     if (defaults[name] !== undefined) properties[name].default = defaults[name];
     if (EXAMPLES[name] !== undefined && properties[name].pattern) properties[name].example = EXAMPLES[name];
   }
   // A non-null argument with a default may be left out.
   const required = (schema.required ?? []).filter((name: string) => defaults[name] === undefined);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
-}
-
-/** Output objects: fix $ref siblings and scalars only. */
-function fixObjectShallow(component: Json): Json {
-  if (component.type !== 'object' || !component.properties) return component;
-  const properties: Json = {};
-  for (const [name, property] of Object.entries<Json>(component.properties)) properties[name] = fixSchema(property);
-  return { ...component, properties };
 }
 
 function inputTypeSchema(type: GraphQLInputType): Json {
@@ -199,29 +201,73 @@ function inputTypeSchema(type: GraphQLInputType): Json {
 }
 
 /** An input object described from the GraphQL schema (Sofa flattens nested lists to `{ type: object }`). */
-function inputObjectSchema(type: GraphQLInputObjectType): Json {
+function inputObjectSchema(graphql: GraphQLSchema, type: GraphQLInputObjectType, inputClass: Function | undefined): Json {
   const properties: Json = {};
   const required: string[] = [];
   for (const field of Object.values(type.getFields())) {
     properties[field.name] = { ...inputTypeSchema(field.type), ...(field.description ? { description: field.description } : {}) };
     if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
   }
-  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+  const mayBeNull = new Set(Object.values(type.getFields()).filter((f) => !isNonNullType(f.type)).map((f) => f.name));
+  return fixObject(graphql, { properties, required }, inputClass, {}, mayBeNull);
 }
 
-/** Every `#/components/schemas/X` reachable from `value`. */
-function collectRefs(value: unknown, found: Set<string>, components: Json): void {
-  if (Array.isArray(value)) value.forEach((v) => collectRefs(v, found, components));
+/**
+ * An argument that names a record (`…Id`, `…Ids`, or a UUID such as a book's `coverUrl` file), itself or
+ * in a field of its input object: a missing or foreign one answers 404.
+ */
+function namesRecord(name: string, type: GraphQLInputType, seen: Set<string> = new Set()): boolean {
+  const named = getNamedType(type);
+  if (/Ids?$/.test(name) || named.name === 'UUID') return true;
+  if (!isInputObjectType(named) || seen.has(named.name)) return false;
+  seen.add(named.name);
+  return Object.values(named.getFields()).some((f) => namesRecord(f.name, f.type, seen));
+}
+
+/** Every `#/components/schemas/X` named in `value` (not following them). */
+function collectRefs(value: unknown, found: Set<string>): void {
+  if (Array.isArray(value)) value.forEach((v) => collectRefs(v, found));
   else if (value && typeof value === 'object') {
     for (const [key, v] of Object.entries(value)) {
-      if (key === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')) {
-        const name = v.slice('#/components/schemas/'.length);
-        if (!found.has(name)) {
-          found.add(name);
-          collectRefs(components[name], found, components);
-        }
-      } else collectRefs(v, found, components);
+      if (key === '$ref' && typeof v === 'string' && v.startsWith('#/components/schemas/')) found.add(v.slice('#/components/schemas/'.length));
+      else collectRefs(v, found);
     }
+  }
+}
+
+/**
+ * OpenAPI 3 forbids two path templates that differ only in their parameters' names (`/weeks/{startDate}`,
+ * `/weeks/{weekId}`): such paths become one template whose parameter names join theirs
+ * (`/weeks/{startDateOrWeekId}`), each operation keeping its own parameter's schema and meaning.
+ */
+function mergeSameTemplates(paths: Json): void {
+  const groups = new Map<string, string[]>();
+  for (const template of Object.keys(paths)) {
+    const shape = template.replace(/\{[^}]+\}/g, '{}');
+    groups.set(shape, [...(groups.get(shape) ?? []), template]);
+  }
+  for (const templates of groups.values()) {
+    if (templates.length < 2) continue;
+    const namesOf = (template: string) => [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    const joined = namesOf(templates[0]!).map((_, i) => [...new Set(templates.map((t) => namesOf(t)[i]!))]);
+    const mergedNames = joined.map((names) => names[0] + names.slice(1).map((n) => n[0]!.toUpperCase() + n.slice(1)).map((n) => `Or${n}`).join(''));
+    let position = 0;
+    const merged = templates[0]!.replace(/\{[^}]+\}/g, () => `{${mergedNames[position++]}}`);
+    const item: Json = {};
+    for (const template of templates) {
+      const names = namesOf(template);
+      for (const [method, operation] of Object.entries<Json>(paths[template])) {
+        if (item[method]) throw new Error(`${method.toUpperCase()} ${template} and another route share ${merged}`);
+        operation.parameters = (operation.parameters ?? []).map((p: Json) => {
+          const at = p.in === 'path' ? names.indexOf(p.name) : -1;
+          if (at < 0) return p;
+          return { ...p, name: mergedNames[at], description: `The ${p.name}${p.description ? `: ${p.description}` : '.'}` };
+        });
+        item[method] = operation;
+      }
+      delete paths[template];
+    }
+    paths[merged] = item;
   }
 }
 
@@ -235,55 +281,161 @@ export function dataEnvelope(data: Json): Json {
 }
 
 /**
- * An object type as a selection answers it: the selected leaf fields as its component describes them,
- * the selected relations inline with their own selection, `required` kept for the selected fields.
+ * `schema`, or null. A `$ref` takes no sibling in OpenAPI 3.0 and `nullable` needs a `type` beside it,
+ * so a reference becomes `{ type, nullable, allOf: [$ref] }` with the type of what it names.
  */
-function selectedObjectSchema(type: GraphQLObjectType, selection: Selection, components: Json, at: string): Json {
-  const component: Json = components[type.name] ?? {};
-  const fields = type.getFields();
-  const properties: Json = {};
-  for (const [name, nested] of Object.entries(selection)) {
-    const field = fields[name];
-    if (!field) throw new Error(`${at}: ${type.name} has no field ${name}`);
-    if (typeof nested === 'boolean') properties[name] = fixSchema(component.properties?.[name] ?? {});
-    else properties[name] = selectedRelationSchema(field.type, nested, components, `${at}.${name}`);
+export function nullable(schema: Json, graphql: GraphQLSchema): Json {
+  const ref: string | undefined = schema.$ref ?? schema.allOf?.[0]?.$ref;
+  if (ref) {
+    const type = isEnumType(graphql.getType(ref.split('/').pop()!)) ? 'string' : 'object';
+    return schema.$ref ? { type, nullable: true, allOf: [schema] } : { type, ...schema, nullable: true };
   }
-  const required = (component.required ?? []).filter((name: string) => name in properties);
-  return {
-    type: 'object',
-    ...(component.description ? { description: component.description } : {}),
-    properties,
-    ...(required.length ? { required } : {}),
-  };
+  // A schema without a type (any JSON value) already allows null.
+  return schema.type ? { ...schema, nullable: true } : schema;
 }
 
-function selectedRelationSchema(type: GraphQLOutputType, selection: Selection, components: Json, at: string): Json {
-  const bare = stripNonNull(type);
-  if (isListType(bare)) return { type: 'array', items: selectedRelationSchema(bare.ofType, selection, components, at) };
-  if (!isObjectType(bare)) throw new Error(`${at}: a selection under a field that is no object type`);
-  return selectedObjectSchema(bare, selection, components, at);
-}
+const BUILTIN_SCALARS: Record<string, Json> = {
+  Int: { type: 'integer', format: 'int32' },
+  Float: { type: 'number' },
+  String: { type: 'string' },
+  Boolean: { type: 'boolean' },
+  ID: { type: 'string' },
+};
 
-function successSchema(field: GraphQLField<unknown, unknown> | undefined, sofaSchema: Json | undefined, shaped?: Json): Json {
-  const base = dataEnvelope;
-  const type = field ? (isNonNullType(field.type) ? field.type.ofType : field.type) : undefined;
-  if (type && isObjectType(type)) {
+/**
+ * The answers of the routes, described from the very documents the surface runs (rest/sofa-operations.ts):
+ * each selected field is there (GraphQL answers every field it selects, `null` when it has no value), a
+ * field whose GraphQL type may be null is `nullable`, and a relation has exactly the fields selected
+ * under it. An object answered with its leaf fields only is the component of its type's name; another
+ * selection is a component named after the relations it holds (`TaskWithCategory`).
+ */
+class AnswerSchemas {
+  /** Components made on the way: output types with their leaf fields, and enums. */
+  readonly components: Json = {};
+
+  constructor(private readonly schema: GraphQLSchema) {}
+
+  /** The `data` of a route: its root field as the route's document selects it; a page is `{ data: items, meta }`. */
+  route(field: GraphQLField<unknown, unknown>, selection: SelectionSetNode | undefined, at: string): { data: Json; meta?: Json } {
+    const type = stripNonNull(field.type);
+    if (isObjectType(type) && isPage(type)) {
+      const fields = type.getFields();
+      const child = (name: string) => selection?.selections.find((s): s is FieldNode => s.kind === Kind.FIELD && s.name.value === name);
+      const items = this.output(fields.items!.type, child('items')?.selectionSet, `${at}.items`);
+      const meta = this.output(fields.meta!.type, child('meta')?.selectionSet, `${at}.meta`);
+      return { data: items, meta };
+    }
+    if (isObjectType(type) && selection && !this.isLeafOnly(type, selection)) {
+      const ref = { $ref: `#/components/schemas/${this.named(type, selection, this.object(type, selection, at))}` };
+      return { data: isNonNullType(field.type) ? ref : nullable(ref, this.schema) };
+    }
+    return { data: this.output(field.type, selection, at) };
+  }
+
+  private output(type: GraphQLOutputType, selection: SelectionSetNode | undefined, at: string): Json {
+    const inner = stripNonNull(type);
+    let schema: Json;
+    if (isListType(inner)) schema = { type: 'array', items: this.output(inner.ofType, selection, at) };
+    else if (isScalarType(inner)) schema = { ...(BUILTIN_SCALARS[inner.name] ?? SCALARS[inner.name] ?? { description: `A ${inner.name} value.` }) };
+    else if (isEnumType(inner)) schema = this.enumRef(inner);
+    else if (isObjectType(inner)) {
+      if (!selection) throw new Error(`${at}: the object type ${inner.name} is answered without a selection`);
+      schema = this.isLeafOnly(inner, selection) ? this.leafComponent(inner) : { $ref: `#/components/schemas/${this.named(inner, selection, this.object(inner, selection, at))}` };
+    } else throw new Error(`${at}: ${String(inner)} cannot be described (no union or interface is answered by REST)`);
+    return isNonNullType(type) ? schema : nullable(schema, this.schema);
+  }
+
+  private object(type: GraphQLObjectType, selection: SelectionSetNode, at: string): Json {
     const fields = type.getFields();
-    const names = Object.keys(fields).sort();
-    if (names.join() === 'items,meta' && isListType(stripNonNull(fields.items!.type))) {
-      const envelope = base({ type: 'array', items: { $ref: `#/components/schemas/${getNamedType(fields.items!.type).name}` } });
-      envelope.required.push('meta');
-      envelope.properties.meta = { $ref: `#/components/schemas/${getNamedType(fields.meta!.type).name}` };
-      return envelope;
+    const properties: Json = {};
+    for (const node of selection.selections) {
+      if (node.kind !== Kind.FIELD) throw new Error(`${at}: only plain fields are described (found a ${node.kind})`);
+      const field = fields[node.name.value];
+      if (!field) throw new Error(`${at}: ${type.name} has no field ${node.name.value}`);
+      properties[node.alias?.value ?? node.name.value] = this.withDescription(this.output(field.type, node.selectionSet, `${at}.${field.name}`), field.description);
+    }
+    return {
+      type: 'object',
+      ...(type.description ? { description: type.description } : {}),
+      required: Object.keys(properties),
+      properties,
+    };
+  }
+
+  /**
+   * The component of a route's answer with relations: `<Type>With<Relation>…` after the relations it
+   * selects (`TaskWithCategory`), `<Type>Detail` past three; routes answering the same shape share it.
+   */
+  private named(type: GraphQLObjectType, selection: SelectionSetNode, schema: Json): string {
+    const fields = type.getFields();
+    const relations = selection.selections
+      .filter((s): s is FieldNode => s.kind === Kind.FIELD && !isLeafType(getNamedType(fields[s.name.value]!.type)))
+      .map((s) => s.name.value[0]!.toUpperCase() + s.name.value.slice(1));
+    const base = relations.length <= 3 ? `${type.name}With${relations.join('And')}` : `${type.name}Detail`;
+    const same = JSON.stringify(schema);
+    for (let n = 1; ; n++) {
+      const name = n === 1 ? base : `${base}${n}`;
+      if (!this.components[name]) {
+        this.components[name] = schema;
+        return name;
+      }
+      if (JSON.stringify(this.components[name]) === same) return name;
     }
   }
-  let data = shaped ?? fixSchema(sofaSchema ?? {});
-  if (type && !isNonNullType(field!.type)) data = data.$ref ? { allOf: [data], nullable: true } : { ...data, nullable: true };
-  return base(data);
+
+  /** The selection holds every leaf field of the type and nothing else. */
+  private isLeafOnly(type: GraphQLObjectType, selection: SelectionSetNode): boolean {
+    const selected = selection.selections.map((s) => (s.kind === Kind.FIELD && !s.alias ? s.name.value : '?'));
+    const leaves = Object.values(type.getFields())
+      .filter((f) => isLeafType(getNamedType(f.type)))
+      .map((f) => f.name);
+    return selected.length === leaves.length && leaves.every((name) => selected.includes(name));
+  }
+
+  /** `#/components/schemas/<Type>`: the type with its leaf fields (what a relation without a shape answers). */
+  leafComponent(type: GraphQLObjectType): Json {
+    if (!this.components[type.name]) {
+      const leaves = Object.values(type.getFields()).filter((f) => isLeafType(getNamedType(f.type)));
+      const selection: SelectionSetNode = { kind: Kind.SELECTION_SET, selections: leaves.map((f) => ({ kind: Kind.FIELD, name: { kind: Kind.NAME, value: f.name } })) };
+      this.components[type.name] = {}; // taken before its fields are made
+      this.components[type.name] = this.object(type, selection, type.name);
+    }
+    return { $ref: `#/components/schemas/${type.name}` };
+  }
+
+  private enumRef(type: GraphQLEnumType): Json {
+    this.components[type.name] ??= { type: 'string', enum: type.getValues().map((v) => v.name), ...(type.description ? { description: type.description } : {}) };
+    return { $ref: `#/components/schemas/${type.name}` };
+  }
+
+  private withDescription(schema: Json, description: string | null | undefined): Json {
+    if (!description) return schema;
+    // A bare $ref takes no siblings in OpenAPI 3.0.
+    return schema.$ref ? { allOf: [schema], description } : { ...schema, description };
+  }
+
+  /** The object type by name, described with its leaf fields (for hand-written routes). */
+  leafComponentOf(name: string): Json {
+    const type = this.schema.getType(name);
+    if (!isObjectType(type)) throw new Error(`${name} is no object type`);
+    return this.leafComponent(type);
+  }
+}
+
+function isPage(type: GraphQLObjectType): boolean {
+  const fields = type.getFields();
+  return Object.keys(fields).sort().join() === 'items,meta' && isListType(stripNonNull(fields.items!.type));
 }
 
 function stripNonNull(type: GraphQLOutputType): GraphQLOutputType {
   return isNonNullType(type) ? type.ofType : type;
+}
+
+/** The root field a route's document selects (its only top-level selection). */
+function rootSelection(document: DocumentNode | undefined): SelectionSetNode | undefined {
+  const operation = document?.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const root = operation?.selectionSet.selections[0];
+  return root?.kind === Kind.FIELD ? root.selectionSet : undefined;
 }
 
 /** The error envelopes every surface answers (rest/envelope.ts). */
@@ -355,10 +507,8 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
   const { schema, routes } = options;
   const sofa = clone(options.sofaDocument);
   const meta = sources();
-  const sofaComponents: Json = sofa.components?.schemas ?? {};
   const paths: Json = {};
-  /** Components of the shaped answers (`<Type>Answer_<field>`), one per route with a selection. */
-  const answerSchemas: Json = {};
+  const answers = new AnswerSchemas(schema);
 
   for (const [operation, route] of Object.entries(routes)) {
     const [typeName, field] = operation.split('.') as [string, string];
@@ -388,7 +538,9 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
         if (defaults[p.name] !== undefined) fixed.default = defaults[p.name];
         const summary = fixed.description ?? description;
         delete fixed.description;
-        return { ...param, schema: fixed, ...(summary ? { description: summary } : {}) };
+        // A parameter with a default may be left out, whatever its GraphQL type.
+        const required = p.in === 'path' || (Boolean(p.required) && defaults[p.name] === undefined);
+        return { ...param, required, schema: fixed, ...(summary ? { description: summary } : {}) };
       });
 
     let requestBody: Json | undefined;
@@ -403,7 +555,8 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
         delete body.properties?.[name];
         if (body.required) body.required = body.required.filter((r: string) => r !== name);
       }
-      const fixed = fixObject(body, argsClass, defaults);
+      const mayBeNull = new Set((gqlField?.args ?? []).filter((a) => !isNonNullType(a.type)).map((a) => a.name));
+      const fixed = fixObject(schema, body, argsClass, defaults, mayBeNull);
       if (Object.keys(fixed.properties).length) {
         requestBody = { required: Boolean(fixed.required?.length), content: { 'application/json': { schema: fixed } } };
       }
@@ -416,34 +569,33 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
       hasPathParameters: pathNames.length > 0,
       hasQueryParameters: parameters.some((p: Json) => p.in === 'query'),
       hasBody: Boolean(requestBody),
-      referencesRecord: (gqlField?.args ?? []).some((a) => /Id$/.test(a.name)),
+      referencesRecord: (gqlField?.args ?? []).some((a) => namesRecord(a.name, a.type)),
     };
 
-    const status = String(route.responseStatus ?? 200);
-    const success = source.responses?.[status]?.content?.['application/json']?.schema;
-    const selection = options.selection?.(operation);
-    let shaped: Json | undefined;
-    if (selection) {
-      const returned = gqlField ? getNamedType(gqlField.type) : undefined;
-      if (!returned || !isObjectType(returned)) throw new Error(`${operation}: a selection for an operation that returns no object type`);
-      const name = `${returned.name}Answer_${field}`;
-      answerSchemas[name] = selectedObjectSchema(returned, selection, sofaComponents, operation);
-      shaped = { $ref: `#/components/schemas/${name}` };
+    if (!gqlField) throw new Error(`${operation} is not in the schema`);
+    const { data, meta: pageMeta } = answers.route(gqlField, rootSelection(options.documents.get(operation)), operation);
+    const envelope = dataEnvelope(data);
+    if (pageMeta) {
+      envelope.required.push('meta');
+      envelope.properties.meta = pageMeta;
     }
+    const success: Json = {
+      description: 'Success: `{ ok: true, data }`.',
+      ...(options.successHeaders ? { headers: options.successHeaders } : {}),
+      content: { 'application/json': { schema: envelope } },
+    };
+    const status = String(route.responseStatus ?? 200);
     (paths[oasPath] ??= {})[method] = {
       operationId: field,
       summary: options.summaries?.[field] ?? field,
-      description: gqlField?.description ?? '',
+      description: gqlField.description ?? '',
       tags: [options.tag],
       security: options.security(traits),
       ...(parameters.length ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: {
-        [status]: {
-          description: 'Success: `{ ok: true, data }`.',
-          ...(options.successHeaders ? { headers: options.successHeaders } : {}),
-          content: { 'application/json': { schema: successSchema(gqlField, success, shaped) } },
-        },
+        [status]: success,
+        ...(route.existingStatus ? { [String(route.existingStatus)]: { ...success, description: 'Success: it existed already and is answered as it is, `{ ok: true, data }`.' } } : {}),
         ...options.errors(traits),
       },
     };
@@ -456,21 +608,38 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     }
   }
 
-  // Input objects get their rules too; then keep only the schemas the routes reach.
+  mergeSameTemplates(paths);
+
+  // Input objects and enums from the GraphQL schema (with their rules), the answers' own components,
+  // and object types a hand-written route names with their leaf fields; only the schemas in use are kept.
   const schemas: Json = {};
-  for (const [name, component] of Object.entries<Json>(sofaComponents)) {
-    if (SCALARS[name]) continue;
+  const describe = (name: string): Json | undefined => {
+    if (answers.components[name]) return answers.components[name];
     const gqlType = schema.getType(name);
-    if (isInputObjectType(gqlType)) schemas[name] = fixObject(inputObjectSchema(gqlType), meta.inputClass(name));
-    else if (isEnumType(gqlType)) schemas[name] = { type: 'string', enum: gqlType.getValues().map((v) => v.name), ...(gqlType.description ? { description: gqlType.description } : {}) };
-    else schemas[name] = fixObjectShallow(component);
-  }
-  Object.assign(schemas, answerSchemas);
+    if (isInputObjectType(gqlType)) return inputObjectSchema(schema, gqlType, meta.inputClass(name));
+    if (isEnumType(gqlType)) return { type: 'string', enum: gqlType.getValues().map((v) => v.name), ...(gqlType.description ? { description: gqlType.description } : {}) };
+    if (isObjectType(gqlType)) {
+      answers.leafComponentOf(name);
+      return answers.components[name];
+    }
+    return options.schemas?.[name] ?? ERROR_SCHEMAS[name];
+  };
   const used = new Set<string>();
-  collectRefs(paths, used, schemas);
+  const pending = [paths, options.responses];
+  while (pending.length) {
+    const found = new Set<string>();
+    collectRefs(pending.pop(), found);
+    for (const name of found) {
+      if (used.has(name)) continue;
+      used.add(name);
+      const described = describe(name);
+      if (!described) throw new Error(`#/components/schemas/${name} is referred to but described nowhere`);
+      schemas[name] = described;
+      pending.push(described);
+    }
+  }
   const kept: Json = {};
-  for (const name of [...used].sort()) if (schemas[name]) kept[name] = schemas[name];
-  Object.assign(kept, ERROR_SCHEMAS, options.schemas ?? {});
+  for (const name of [...used].sort()) kept[name] = schemas[name];
 
   const document: Json = {
     openapi: '3.0.3',

@@ -1,4 +1,4 @@
-import type { GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { RouteTable } from '../../rest/route-table.js';
 import { buildRestOpenApi, errorResponse, type Json } from '../openapi/rest-openapi.js';
 
@@ -32,8 +32,10 @@ export function buildPublicOpenApi(
   schema: GraphQLSchema,
   routes: RouteTable,
   basePath: string,
+  documents: Map<string, DocumentNode>,
 ): { document: Json; yaml: () => Promise<string> } {
   return buildRestOpenApi({
+    documents,
     sofaDocument,
     schema,
     routes,
@@ -58,6 +60,7 @@ export function buildPublicOpenApi(
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
       '401': ref('Unauthorized'),
+      ...(route.referencesRecord ? { '404': ref('NotFound') } : {}),
       '429': ref('RateLimited'),
       '500': ref('InternalError'),
     }),
@@ -76,6 +79,7 @@ export function buildPublicOpenApi(
         headers: { ...RATE_HEADERS, 'retry-after': { description: 'Seconds to wait.', schema: { type: 'integer' } } },
         content: { 'application/json': { schema: { $ref: '#/components/schemas/RateLimitExceeded' } } },
       },
+      NotFound: errorResponse('NOT_FOUND: a record the body names (an `exerciseId`) does not exist or is not the key owner\'s.'),
       InternalError: errorResponse('INTERNAL_ERROR'),
     },
     schemas: {

@@ -63,7 +63,8 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
 
   let yaml: string | undefined;
   router.get('/openapi.yaml', async (_req, res) => {
-    yaml ??= await buildPublicOpenApi(await surface.openAPIDocument(), schema, publicRoutes, PUBLIC_API_BASE).yaml();
+    const { sofaRouteOperations } = await import('../../rest/sofa-operations.js');
+    yaml ??= await buildPublicOpenApi(await surface.openAPIDocument(), schema, publicRoutes, PUBLIC_API_BASE, sofaRouteOperations(schema, publicRoutes)).yaml();
     res.type('application/yaml').send(yaml);
   });
   router.use(

@@ -6,6 +6,7 @@ import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/core/database/embedded-postgres.js';
 import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
 import { connectOrm, migrate } from '../../src/core/database/orm.js';
+import { writeServedDocuments } from './openapi-documents.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -36,8 +37,14 @@ export default async function setup(project: TestProject) {
   }
   project.provide('dbServerUrl', serverUrl);
   project.provide('dbTemplate', template);
+  // The OpenAPI documents the test client checks every exchange against (test/support/openapi-contract.ts),
+  // read once here so that no test's own service (and its rate limits) serves them.
+  const documentsDir = await mkdtemp(join(tmpdir(), 'lp-test-openapi-'));
+  await writeServedDocuments(serverUrl, template, documentsDir);
+  process.env.LP_OPENAPI_DOCUMENTS = documentsDir;
 
   return async () => {
+    await rm(documentsDir, { recursive: true, force: true });
     await dropDatabase(serverUrl!, template);
     if (embedded) await embedded.stop();
     if (embeddedDir) await rm(embeddedDir, { recursive: true, force: true });

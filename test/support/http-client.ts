@@ -1,3 +1,5 @@
+import { checkContract } from './openapi-contract.js';
+
 export interface HttpResult<T = any> {
   status: number;
   headers: Headers;
@@ -10,6 +12,11 @@ export interface RequestOptions {
   /** A raw body sent as is (for malformed JSON and the like). */
   rawBody?: string;
   headers?: Record<string, string>;
+  /**
+   * Skip the OpenAPI contract check (test/support/openapi-contract.ts) for this exchange: only for a
+   * request that is meant to be outside any document (a forged or broken request the service must refuse).
+   */
+  outsideContract?: true;
 }
 
 /** Real HTTP to the service, keeping the session cookie like a browser would. */
@@ -51,7 +58,19 @@ export class HttpClient {
       const pair = c.split(';')[0];
       if (pair.startsWith('lp_session=')) this.cookie = pair.endsWith('=') ? undefined : pair;
     }
-    return readResult<T>(response);
+    const result = await readResult<T>(response);
+    if (!options.outsideContract) {
+      let sent: unknown;
+      if (body !== undefined && /json/i.test(headers['content-type'] ?? '')) {
+        try {
+          sent = JSON.parse(body);
+        } catch {
+          // a malformed body is the test's point: nothing to compare
+        }
+      }
+      await checkContract({ baseUrl: this.baseUrl, method, path, requestBody: sent, status: result.status, contentType: response.headers.get('content-type'), body: result.body });
+    }
+    return result;
   }
 
   get<T = any>(path: string, options?: RequestOptions) {

@@ -1,0 +1,88 @@
+import { createConfig, lintFromString } from '@redocly/openapi-core';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/support/test-app.js';
+import { HttpClient, signUp } from '../test/support/http-client.js';
+
+/**
+ * Both REST documents as a client generator reads them (issue 23, item 22): Redocly's recommended
+ * rules find no error (path templates that differ only by parameter names were the two it found), and
+ * the shapes that were wrong are right. That every answer of the suite matches them is checked by the
+ * test HTTP client (test/support/openapi-contract.ts).
+ */
+let app: TestApp;
+const documents: Record<string, string> = {};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  const http = new HttpClient(app.url);
+  for (const path of ['/api/v1/openapi.yaml', '/api/public/v1/openapi.yaml']) {
+    const res = await http.get(path);
+    expect(res.status).toBe(200);
+    documents[path] = res.text;
+  }
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function lint(path: string) {
+  const config = await createConfig({ extends: ['recommended'] });
+  const problems = await lintFromString({ source: documents[path]!, absoluteRef: `https://docs.test${path}`, config });
+  return problems.map((p) => ({ severity: p.severity, rule: p.ruleId, message: p.message, at: p.location[0]?.pointer }));
+}
+
+describe('the OpenAPI documents', () => {
+  it.each(['/api/v1/openapi.yaml', '/api/public/v1/openapi.yaml'])('%s passes redocly lint (recommended) with no error', async (path) => {
+    const problems = await lint(path);
+    expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('the Session API document tells the truth about the answers the audit found wrong', () => {
+  const doc = () => parse(documents['/api/v1/openapi.yaml']!);
+  const schemas = () => doc().components.schemas;
+  const resolve = (schema: any): any => (schema?.$ref ? schemas()[schema.$ref.split('/').pop()] : schema?.allOf ? resolve(schema.allOf[0]) : schema);
+  const answer = (method: string, path: string, status = '200') => doc().paths[path][method].responses[status].content['application/json'].schema.properties.data;
+
+  it('marks the fields that answer null nullable, and types a JSON value as any value', () => {
+    expect(schemas().User.properties.emailVerifiedAt).toMatchObject({ type: 'string', nullable: true });
+    expect(schemas().TaskWithCategory.properties.completedAt).toMatchObject({ nullable: true });
+    expect(schemas().TaskWithCategory.properties.title.nullable).toBeUndefined();
+    const day = resolve(answer('get', '/days/{dayId}'));
+    for (const field of ['notes', 'mood', 'energy', 'completedAt']) expect(day.properties[field], field).toMatchObject({ nullable: true });
+    expect(day.properties.dinnerPlan).toMatchObject({ nullable: true });
+    expect(resolve(day.properties.checklist.items).properties.value.type).toBeUndefined();
+  });
+
+  it('requires exactly the fields a list answers: GET /people without happenings, GET /projects without board', async () => {
+    const { client } = await signUp(app.url);
+    expect((await client.post('/api/v1/people', { name: 'Anna' })).status).toBe(201);
+    expect((await client.post('/api/v1/projects', { title: 'Launch' })).status).toBe(201);
+    for (const path of ['/people', '/projects']) {
+      const res = await client.get(`/api/v1${path}`);
+      expect(res.status).toBe(200);
+      const item = resolve(answer('get', path).items);
+      expect([...item.required].sort(), path).toEqual(Object.keys(res.body.data[0]).sort());
+    }
+    expect(resolve(answer('get', '/people').items).required).not.toContain('happenings');
+    expect(resolve(answer('get', '/projects').items).required).not.toContain('board');
+  });
+
+  it('documents an optional argument with a default as optional, and null as a way to clear a field', () => {
+    const agenda = doc().paths['/agenda/range'].get.parameters.find((p: any) => p.name === 'showAllTransactions');
+    expect(agenda).toMatchObject({ required: false, schema: { type: 'boolean', default: false } });
+    const patch = doc().paths['/tasks/{taskId}'].patch.requestBody.content['application/json'].schema;
+    expect(patch.properties.description).toMatchObject({ nullable: true });
+  });
+
+  it('names each path template once: the week and import routes share one template per shape', () => {
+    const paths = Object.keys(doc().paths);
+    expect(paths).toContain('/weeks/{startDateOrWeekId}');
+    expect(paths).toContain('/account/import/{sourceOrImportId}');
+    expect(paths).not.toContain('/weeks/{startDate}');
+    const week = doc().paths['/weeks/{startDateOrWeekId}'];
+    expect(week.get.parameters[0]).toMatchObject({ name: 'startDateOrWeekId', in: 'path', description: expect.stringMatching(/^The startDate/) });
+    expect(week.patch.parameters[0]).toMatchObject({ name: 'startDateOrWeekId', in: 'path', description: expect.stringMatching(/^The weekId/) });
+  });
+});
