@@ -23,6 +23,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'list-bomb': () => import('./scenarios/list-bomb.js'),
   imports: () => import('./scenarios/imports.js'),
   'agenda-feed': () => import('./scenarios/agenda-feed.js'),
+  'image-burst': () => import('./scenarios/image-burst.js'),
 };
 
 function parseArgs(argv: string[]) {

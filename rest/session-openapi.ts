@@ -2,7 +2,7 @@ import { Router } from 'express';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { buildRestOpenApi, dataEnvelope, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
-import { errorEnvelope } from './envelope.js';
+import { errorEnvelope } from '../src/http/envelope.js';
 import type { RouteTable } from './route-table.js';
 
 export const SESSION_API_BASE = '/api/v1';
@@ -112,7 +112,7 @@ export const FORM_SUBMIT_ERRORS: Json = {
 };
 
 /**
- * The hand-written routes beside the route table (rest/uploads.ts): multipart uploads and file bytes.
+ * The hand-written routes beside the route table (src/app/hand-written-routes.ts): multipart uploads and file bytes.
  * Sofa cannot serve them, so they are described here, with the same envelopes and errors.
  */
 export const BYTE_ROUTES: Json = {

@@ -91,7 +91,7 @@ export const sessionRoutes: RouteTable = {
   'Query.bodyMeasurements': { method: 'GET', path: '/body-composition/measurements' },
 
   // Files (POST /files/upload, GET /files/:fileId/download and POST /body-composition/photos are
-  // multipart or byte routes: rest/uploads.ts)
+  // multipart or byte routes: src/app/hand-written-routes.ts)
   'Query.files': { method: 'GET', path: '/files' },
   'Query.file': { method: 'GET', path: '/files/:fileId' },
   'Query.fileUrl': { method: 'GET', path: '/files/:fileId/url' },
@@ -159,7 +159,7 @@ export const sessionRoutes: RouteTable = {
   'Mutation.updateSocialHappening': { method: 'PATCH', path: '/social-happenings/:happeningId' },
   'Mutation.deleteSocialHappening': { method: 'DELETE', path: '/social-happenings/:happeningId' },
 
-  // Finance: accounts and transactions (GET /transactions/export is a CSV route: rest/uploads.ts)
+  // Finance: accounts and transactions (GET /transactions/export is a CSV route: src/app/hand-written-routes.ts)
   'Query.accounts': { method: 'GET', path: '/accounts' },
   'Mutation.createAccount': { method: 'POST', path: '/accounts', responseStatus: 201 },
   'Query.account': { method: 'GET', path: '/accounts/:accountId' },
@@ -180,7 +180,7 @@ export const sessionRoutes: RouteTable = {
   'Query.achievements': { method: 'GET', path: '/gamification/achievements' },
   'Query.shopItems': { method: 'GET', path: '/gamification/shop' },
   'Mutation.purchaseShopItem': { method: 'POST', path: '/gamification/shop/:itemId/purchase', answer: { item: true } },
-  // Brain: notes, folders, tags, canvases, entity search, stats (GET /brain/export is a zip route: rest/uploads.ts)
+  // Brain: notes, folders, tags, canvases, entity search, stats (GET /brain/export is a zip route: src/app/hand-written-routes.ts)
   'Query.brainNotes': { method: 'GET', path: '/brain/notes' },
   'Mutation.createBrainNote': { method: 'POST', path: '/brain/notes', responseStatus: 201 },
   'Query.brainNote': { method: 'GET', path: '/brain/notes/:noteId' },
@@ -205,7 +205,7 @@ export const sessionRoutes: RouteTable = {
   'Query.brainEntityTypes': { method: 'GET', path: '/brain/entities/types' },
   'Mutation.reindexBrainEntities': { method: 'POST', path: '/brain/entities/reindex' },
   'Query.brainStats': { method: 'GET', path: '/brain/stats' },
-  // Brain databases, records and forms (the public form routes and page are hand-written edges: rest/uploads.ts)
+  // Brain databases, records and forms (the public form routes and page are hand-written edges: src/app/hand-written-routes.ts)
   'Query.brainDatabases': { method: 'GET', path: '/brain/databases' },
   'Mutation.createBrainDatabase': { method: 'POST', path: '/brain/databases', responseStatus: 201, strictBody: true },
   'Query.brainDatabase': { method: 'GET', path: '/brain/databases/:databaseId' },

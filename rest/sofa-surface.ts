@@ -7,12 +7,12 @@ import { isJsonContentType } from '../src/http/json-content-type.js';
 import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
 import { executeCompiled } from '../src/graphql/compiled-execute.js';
 import { operationLimitViolation } from '../src/graphql/operation-limits.js';
-import { errorResponse, successEnvelope } from './envelope.js';
+import { errorResponse, successEnvelope } from '../src/http/envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
 import { shapedDocuments } from './answer-shape.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
 import { checkArguments } from './variable-check.js';
-import { STATUS_OVERRIDE } from '../src/http/request-context.js';
+import { STATUS_OVERRIDE } from '../src/http/status-override.js';
 
 /** Sofa's selection depth for a surface (here, not in sofa-operations.ts, which loads Sofa). */
 export const SOFA_DEPTH_LIMIT = 1;

@@ -9,7 +9,8 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from '../src/core/config.js';
 import { AppError } from '../src/core/errors.js';
 import { resolveDatabase } from '../src/core/database/database-url.js';
-import { connectOrm, migrate } from '../src/core/database/orm.js';
+import { connectAppOrm } from '../src/app/database.js';
+import { migrate } from '../src/migrations/migrator.js';
 import { AccountAdminService, parseExpiry, parsePlan } from '../src/accounts/account-admin.service.js';
 
 const USAGE = [
@@ -109,7 +110,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const database = await resolveDatabase(config.databaseUrl, config.dataDir);
   try {
-    const orm = await connectOrm(database.url);
+    const orm = await connectAppOrm(database.url);
     try {
       await migrate(orm);
       console.log(await run(new AccountAdminService(orm.em.fork()), config));

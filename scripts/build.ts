@@ -1,6 +1,6 @@
 /**
- * Compiles the service (src/ and rest/, from src/main.ts, tests left out) to plain JavaScript under
- * dist/ with esbuild: `npm start` runs dist/src/main.js. The service then starts without a TypeScript
+ * Compiles the service (src/ and rest/, from src/app/main.ts, tests left out) to plain JavaScript under
+ * dist/ with esbuild: `npm start` runs dist/src/app/main.js. The service then starts without a TypeScript
  * loader in the process (about 60 MB less memory than `node --import tsx`). esbuild transpiles exactly
  * like tsx (the tests' and scripts' loader): no type checking (that is `npm run typecheck`) and no
  * decorator metadata, which the code never relies on (see the stack notes).
@@ -30,7 +30,7 @@ await rm(outdir, { recursive: true, force: true });
 const started = performance.now();
 const result = await build({
   absWorkingDir: root,
-  entryPoints: [join(root, 'src', 'main.ts')],
+  entryPoints: [join(root, 'src', 'app', 'main.ts')],
   outdir,
   outbase: root,
   bundle: true,

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { printSchema } from 'graphql';
-import { buildAppSchema } from '../src/graphql/build-schema.js';
+import { buildAppSchema } from '../src/app/schema.js';
 
 export const SCHEMA_FILE = resolve(dirname(fileURLToPath(import.meta.url)), '../schema/schema.graphql');
 

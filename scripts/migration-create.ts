@@ -44,8 +44,9 @@ async function main(): Promise<void> {
   const name = `lp_migrate_${process.pid}`;
   const url = await createDatabase(serverUrl, name);
   // Imported late: the ORM options read the migrations index written above.
-  const { connectOrm, loadMigrator } = await import('../src/core/database/orm.js');
-  const orm = await connectOrm(url);
+  const { connectAppOrm } = await import('../src/app/database.js');
+  const { loadMigrator } = await import('../src/migrations/migrator.js');
+  const orm = await connectAppOrm(url);
   try {
     const migrator = await loadMigrator(orm);
     await migrator.up();

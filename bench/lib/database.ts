@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/core/database/embedded-postgres.js';
 import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
-import { connectOrm, migrate } from '../../src/core/database/orm.js';
+import { connectAppOrm } from '../../src/app/database.js';
+import { migrate } from '../../src/migrations/migrator.js';
 
 /** The PostgreSQL server the benchmark runs against: DATABASE_URL's, or an embedded one made for the run. */
 export interface BenchDatabaseServer {
@@ -50,7 +51,7 @@ export async function openDatabaseServer(log: (line: string) => void): Promise<B
         },
       };
       open.add(database);
-      const orm = await connectOrm(databaseUrl);
+      const orm = await connectAppOrm(databaseUrl);
       try {
         await migrate(orm);
       } finally {

@@ -18,7 +18,7 @@ export interface ScenarioContext {
   /** Runs at the end of the scenario, last registered first, whether it succeeded or not. */
   defer(cleanup: () => Promise<unknown> | unknown): void;
   /**
-   * The real service as its own process (`src/main.ts`) against `database`, with LOG_LEVEL=warn and rate
+   * The real service as its own process (`src/app/main.ts`) against `database`, with LOG_LEVEL=warn and rate
    * limits off, stopped (SIGTERM) when the scenario ends. `env` adds or overrides settings.
    */
   startService(database: BenchDatabase, env?: Record<string, string>): Promise<BenchService>;
@@ -60,7 +60,7 @@ export function createScenarioContext(name: string, server: BenchDatabaseServer,
       const service = await startProcess({
         name: 'service',
         // What `npm start` runs: the build of bench/run.ts's start (scripts/build.ts), with its Node flags.
-        script: 'dist/src/main.js',
+        script: 'dist/src/app/main.js',
         readyPath: '/readyz',
         nodeArgs: [
           ...(await startScriptNodeFlags()),

@@ -169,7 +169,7 @@ async function drive(baseUrl: string, users: MixedUser[], connections: number, s
 async function statementsPerOperation(databaseUrl: string, jwtSecret: string, user: MixedUser): Promise<Record<string, number>> {
   const { loadConfig } = await import('../../src/core/config.js');
   const { createLogger } = await import('../../src/core/logger.js');
-  const { startServer } = await import('../../src/server.js');
+  const { startServer } = await import('../../src/app/server.js');
   const dataDir = await mkdtemp(join(tmpdir(), 'lp-bench-mixed-'));
   const server = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', DISABLE_RATE_LIMIT: 'true', DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret }), {
     logger: createLogger('silent'),

@@ -22,13 +22,13 @@ interface StartRun {
   idleCpuMs: number;
 }
 
-/** Starts `node <npm start flags> dist/src/main.js` and polls /readyz every 10 ms until it answers 200. */
+/** Starts `node <npm start flags> dist/src/app/main.js` and polls /readyz every 10 ms until it answers 200. */
 async function startOnce(databaseUrl: string, nodeFlags: string[], env: Record<string, string>, root = projectRoot): Promise<StartRun> {
   const dataDir = await mkdtemp(join(tmpdir(), 'lp-bench-startup-'));
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/readyz`;
   const started = performance.now();
-  const child = spawn(process.execPath, [...nodeFlags, join(root, 'dist/src/main.js')], {
+  const child = spawn(process.execPath, [...nodeFlags, join(root, 'dist/src/app/main.js')], {
     cwd: root,
     env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -76,7 +76,7 @@ async function run(ctx: ScenarioContext) {
   const database = await ctx.database();
   const nodeFlags = await startScriptNodeFlags();
   const starts = Math.max(1, Number(process.env.BENCH_STARTS ?? 3));
-  ctx.log(`${starts} starts of node ${nodeFlags.join(' ')} dist/src/main.js (external PostgreSQL), each until /readyz answers, then ${IDLE_AFTER_MS / 1000} s idle`);
+  ctx.log(`${starts} starts of node ${nodeFlags.join(' ')} dist/src/app/main.js (external PostgreSQL), each until /readyz answers, then ${IDLE_AFTER_MS / 1000} s idle`);
   // BENCH_STARTUP_BASELINE=<dir>: another checkout of the project, built (`npm run build` there), started
   // in turn with this one on the same database, so the two compare under the same machine load.
   const baselineRoot = process.env.BENCH_STARTUP_BASELINE;

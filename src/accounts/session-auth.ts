@@ -28,3 +28,9 @@ export async function authenticateSession(
   );
   return row ? { user: em.merge(User, user.toEntity(row)), sessionId: claims.sessionId } : null;
 }
+
+declare module '../core/context.js' {
+  interface Authenticated {
+    user: User;
+  }
+}

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 
-export const SESSION_COOKIE = 'lp_session';
+export { SESSION_COOKIE } from '../core/session-cookie.js';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 
 export interface SessionClaims {
@@ -39,5 +39,11 @@ export class SessionTokens {
     } catch {
       return null;
     }
+  }
+}
+
+declare module '../core/context.js' {
+  interface AppDeps {
+    sessionTokens: SessionTokens;
   }
 }

@@ -1,7 +1,7 @@
 import type { RequestHandler, Response } from 'express';
 import { MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
 import type { Config } from '../core/config.js';
-import { errorEnvelope } from '../../rest/envelope.js';
+import { errorEnvelope } from '../http/envelope.js';
 import { clientKey, type LimiterStores } from '../http/rate-limits.js';
 
 /**

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../core/context.js';
-import { errorEnvelope } from '../../rest/envelope.js';
+import { errorEnvelope } from '../http/envelope.js';
 import { internalErrorBody } from '../core/errors.js';
 import type { LimiterStores } from '../http/rate-limits.js';
 import { feedLimiters } from './agenda-feed.limits.js';

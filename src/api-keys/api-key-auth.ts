@@ -189,3 +189,10 @@ export class ApiKeyAuthenticator {
       });
   }
 }
+
+declare module '../core/context.js' {
+  interface AppContext {
+    /** Set only on the Public API surface (`/api/public/v1`), from `Authorization: Bearer <key>`. */
+    apiKey?: ApiKeyAuth | null;
+  }
+}

@@ -4,7 +4,7 @@ import { sql } from '../../test/support/db.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
-import { startServer, type RunningServer } from '../server.js';
+import { startServer, type RunningServer } from '../app/server.js';
 import { createKey, expectUnauthorized, KeyClient, proUser, setPlan } from '../public-api/public-api.test-helpers.js';
 
 /**

@@ -2,25 +2,32 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Orm } from './database/orm.js';
-import type { Mailer } from '../mail/mailer.js';
-import type { SessionTokens } from '../accounts/session-token.js';
-import type { User } from '../accounts/user.entity.js';
-import type { Loaders } from '../loaders.js';
-import type { JobRunner } from '../jobs/job-runner.js';
-import type { ApiKeyAuth } from '../api-keys/api-key-auth.js';
 import type { BackgroundWork } from './background-work.js';
+
+/*
+ * Core names no domain: the layers above add their parts to these interfaces by declaration merging
+ * (`declare module '…/core/context.js'`): the mailer (src/mail/mailer.ts), the session tokens and the
+ * signed-in user (src/accounts/), the job runner (src/jobs/job-runner.ts), the API key
+ * (src/api-keys/api-key-auth.ts) and every domain's loaders (src/app/loaders.ts). The composition
+ * (src/app/server.ts) builds the one AppDeps that has them all.
+ */
 
 /** Long-lived parts shared by every request. */
 export interface AppDeps {
   config: Config;
   logger: Logger;
   orm: Orm;
-  mailer: Mailer;
-  sessionTokens: SessionTokens;
-  jobs: JobRunner;
   /** Work started by a request and finished after its answer (shutdown waits for it). */
   background: BackgroundWork;
+  /** The per-request dataloaders, made on first use (src/app/loaders.ts). */
+  createLoaders(em: EntityManager): Loaders;
+  /** Who the session cookie's token signs in, if its session still exists (src/accounts/session-auth.ts). */
+  authenticateSession(em: EntityManager, token: string | undefined): Promise<Authenticated | null>;
 }
+
+/** Every domain's dataloaders of one request (src/app/loaders.ts adds them). */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface Loaders {}
 
 export interface CookieOptions {
   maxAgeMs?: number;
@@ -37,8 +44,8 @@ export interface HttpBridge {
   readonly ip: string | undefined;
 }
 
+/** A signed-in request (src/accounts/session-auth.ts adds its `user`). */
 export interface Authenticated {
-  user: User;
   sessionId: string;
 }
 
@@ -46,8 +53,6 @@ export interface AppContext {
   deps: AppDeps;
   em: EntityManager;
   auth: Authenticated | null;
-  /** Set only on the Public API surface (`/api/public/v1`), from `Authorization: Bearer <key>`. */
-  apiKey?: ApiKeyAuth | null;
   http: HttpBridge;
   loaders: Loaders;
   log: Logger;

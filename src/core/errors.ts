@@ -1,6 +1,7 @@
 /**
- * One error type per failure kind. REST (rest/error-envelope.ts) and GraphQL (src/graphql/format-error.ts)
- * both map them through `toErrorBody`, so a rule answers the same on every surface.
+ * One error type per failure kind. REST (rest/sofa-surface.ts, src/http/envelope.ts) and GraphQL
+ * (src/graphql/format-error.ts) both map them through `appErrorBody` (src/graphql/error-body.ts), so a
+ * rule answers the same on every surface.
  */
 export type ErrorCode =
   | 'UNAUTHORIZED'

@@ -51,7 +51,7 @@ export interface Page<T> {
 
 /**
  * A page of items. The REST layer turns `{ items, meta }` into `{ ok, data: items, meta }`
- * (rest/envelope.ts), so every paginated list has one shape on both surfaces.
+ * (src/http/envelope.ts), so every paginated list has one shape on both surfaces.
  */
 export function Paginated<T extends object>(itemType: ClassType<T>, name: string) {
   @ObjectType(name, { simpleResolvers: true })

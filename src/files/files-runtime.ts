@@ -5,7 +5,7 @@ import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { loadJwtSecret } from '../core/secrets.js';
 import { DiskStorage } from './storage/disk.js';
-import { variantWorker } from './variant-worker.js';
+import { variantQueue } from './variant-queue.js';
 import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
 
 export const GENERATE_VARIANTS_JOB = 'files:generate-variants';
@@ -71,7 +71,7 @@ async function createRuntime(deps: AppDeps): Promise<FilesRuntime> {
     storage: adapter(settings.storageAdapter),
     adapter,
     signer: new UrlSigner(createHmac('sha256', secret).update('file-url-signing-v1').digest()),
-    enqueueVariants: (fileId) => variantWorker(deps).submit(fileId),
+    enqueueVariants: (fileId) => variantQueue(deps).submit(fileId),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger.js';
 import type { JobCompanion } from '../jobs/job-runner.js';
 import { filesRuntime, GENERATE_VARIANTS_JOB, VARIANT_JOB_CONCURRENCY } from './files-runtime.js';
 import { VariantService } from './variant.service.js';
+import { registerVariantQueue, type VariantQueue } from './variant-queue.js';
 
 /**
  * When the job runner makes an upload's variants itself: long after the local attempt normally ends,
@@ -30,15 +31,6 @@ class Slots {
   }
 }
 
-const workers = new WeakMap<AppDeps, VariantWorker>();
-
-/** The variant worker of this process (registered with the file jobs). */
-export function variantWorker(deps: AppDeps): VariantWorker {
-  const worker = workers.get(deps);
-  if (!worker) throw new Error('variant worker not registered (registerFileJobs)');
-  return worker;
-}
-
 /**
  * Eager variants start on the instance that stored the upload as soon as its row commits, rather than
  * when Agenda notices a queued job (a notification, a lock query and a queue fill: about 100 ms before
@@ -49,7 +41,7 @@ export function variantWorker(deps: AppDeps): VariantWorker {
  * VARIANT_JOB_CONCURRENCY images at a time; the advisory locks of VariantService keep every variant
  * made once whoever gets there first.
  */
-export class VariantWorker implements JobCompanion {
+export class VariantWorker implements JobCompanion, VariantQueue {
   private readonly slots = new Slots(VARIANT_JOB_CONCURRENCY);
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: Logger;
@@ -61,7 +53,7 @@ export class VariantWorker implements JobCompanion {
 
   static register(deps: AppDeps): VariantWorker {
     const worker = new VariantWorker(deps);
-    workers.set(deps, worker);
+    registerVariantQueue(deps, worker);
     deps.jobs.attach(worker); // started after the job runner, stopped before it
     return worker;
   }

@@ -45,7 +45,7 @@ export const OPERATION_LIMITS = {
 
 /**
  * Size assumed for an introspection list (`__schema { types }`); every list of the app's own schema
- * declares its bound (src/list-bounds.ts) or takes a page size.
+ * declares its bound (src/app/list-bounds.ts) or takes a page size.
  */
 export const INTROSPECTION_LIST_ESTIMATE = 10;
 

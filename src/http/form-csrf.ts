@@ -2,7 +2,7 @@ import express, { type NextFunction, type Request, type RequestHandler, type Res
 import { doubleCsrf } from 'csrf-csrf';
 import type { AppDeps } from '../core/context.js';
 import { ForbiddenError } from '../core/errors.js';
-import { SESSION_COOKIE } from '../accounts/session-token.js';
+import { SESSION_COOKIE } from '../core/session-cookie.js';
 
 /** The hidden form field that carries the token (or the `X-CSRF-Token` header for a script). */
 export const CSRF_FIELD = '_csrf';

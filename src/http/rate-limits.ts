@@ -3,7 +3,7 @@ import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RedisClientType } from 'redis';
 import type { Config } from '../core/config.js';
-import { errorEnvelope } from '../../rest/envelope.js';
+import { errorEnvelope } from './envelope.js';
 
 export interface LimiterStores {
   store(prefix: string): Store | undefined;

@@ -1,11 +1,8 @@
 import type { Request, Response } from 'express';
 import type { AppContext, AppDeps, HttpBridge } from '../core/context.js';
-import { authenticateSession } from '../accounts/session-auth.js';
-import { SESSION_COOKIE } from '../accounts/session-token.js';
-import { createLoaders } from '../loaders.js';
-
-/** res.locals key where a resolver's status override travels from HttpBridge to the REST envelope. */
-export const STATUS_OVERRIDE = 'statusOverride';
+import { SESSION_COOKIE } from '../core/session-cookie.js';
+import type { Loaders } from '../core/context.js';
+import { STATUS_OVERRIDE } from './status-override.js';
 
 function httpBridge(deps: AppDeps, req: Request, res: Response): HttpBridge {
   const secure = deps.config.baseUrl.startsWith('https:');
@@ -30,14 +27,14 @@ function httpBridge(deps: AppDeps, req: Request, res: Response): HttpBridge {
 export async function createRequestContext(deps: AppDeps, req: Request, res: Response): Promise<AppContext> {
   const em = deps.orm.em.fork();
   const token = (req.cookies as Record<string, string> | undefined)?.[SESSION_COOKIE];
-  let loaders: ReturnType<typeof createLoaders> | undefined;
+  let loaders: Loaders | undefined;
   return {
     deps,
     em,
-    auth: await authenticateSession(em, deps.sessionTokens, token),
+    auth: await deps.authenticateSession(em, token),
     http: httpBridge(deps, req, res),
     get loaders() {
-      return (loaders ??= createLoaders(em));
+      return (loaders ??= deps.createLoaders(em));
     },
     // Read when something logs: the request-bound logger may be made on first use (request-logging.ts).
     get log() {

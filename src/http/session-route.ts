@@ -3,7 +3,7 @@ import { isUuid } from '../core/scalars.js';
 import type { AppContext, AppDeps } from '../core/context.js';
 import { rowCapViolation } from '../core/database/row-caps.js';
 import { AppError, appErrorBody, internalErrorBody, UnauthorizedError, ValidationError, type ErrorBody } from '../core/errors.js';
-import { errorEnvelope, successEnvelope } from '../../rest/envelope.js';
+import { errorEnvelope, successEnvelope } from './envelope.js';
 import { createRequestContext } from './request-context.js';
 
 /**

@@ -124,3 +124,9 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
     },
   };
 }
+
+declare module '../core/context.js' {
+  interface AppDeps {
+    jobs: JobRunner;
+  }
+}

@@ -41,3 +41,9 @@ export function createMailer(options: { smtpUrl?: string; outboxDir: string }): 
     },
   };
 }
+
+declare module '../core/context.js' {
+  interface AppDeps {
+    mailer: Mailer;
+  }
+}

@@ -273,7 +273,7 @@ function mergeSameTemplates(paths: Json): void {
 
 /**
  * The success envelope of a field: `{ ok: true, data }`, or for a page (`{ items, meta }` in GraphQL)
- * `{ ok: true, data: [items], meta }`, as rest/envelope.ts answers it.
+ * `{ ok: true, data: [items], meta }`, as src/http/envelope.ts answers it.
  */
 /** `{ ok: true, data }` around a schema. */
 export function dataEnvelope(data: Json): Json {
@@ -438,7 +438,7 @@ function rootSelection(document: DocumentNode | undefined): SelectionSetNode | u
   return root?.kind === Kind.FIELD ? root.selectionSet : undefined;
 }
 
-/** The error envelopes every surface answers (rest/envelope.ts). */
+/** The error envelopes every surface answers (src/http/envelope.ts). */
 export const ERROR_SCHEMAS: Json = {
   ErrorEnvelope: {
     type: 'object',

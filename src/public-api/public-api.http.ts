@@ -1,10 +1,9 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { RedisClientType } from 'redis';
-import type { AppContext, AppDeps } from '../core/context.js';
-import { createLoaders } from '../loaders.js';
+import type { AppContext, AppDeps, Loaders } from '../core/context.js';
 import { limiterStores } from '../http/rate-limits.js';
-import { STATUS_OVERRIDE } from '../http/request-context.js';
+import { STATUS_OVERRIDE } from '../http/status-override.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { publicRoutes } from '../../rest/public-routes.js';
 import { ApiKeyAuthenticator, type ApiKeyAuth } from '../api-keys/api-key-auth.js';
@@ -12,14 +11,14 @@ import { API_KEY_LOCAL, apiKeyAuthentication } from './public-auth.js';
 import { publicApiRateLimiter } from './public-rate-limit.js';
 import { buildPublicOpenApi } from './openapi.js';
 import { docsRoutes } from '../openapi/swagger-ui.js';
-import { errorEnvelope } from '../../rest/envelope.js';
+import { errorEnvelope } from '../http/envelope.js';
 
 export const PUBLIC_API_BASE = '/api/public/v1';
 
 /** The Public API's request context: the key's owner in `apiKey`; no session (no cookie is read). */
 function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
   const em = deps.orm.em.fork();
-  let loaders: ReturnType<typeof createLoaders> | undefined;
+  let loaders: Loaders | undefined;
   return {
     deps,
     em,
@@ -36,7 +35,7 @@ function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
       ip: req.ip,
     },
     get loaders() {
-      return (loaders ??= createLoaders(em));
+      return (loaders ??= deps.createLoaders(em));
     },
     // Read when something logs: the request-bound logger may be made on first use (request-logging.ts).
     get log() {

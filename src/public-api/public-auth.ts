@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { errorEnvelope } from '../../rest/envelope.js';
+import { errorEnvelope } from '../http/envelope.js';
 import type { ApiKeyAuthenticator, ApiKeyRefusal } from '../api-keys/api-key-auth.js';
 
 /** res.locals key carrying the authenticated API key to the limiter and the request context. */

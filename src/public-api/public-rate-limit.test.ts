@@ -6,7 +6,7 @@ import { createClient } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/config.js';
 import { createLogger } from '../core/logger.js';
-import { startServer, type RunningServer } from '../server.js';
+import { startServer, type RunningServer } from '../app/server.js';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import type { HttpResult } from '../../test/support/http-client.js';
 import { createKey, expectUnauthorized, keyHolder, KeyClient } from './public-api.test-helpers.js';

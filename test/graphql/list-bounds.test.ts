@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/test-app.js';
 import { signUp, type HttpClient, type HttpResult } from '../support/http-client.js';
 import { sql } from '../support/db.js';
 import { weekDayIds } from '../support/fixtures.js';
-import { buildAppSchema } from '../../src/graphql/build-schema.js';
+import { buildAppSchema } from '../../src/app/schema.js';
 import { isPageItems, isPaged, listBound, listFields } from '../../src/graphql/list-bounds.js';
 import { MAX_ANSWER_CHARS, MAX_ANSWER_ITEMS } from '../../src/graphql/answer-size.js';
 import { OPERATION_LIMITS } from '../../src/graphql/operation-limits.js';

@@ -4,7 +4,7 @@ import { parse, print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { signUp, type HttpResult } from '../support/http-client.js';
-import { buildAppSchema } from '../../src/graphql/build-schema.js';
+import { buildAppSchema } from '../../src/app/schema.js';
 import { OPERATION_LIMITS, operationLimitViolation, worstCaseCost } from '../../src/graphql/operation-limits.js';
 import { sofaRouteOperations } from '../../rest/sofa-operations.js';
 import { sessionRoutes } from '../../rest/session-routes.js';

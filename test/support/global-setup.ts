@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/core/database/embedded-postgres.js';
 import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
-import { connectOrm, migrate } from '../../src/core/database/orm.js';
+import { connectAppOrm } from '../../src/app/database.js';
+import { migrate } from '../../src/migrations/migrator.js';
 import { writeServedDocuments } from './openapi-documents.js';
 
 declare module 'vitest' {
@@ -29,7 +30,7 @@ export default async function setup(project: TestProject) {
     serverUrl = embedded.url;
   }
   const template = `lp_tpl_${process.pid}_${Date.now()}`;
-  const orm = await connectOrm(await createDatabase(serverUrl, template));
+  const orm = await connectAppOrm(await createDatabase(serverUrl, template));
   try {
     await migrate(orm);
   } finally {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger } from '../../src/core/logger.js';
 import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
-import { startServer } from '../../src/server.js';
+import { startServer } from '../../src/app/server.js';
 import { CONTRACT_SURFACES } from './openapi-contract.js';
 
 

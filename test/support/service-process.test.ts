@@ -30,7 +30,7 @@ describe('the service as its own process (npm start)', () => {
     try {
       const built = spawnSync(process.execPath, ['--import', 'tsx', join(process.cwd(), 'scripts', 'build.ts'), '--outdir', outdir], { encoding: 'utf8' });
       expect(built.status, built.stderr).toBe(0);
-      const service = await startServiceProcess({ DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir }, 60_000, join(outdir, 'src', 'main.js'));
+      const service = await startServiceProcess({ DATABASE_URL: app.databaseUrl, DATA_DIR: app.dataDir }, 60_000, join(outdir, 'src', 'app', 'main.js'));
       expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
       const register = await fetch(`${service.url}/api/v1/auth/register`, {
         method: 'POST',
@@ -73,7 +73,7 @@ describe('the service as its own process (npm start)', () => {
   }, 180_000);
 
   it('refuses a bad setting with one line naming it', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/app/main.ts'], {
       env: { PATH: process.env.PATH, PORT: 'eighty', HOME: process.env.HOME },
       encoding: 'utf8',
       timeout: 60_000,

@@ -31,14 +31,14 @@ function withoutUndefined(env: Record<string, string | undefined>): NodeJS.Proce
 }
 
 /**
- * Runs the service as its own process, from its sources (`node --import tsx src/main.ts`) or from a
+ * Runs the service as its own process, from its sources (`node --import tsx src/app/main.ts`) or from a
  * build (`entry` = a built `main.js`, what `npm start` runs), for tests that need a separate process: a
  * crash/restart, environment read at start (NODE_EXTRA_CA_CERTS), signals. Resolves once it listens.
  */
 export async function startServiceProcess(
   env: Record<string, string | undefined>,
   timeoutMs = 60_000,
-  entry = join(root, 'src', 'main.ts'),
+  entry = join(root, 'src', 'app', 'main.ts'),
 ): Promise<ServiceProcess> {
   const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
   const child = spawn(process.execPath, [...loader, entry], {

@@ -7,7 +7,7 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../src/core/config.js';
 import { createLogger, type Logger } from '../../src/core/logger.js';
 import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
-import { startServer, type RunningServer } from '../../src/server.js';
+import { startServer, type RunningServer } from '../../src/app/server.js';
 import { HttpClient } from './http-client.js';
 
 export interface TestApp {

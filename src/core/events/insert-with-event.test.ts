@@ -3,7 +3,8 @@ import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp } from '../../../test/support/http-client.js';
 import { sql } from '../../../test/support/db.js';
 import { recordStatements } from '../../../test/support/statement-counter.js';
-import { connectOrm, type Orm } from '../database/orm.js';
+import type { Orm } from '../database/orm.js';
+import { connectAppOrm } from '../../app/database.js';
 import { WaterIntake } from '../../wellness/water-intake.entity.js';
 import type { EventName } from './event-catalog.js';
 import { FactDispatcher, type Fact } from './fact-dispatcher.js';
@@ -76,7 +77,7 @@ describe('insertWithEvent', () => {
 
   it('with a reactor for the event: a transaction, and the reactor sees the fact before it commits', async () => {
     // An ORM of its own on the app's database, with a reactor to water_logged (the app registers none).
-    const orm = await connectOrm(app.databaseUrl);
+    const orm = await connectAppOrm(app.databaseUrl);
     const seen: { fact: Fact; inTransaction: boolean; intakeVisible: number }[] = [];
     orm.em.getEventManager().registerSubscriber(
       new FactDispatcher([

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormOptions } from '../../core/database/orm.js';
+import { appOrmOptions } from '../../app/database.js';
 import { EXPORT_REGISTRY, SECRET_LOOKING, isExported, type ExportedEntity } from './export-registry.js';
 import { batchSql, exportModel, ownerPath, registryGaps, userOwnedEntities } from './export-model.js';
 
@@ -13,7 +13,7 @@ import { batchSql, exportModel, ownerPath, registryGaps, userOwnedEntities } fro
 let orm: MikroORM;
 
 beforeAll(async () => {
-  orm = await MikroORM.init({ ...ormOptions('postgres://unused@127.0.0.1:1/unused'), connect: false });
+  orm = await MikroORM.init({ ...appOrmOptions('postgres://unused@127.0.0.1:1/unused'), connect: false });
 });
 afterAll(async () => {
   await orm?.close();

@@ -3,7 +3,7 @@ import { loadConfig } from '../../core/config.js';
 import { createLogger } from '../../core/logger.js';
 import { filesRuntime } from '../../files/files-runtime.js';
 import { dbRows, postMultipart } from '../../files/files.test-helpers.js';
-import { startServer, type RunningServer } from '../../server.js';
+import { startServer, type RunningServer } from '../../app/server.js';
 import { sql } from '../../../test/support/db.js';
 import { HttpClient, signUp } from '../../../test/support/http-client.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';

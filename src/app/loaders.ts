@@ -1,17 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { createPlanningLoaders } from './planning/planning.loaders.js';
-import { createSettingsLoaders } from './settings/settings.loaders.js';
-import { createTasksLoaders } from './tasks/tasks.loaders.js';
-import { createBodyLoaders } from './body/body.loaders.js';
-import { createTrainingLoaders } from './training/training.loaders.js';
-import { createWellnessLoaders } from './wellness/wellness.loaders.js';
-import { createWebhooksLoaders } from './webhooks/webhooks.loaders.js';
-import { createFilesLoaders } from './files/files.loaders.js';
-import { createNutritionLoaders } from './nutrition/nutrition.loaders.js';
-import { createJournalLoaders } from './journal/journal.loaders.js';
-import { createReadingLoaders } from './reading/reading.loaders.js';
-import { createProjectsLoaders } from './projects/projects.loaders.js';
-import { createSocialLoaders } from './social/social.loaders.js';
+import { createPlanningLoaders } from '../planning/planning.loaders.js';
+import { createSettingsLoaders } from '../settings/settings.loaders.js';
+import { createTasksLoaders } from '../tasks/tasks.loaders.js';
+import { createBodyLoaders } from '../body/body.loaders.js';
+import { createTrainingLoaders } from '../training/training.loaders.js';
+import { createWellnessLoaders } from '../wellness/wellness.loaders.js';
+import { createWebhooksLoaders } from '../webhooks/webhooks.loaders.js';
+import { createFilesLoaders } from '../files/files.loaders.js';
+import { createNutritionLoaders } from '../nutrition/nutrition.loaders.js';
+import { createJournalLoaders } from '../journal/journal.loaders.js';
+import { createReadingLoaders } from '../reading/reading.loaders.js';
+import { createProjectsLoaders } from '../projects/projects.loaders.js';
+import { createSocialLoaders } from '../social/social.loaders.js';
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {
@@ -80,4 +80,10 @@ export function createLoaders(em: EntityManager) {
   };
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+
+type AppLoaders = ReturnType<typeof createLoaders>;
+
+declare module '../core/context.js' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the loaders of every domain, added here
+  interface Loaders extends AppLoaders {}
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getMetadataStorage } from 'type-graphql';
-import { buildAppSchema } from './build-schema.js';
+import { buildAppSchema } from './schema.js';
 
 describe('the schema', () => {
   it('reads plain fields of every object type as properties (simpleResolvers), so reads pay no per-field wrapper', async () => {

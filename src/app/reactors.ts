@@ -1,6 +1,6 @@
-import type { Orm } from './core/database/orm.js';
-import { FactDispatcher } from './core/events/fact-dispatcher.js';
-import { gamificationReactor } from './gamification/gamification.reactor.js';
+import type { Orm } from '../core/database/orm.js';
+import { FactDispatcher } from '../core/events/fact-dispatcher.js';
+import { gamificationReactor } from '../gamification/gamification.reactor.js';
 
 /**
  * The in-process reactors to the domain's facts (events and internal facts), run in the transaction

@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { setFlagsFromString } from 'node:v8';
-import { ConfigError, loadConfig } from './core/config.js';
-import { createLogger } from './core/logger.js';
-import { startServer } from './server.js';
+import { ConfigError, loadConfig } from '../core/config.js';
+import { createLogger } from '../core/logger.js';
 
 /*
  * Under load V8 lets the old generation grow to about four times what survives a full collection
@@ -27,6 +26,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
+  // Loaded after reflect-metadata by construction: the build (scripts/build.ts) hoists the imports of
+  // shared chunks above this module's own, so a static import could run decorators before the polyfill.
+  const { startServer } = await import('./server.js');
   const server = await startServer(config, { logger });
   let stopping = false;
   const stop = async (signal: string) => {

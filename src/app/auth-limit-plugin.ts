@@ -2,7 +2,7 @@ import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { AppContext } from '../core/context.js';
 import { authMutationCount } from './auth-operations.js';
-import type { SessionLimiters } from './rate-limits.js';
+import type { SessionLimiters } from '../http/rate-limits.js';
 
 /**
  * The auth limit on /graphql, counted on the operation Apollo is about to run (so a persisted query

@@ -1,13 +1,13 @@
 import { Router } from 'express';
-import type { AppDeps } from '../src/core/context.js';
-import { fileRoutes } from '../src/files/file.routes.js';
-import { progressPhotoRoutes } from '../src/body/progress-photo.routes.js';
-import { transactionExportRoutes } from '../src/finance/transaction-export.routes.js';
-import { exportRoutes } from '../src/portability/export/export.routes.js';
-import { brainExportRoutes } from '../src/brain/export/brain-export.routes.js';
-import { importRoutes } from '../src/portability/import/import.routes.js';
-import { deletionRoutes } from '../src/portability/deletion/deletion.routes.js';
-import { brainPublicFormRoutes } from '../src/brain/forms/public-forms.routes.js';
+import type { AppDeps } from '../core/context.js';
+import { fileRoutes } from '../files/file.routes.js';
+import { progressPhotoRoutes } from '../body/progress-photo.routes.js';
+import { transactionExportRoutes } from '../finance/transaction-export.routes.js';
+import { exportRoutes } from '../portability/export/export.routes.js';
+import { brainExportRoutes } from '../brain/export/brain-export.routes.js';
+import { importRoutes } from '../portability/import/import.routes.js';
+import { deletionRoutes } from '../portability/deletion/deletion.routes.js';
+import { brainPublicFormRoutes } from '../brain/forms/public-forms.routes.js';
 
 /**
  * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { seedGlobalExercises } from './training/exercise-catalog.seed.js';
-import { seedGlobalJournalQuestions } from './journal/journal-questions.seed.js';
-import { seedAchievements } from './gamification/achievement-catalog.seed.js';
-import { seedShopItems } from './gamification/shop-catalog.seed.js';
+import { seedGlobalExercises } from '../training/exercise-catalog.seed.js';
+import { seedGlobalJournalQuestions } from '../journal/journal-questions.seed.js';
+import { seedAchievements } from '../gamification/achievement-catalog.seed.js';
+import { seedShopItems } from '../gamification/shop-catalog.seed.js';
 
 /**
  * Reference data every deployment needs, written at start after the migrations. Each seed must be

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../src/core/errors.js';
+import type { ErrorBody } from '../core/errors.js';
 
 /**
  * The documented envelopes: `{ ok: true, data, meta? }` and `{ ok: false, error: { code, message, details? } }`.

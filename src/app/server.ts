@@ -2,22 +2,26 @@ import 'reflect-metadata';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RedisClientType } from 'redis';
-import type { Config } from './core/config.js';
-import type { AppDeps } from './core/context.js';
-import { createLogger, type Logger } from './core/logger.js';
-import { resolveDatabase } from './core/database/database-url.js';
-import { connectOrm, migrate, type Orm } from './core/database/orm.js';
-import { loadJwtSecret } from './core/secrets.js';
-import { SessionTokens } from './accounts/session-token.js';
-import { createMailer } from './mail/mailer.js';
-import { buildAppSchema } from './graphql/build-schema.js';
-import { createHttpApp } from './http/app.js';
-import { ConnectionDrain } from './http/connection-drain.js';
-import { createJobRunner, type JobRunner } from './jobs/job-runner.js';
+import type { Config } from '../core/config.js';
+import type { AppDeps } from '../core/context.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { resolveDatabase } from '../core/database/database-url.js';
+import type { Orm } from '../core/database/orm.js';
+import { migrate } from '../migrations/migrator.js';
+import { connectAppOrm } from './database.js';
+import { loadJwtSecret } from '../core/secrets.js';
+import { SessionTokens } from '../accounts/session-token.js';
+import { createMailer } from '../mail/mailer.js';
+import { buildAppSchema } from './schema.js';
+import { createLoaders } from './loaders.js';
+import { authenticateSession } from '../accounts/session-auth.js';
+import { createHttpApp } from './http-app.js';
+import { ConnectionDrain } from '../http/connection-drain.js';
+import { createJobRunner, type JobRunner } from '../jobs/job-runner.js';
 import { registerJobs } from './jobs.js';
 import { runSeeds } from './seeds.js';
 import { registerFactReactors } from './reactors.js';
-import { BackgroundWork } from './core/background-work.js';
+import { BackgroundWork } from '../core/background-work.js';
 
 export interface RunningServer {
   url: string;
@@ -45,7 +49,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // while the ORM starts (its metadata discovery is CPU), the migrations and the seeds run.
     jobsCreating = createJobRunner(config, database.url, logger);
     jobsCreating.catch(() => undefined); // awaited below, where a failure fails the start
-    orm = await connectOrm(database.url);
+    orm = await connectAppOrm(database.url);
     await migrate(orm);
     await runSeeds(orm.em.fork());
     registerFactReactors(orm);
@@ -56,14 +60,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
       await redis.connect();
     }
+    const sessionTokens = new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir));
     const deps: AppDeps = {
       config,
       logger,
       orm,
       mailer: createMailer({ smtpUrl: config.smtpUrl, outboxDir: config.mailOutboxDir }),
-      sessionTokens: new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir)),
+      sessionTokens,
       jobs: (jobs = await jobsCreating),
       background: new BackgroundWork(logger),
+      createLoaders,
+      authenticateSession: (em, token) => authenticateSession(em, sessionTokens, token),
     };
     registerJobs(deps);
     // Agenda's start mostly waits on the database (its connections, LISTEN, the companions' first

@@ -1,0 +1,9 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildGraphQLSchema } from '../graphql/build-schema.js';
+import { LIST_BOUNDS } from './list-bounds.js';
+import { resolvers } from './resolvers.js';
+
+/** The service's schema: every domain's resolvers, every list's bound. */
+export function buildAppSchema(): Promise<GraphQLSchema> {
+  return buildGraphQLSchema({ resolvers, listBounds: LIST_BOUNDS });
+}
