@@ -11,11 +11,13 @@ import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
 export const GENERATE_VARIANTS_JOB = 'files:generate-variants';
 
 /**
- * Images the eager variants are made of at once per process. Each decode already uses every core (libvips threads); a
- * second file overlaps one file's database and storage waits with the other's pixels. More only
- * queues work on a small machine and holds more decoded pixels in memory.
+ * Images the eager variants are made of at once per process. Each decode already uses every core (libvips
+ * threads), so a second image at once mostly holds more decoded pixels and takes CPU from the requests
+ * beside it: in `npm run bench -- image-burst` (16 large PNGs while signing in), one at a time made the
+ * burst ~15% longer but sign-in p99 75-120 ms instead of 148 ms, and RSS came back to within ~30 MB of
+ * where it started (308 MB, 120 MB above it, with two).
  */
-export const VARIANT_JOB_CONCURRENCY = 2;
+export const VARIANT_JOB_CONCURRENCY = 1;
 
 /** How long a file URL stays valid (disk signature or S3 presigned GET). */
 export const FILE_URL_TTL_SECONDS = 15 * 60;
