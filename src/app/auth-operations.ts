@@ -1,17 +1,7 @@
 import { Kind, OperationTypeNode, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { matchRoute } from '../../rest/route-table.js';
-
-/**
- * The auth mutations (sign-in, registration, password and e-mail flows): the mutations the /auth routes
- * serve. Each one executed is one hit on the auth limit, whichever way it arrives; reading who is
- * signed in (`me`) is not one.
- */
-export const AUTH_MUTATIONS: ReadonlySet<string> = new Set(
-  Object.entries(sessionRoutes)
-    .filter(([operation, route]) => operation.startsWith('Mutation.') && route.path.startsWith('/auth/'))
-    .map(([operation]) => operation.slice('Mutation.'.length)),
-);
+import { AUTH_MUTATIONS } from '../accounts/auth-operations.js';
 
 /** Whether a session API request (path below /api/v1) runs an auth mutation. */
 export function isAuthMutationRoute(method: string, path: string): boolean {

@@ -6,8 +6,8 @@ import { IfPresent } from '../core/validation/if-present.js';
 import { FinanceAccount } from './finance-account.entity.js';
 import { FinanceTransaction } from './finance-transaction.entity.js';
 import { Money } from '../core/money.js';
+import { NOT_BLANK } from '../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
 export const NAME_MAX = 200;
 export const TYPE_MAX = 50;
 export const DESCRIPTION_MAX = 500;

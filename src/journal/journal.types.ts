@@ -5,8 +5,8 @@ import { UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { JournalEntry } from './journal-entry.entity.js';
 import { JournalQuestion } from './journal-question.entity.js';
+import { NOT_BLANK } from '../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
 export const QUESTION_MAX = 500;
 export const ANSWER_MAX = 10_000;
 export const QUESTION_ORDER_MAX = 10_000;

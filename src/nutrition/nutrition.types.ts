@@ -20,8 +20,8 @@ import { StorableText } from '../core/storable-text.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { DinnerPlan } from './dinner-plan.entity.js';
 import { MealTemplate } from './meal-template.entity.js';
+import { NOT_BLANK } from '../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
 export const NAME_MAX = 200;
 export const UNIT_MAX = 50;
 export const SECTION_MAX = 100;

@@ -10,7 +10,6 @@ import {
   Max,
   MaxLength,
   Min,
-  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
@@ -21,9 +20,8 @@ import { Deadline } from './deadline.entity.js';
 import { Project } from './project.entity.js';
 import { ProjectTask } from './project-task.entity.js';
 import { Tag } from './tag.entity.js';
+import { HEX_COLOR, RequiredText } from '../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
-const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 export const TITLE_MAX = 300;
 export const DESCRIPTION_MAX = 10_000;
 export const NAME_MAX = 100;
@@ -37,18 +35,6 @@ export const PROJECT_STATUSES = ['active', 'on_hold', 'completed', 'archived'];
 export const DEADLINE_STATUSES = ['pending', 'in_progress', 'done', 'missed'];
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'];
 export const TASK_STATUSES = ['todo', 'doing', 'done'];
-
-/** A required text: not empty, not blank, at most `max` characters. */
-function Text(field: string, max: number): PropertyDecorator {
-  const rules = [
-    IsString({ message: `${field} must be a string` }),
-    MinLength(1, { message: `${field} must not be empty` }),
-    MaxLength(max, { message: `${field} must be at most ${max} characters` }),
-    Matches(NOT_BLANK, { message: `${field} must not be blank` }),
-    StorableText(field),
-  ];
-  return (target, key) => rules.forEach((rule) => rule(target, key));
-}
 
 function OneOf(field: string, values: string[]): PropertyDecorator {
   return IsIn(values, { message: `${field} must be one of ${values.join(', ')}` });
@@ -65,7 +51,7 @@ export class TagIdArgs {
 @ArgsType()
 export class CreateTagArgs {
   @Field(() => String)
-  @Text('name', NAME_MAX)
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB.' })
@@ -78,7 +64,7 @@ export class CreateTagArgs {
 export class UpdateTagArgs extends TagIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @Text('name', NAME_MAX)
+  @RequiredText('name', NAME_MAX)
   name?: string;
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB; null removes it.' })
@@ -114,7 +100,7 @@ export class ListProjectsArgs extends PageArgs {
 @ArgsType()
 export class CreateProjectArgs {
   @Field(() => String)
-  @Text('title', TITLE_MAX)
+  @RequiredText('title', TITLE_MAX)
   title!: string;
 
   @Field(() => String, { nullable: true })
@@ -126,7 +112,7 @@ export class CreateProjectArgs {
 
   @Field(() => String, { nullable: true, description: 'Free text such as work or personal (default personal).' })
   @IsOptional()
-  @Text('type', TYPE_MAX)
+  @RequiredText('type', TYPE_MAX)
   type?: string | null;
 
   @Field(() => String, { nullable: true, description: `${PROJECT_STATUSES.join(', ')} (default active).` })
@@ -139,7 +125,7 @@ export class CreateProjectArgs {
 export class UpdateProjectArgs extends ProjectIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('title')
-  @Text('title', TITLE_MAX)
+  @RequiredText('title', TITLE_MAX)
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
@@ -151,7 +137,7 @@ export class UpdateProjectArgs extends ProjectIdArgs {
 
   @Field(() => String, { nullable: true })
   @IfPresent('type')
-  @Text('type', TYPE_MAX)
+  @RequiredText('type', TYPE_MAX)
   type?: string;
 
   @Field(() => String, { nullable: true })
@@ -178,7 +164,7 @@ export class BoardColumnInput {
   id?: string | null;
 
   @Field(() => String)
-  @Text('name', NAME_MAX)
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @Field(() => Int, { nullable: true, description: 'Position (0-based); defaults to the place in the list. Renumbered 0..n-1.' })
@@ -235,7 +221,7 @@ export class ListProjectTasksArgs extends PageArgs {
 @ArgsType()
 export class CreateProjectTaskArgs extends ProjectIdArgs {
   @Field(() => String)
-  @Text('title', TITLE_MAX)
+  @RequiredText('title', TITLE_MAX)
   title!: string;
 
   @Field(() => String, { nullable: true })
@@ -273,7 +259,7 @@ export class CreateProjectTaskArgs extends ProjectIdArgs {
 export class UpdateProjectTaskArgs extends ProjectTaskIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('title')
-  @Text('title', TITLE_MAX)
+  @RequiredText('title', TITLE_MAX)
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
@@ -351,7 +337,7 @@ export class ListDeadlinesArgs extends PageArgs {
 @ArgsType()
 export class CreateDeadlineArgs {
   @Field(() => String)
-  @Text('title', TITLE_MAX)
+  @RequiredText('title', TITLE_MAX)
   title!: string;
 
   @Field(() => String, { nullable: true })
@@ -382,7 +368,7 @@ export class CreateDeadlineArgs {
 export class UpdateDeadlineArgs extends DeadlineIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('title')
-  @Text('title', TITLE_MAX)
+  @RequiredText('title', TITLE_MAX)
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })

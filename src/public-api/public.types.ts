@@ -28,6 +28,7 @@ import {
 } from '../training/training.types.js';
 import { STEPS_MAX, WATER_VOLUME_MAX_ML } from '../wellness/wellness.types.js';
 import { BODY_WEIGHT_MAX_KG } from '../body/body.types.js';
+import { NOT_BLANK } from '../core/validation/text.js';
 
 /**
  * Arguments and answers of the Public API (`/api/public/v1`). Each args class is one route's flat JSON
@@ -35,7 +36,6 @@ import { BODY_WEIGHT_MAX_KG } from '../body/body.types.js';
  * to the key owner's today). Answers carry only identifiers and what was logged.
  */
 
-const NOT_BLANK = /\S/;
 export const PUBLIC_NOTES_MAX = 2_000;
 export const PUBLIC_TEXT_MAX = 100;
 /** Durations in minutes: at most one day. */

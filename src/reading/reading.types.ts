@@ -6,8 +6,8 @@ import { IfPresent } from '../core/validation/if-present.js';
 import { DayRangeArgs } from '../training/training.types.js';
 import { Book } from './book.entity.js';
 import { ReadingSession } from './reading-session.entity.js';
+import { NOT_BLANK } from '../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
 export const TITLE_MAX = 300;
 export const PAGES_MAX = 100_000;
 /** A session lasts at most a day. */

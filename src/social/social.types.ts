@@ -6,8 +6,8 @@ import { IfPresent } from '../core/validation/if-present.js';
 import { DayRangeArgs } from '../training/training.types.js';
 import { Person } from './person.entity.js';
 import { SocialHappening } from './social-happening.entity.js';
+import { NOT_BLANK } from '../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
 export const NAME_MAX = 200;
 export const RELATIONSHIP_MAX = 50;
 export const NOTES_MAX = 10_000;

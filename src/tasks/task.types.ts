@@ -6,6 +6,7 @@ import { UUID } from '../core/scalars.js';
 import { TaskCategory } from './task-category.entity.js';
 import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
+import { HEX_COLOR, NOT_BLANK } from '../core/validation/text.js';
 
 export const TITLE_MAX = 500;
 export const DESCRIPTION_MAX = 10_000;
@@ -16,8 +17,6 @@ export const TIMEBOX_MAX = 1_440;
 export const DAY_TASKS_MAX = 200;
 export const CATEGORY_NAME_MAX = 100;
 
-const NOT_BLANK = /\S/;
-const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 
 @ArgsType()
 export class TaskIdArgs {

@@ -25,8 +25,8 @@ import { Exercise } from './exercise.entity.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { MobilitySession } from './mobility-session.entity.js';
 import { TrainingSession } from './training-session.entity.js';
+import { NOT_BLANK } from '../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
 export const NOTES_MAX = 10_000;
 /** A session lasts at most a day. */
 export const DURATION_MAX = 1_440;

@@ -1,5 +1,5 @@
 import { ArgsType, Field, Float, InputType } from 'type-graphql';
-import { ArrayMaxSize, IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../../core/pagination.js';
 import { UUID } from '../../core/scalars.js';
 import { StorableText } from '../../core/storable-text.js';
@@ -8,9 +8,8 @@ import { BrainCanvas } from './brain-canvas.entity.js';
 import { BrainFolder } from './brain-folder.entity.js';
 import { BrainNote } from './brain-note.entity.js';
 import { BrainTag } from './brain-tag.entity.js';
+import { HEX_COLOR, RequiredText } from '../../core/validation/text.js';
 
-const NOT_BLANK = /\S/;
-const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 export const NOTE_TITLE_MAX = 300;
 /** About 200 pages of text: a note, not a book. */
 export const NOTE_CONTENT_MAX = 500_000;
@@ -23,18 +22,6 @@ export const CANVAS_CARDS_MAX = 500;
 export const CANVAS_COORD_MAX = 10_000_000;
 /** The entity types a canvas card may show: the Brain's searchable types. */
 export const CANVAS_ENTITY_TYPES = ['note', 'database', 'record', 'form'];
-
-/** A required text: not empty, not blank, at most `max` characters. */
-function Text(field: string, max: number): PropertyDecorator {
-  const rules = [
-    IsString({ message: `${field} must be a string` }),
-    MinLength(1, { message: `${field} must not be empty` }),
-    MaxLength(max, { message: `${field} must be at most ${max} characters` }),
-    Matches(NOT_BLANK, { message: `${field} must not be blank` }),
-    StorableText(field),
-  ];
-  return (target, key) => rules.forEach((rule) => rule(target, key));
-}
 
 function Markdown(): PropertyDecorator {
   const rules = [
@@ -72,7 +59,7 @@ export class ListBrainNotesArgs extends PageArgs {
 @ArgsType()
 export class CreateBrainNoteArgs {
   @Field(() => String)
-  @Text('title', NOTE_TITLE_MAX)
+  @RequiredText('title', NOTE_TITLE_MAX)
   title!: string;
 
   @Field(() => String, { nullable: true, description: 'Markdown (default empty).' })
@@ -93,7 +80,7 @@ export class CreateBrainNoteArgs {
 export class UpdateBrainNoteArgs extends BrainNoteIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('title')
-  @Text('title', NOTE_TITLE_MAX)
+  @RequiredText('title', NOTE_TITLE_MAX)
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'Markdown.' })
@@ -124,7 +111,7 @@ export class BrainFolderIdArgs {
 @ArgsType()
 export class CreateBrainFolderArgs {
   @Field(() => String)
-  @Text('name', FOLDER_NAME_MAX)
+  @RequiredText('name', FOLDER_NAME_MAX)
   name!: string;
 
   @Field(() => UUID, { nullable: true, description: 'The folder to create it in; null or absent: at the top.' })
@@ -135,7 +122,7 @@ export class CreateBrainFolderArgs {
 export class UpdateBrainFolderArgs extends BrainFolderIdArgs {
   @Field(() => String, { nullable: true, description: 'Renames the folder.' })
   @IfPresent('name')
-  @Text('name', FOLDER_NAME_MAX)
+  @RequiredText('name', FOLDER_NAME_MAX)
   name?: string;
 
   @Field(() => UUID, { nullable: true, description: 'Moves the folder into another one; null: to the top. Not into itself or below itself.' })
@@ -153,7 +140,7 @@ export class BrainTagIdArgs {
 @ArgsType()
 export class CreateBrainTagArgs {
   @Field(() => String, { description: 'Unique among your Brain tags, ignoring case.' })
-  @Text('name', TAG_NAME_MAX)
+  @RequiredText('name', TAG_NAME_MAX)
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB.' })
@@ -166,7 +153,7 @@ export class CreateBrainTagArgs {
 export class UpdateBrainTagArgs extends BrainTagIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @Text('name', TAG_NAME_MAX)
+  @RequiredText('name', TAG_NAME_MAX)
   name?: string;
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB; null removes it.' })
@@ -223,7 +210,7 @@ export class BrainCanvasIdArgs {
 @ArgsType()
 export class CreateBrainCanvasArgs {
   @Field(() => String)
-  @Text('name', CANVAS_NAME_MAX)
+  @RequiredText('name', CANVAS_NAME_MAX)
   name!: string;
 
   @Field(() => [BrainCanvasCardInput], { nullable: true, description: 'The cards on the board (default none).' })
@@ -237,7 +224,7 @@ export class CreateBrainCanvasArgs {
 export class UpdateBrainCanvasArgs extends BrainCanvasIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @Text('name', CANVAS_NAME_MAX)
+  @RequiredText('name', CANVAS_NAME_MAX)
   name?: string;
 
   @Field(() => [BrainCanvasCardInput], { nullable: true, description: 'The whole board: replaces every card.' })
