@@ -30,7 +30,8 @@ await rm(outdir, { recursive: true, force: true });
 const started = performance.now();
 const result = await build({
   absWorkingDir: root,
-  entryPoints: [join(root, 'src', 'app', 'main.ts')],
+  // The image render process (src/files/image-renderer.ts) is a process of its own, so an entry of its own.
+  entryPoints: [join(root, 'src', 'app', 'main.ts'), join(root, 'src', 'files', 'image-render-child.ts')],
   outdir,
   outbase: root,
   bundle: true,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MB, readMemory, sampleRss } from '../lib/memory.js';
@@ -20,6 +21,16 @@ const SETTLE_MS = 30_000;
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** RSS of the service's child processes (the image render process), summed; 0 when it has none. */
+function childrenRss(pid: number): number {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return children.reduce((sum, child) => sum + (readMemory(Number(child))?.rss ?? 0), 0);
+  } catch {
+    return 0;
+  }
 }
 
 /** A noisy RGB PNG of `width`×`height` (noise keeps it from compressing to nothing). */
@@ -98,6 +109,8 @@ async function run(ctx: ScenarioContext) {
   const quietTimes = await signInsDuring(service.url, signer.email, signer.password, new Promise((r) => setTimeout(r, QUIET_MS)));
   const before = readMemory(service.pid)!;
   const rss = sampleRss(service.pid, 50);
+  let childPeak = 0;
+  const childSampler = setInterval(() => (childPeak = Math.max(childPeak, childrenRss(service.pid))), 50);
   const started = performance.now();
   const work = (async () => {
     const ids: string[] = [];
@@ -108,14 +121,16 @@ async function run(ctx: ScenarioContext) {
   const burstTimes = await signInsDuring(service.url, signer.email, signer.password, work);
   const { settled, seconds } = await work;
   const peak = rss.stop().peak;
+  clearInterval(childSampler);
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const after = readMemory(service.pid)!;
+  const childAfter = childrenRss(service.pid);
 
   const row = (label: string, times: number[]) => [label, times.length, round(percentile(times, 50), 0), round(percentile(times, 95), 0), round(percentile(times, 99), 0), round(Math.max(...times), 0)];
   console.log('');
   printTable(['sign-ins', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'], [row('quiet service', quietTimes), row(`during the burst (${seconds.toFixed(1)} s)`, burstTimes)]);
   console.log(`burst: ${burst.length} PNGs, ${megabytes.toFixed(0)} MB uploaded; variants ready ${settled.ready}, failed ${settled.failed} (the ${deep.length} 16-bit images are over the ceiling)`);
-  console.log(`RSS: before ${round(before.rss / MB, 0)} MB, peak ${round(peak / MB, 0)} MB, ${SETTLE_MS / 1000} s after ${round(after.rss / MB, 0)} MB`);
+  console.log(`RSS: before ${round(before.rss / MB, 0)} MB, peak ${round(peak / MB, 0)} MB, ${SETTLE_MS / 1000} s after ${round(after.rss / MB, 0)} MB; the image render process: peak ${round(childPeak / MB, 0)} MB, ${SETTLE_MS / 1000} s after ${round(childAfter / MB, 0)} MB`);
   return {
     scenario: 'image-burst',
     measuredAt: new Date().toISOString(),
@@ -123,7 +138,7 @@ async function run(ctx: ScenarioContext) {
     p99: { quiet: percentile(quietTimes, 99), burst: percentile(burstTimes, 99) },
     burstSeconds: seconds,
     variants: settled,
-    rssMb: { before: before.rss / MB, peak: peak / MB, after: after.rss / MB },
+    rssMb: { before: before.rss / MB, peak: peak / MB, after: after.rss / MB, renderProcessPeak: childPeak / MB, renderProcessAfter: childAfter / MB },
   };
 }
 

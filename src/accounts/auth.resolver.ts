@@ -1,6 +1,6 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import type { AppContext, Authenticated } from '../core/context.js';
+import { CurrentSession, CurrentUser } from '../core/current-user.js';
 import {
   AuthPayload,
   ChangePasswordArgs,
@@ -27,8 +27,8 @@ function signIn(ctx: AppContext, session: StartedSession): AuthPayload {
 @Resolver()
 export class AuthResolver {
   @Query(() => User, { description: 'The signed-in user.' })
-  me(@Ctx() ctx: AppContext): User {
-    return requireAuth(ctx).user;
+  me(@CurrentUser() user: User): User {
+    return user;
   }
 
   @Mutation(() => AuthPayload)
@@ -61,8 +61,7 @@ export class AuthResolver {
   }
 
   @Mutation(() => MessagePayload)
-  async changePassword(@Args(() => ChangePasswordArgs) args: ChangePasswordArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
-    const auth = requireAuth(ctx);
+  async changePassword(@Args(() => ChangePasswordArgs) args: ChangePasswordArgs, @CurrentSession() auth: Authenticated, @Ctx() ctx: AppContext): Promise<MessagePayload> {
     await service(ctx).changePassword(auth.user.id, auth.sessionId, args.currentPassword, args.newPassword, {
       endConnectorGrants: args.endConnectorGrants ?? false,
       revokeApiKeys: args.revokeApiKeys ?? false,

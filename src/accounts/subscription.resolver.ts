@@ -1,7 +1,6 @@
-import { Ctx, Field, ObjectType, Query, Resolver } from 'type-graphql';
+import { Field, ObjectType, Query, Resolver } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
-import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUser } from '../core/current-user.js';
 import { activePlan, PLAN_FEATURES } from './subscription.js';
 import type { User } from './user.entity.js';
 
@@ -37,7 +36,7 @@ export function subscriptionOf(user: Pick<User, 'plan' | 'planExpiresAt'>, now =
 @Resolver()
 export class SubscriptionResolver {
   @Query(() => SubscriptionInfo, { description: 'The caller\'s plan, the plan in force, its features and expiry.' })
-  subscription(@Ctx() ctx: AppContext): SubscriptionInfo {
-    return subscriptionOf(requireAuth(ctx).user);
+  subscription(@CurrentUser() user: User): SubscriptionInfo {
+    return subscriptionOf(user);
   }
 }

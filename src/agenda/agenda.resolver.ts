@@ -1,6 +1,6 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { AgendaFeedService, feedPath } from './agenda-feed.service.js';
 import { AgendaService, MAX_AGENDA_ENTRIES } from './agenda.service.js';
 import { AgendaEntry, AgendaFeedUrl, AgendaRangeArgs } from './agenda.types.js';
@@ -12,13 +12,13 @@ export class AgendaResolver {
       'Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. ' +
       `At most ${MAX_AGENDA_ENTRIES} entries: a range holding more is a 400 asking for a shorter one.`,
   })
-  agendaRange(@Args(() => AgendaRangeArgs) args: AgendaRangeArgs, @Ctx() ctx: AppContext): Promise<AgendaEntry[]> {
-    return AgendaService.range(ctx.em, requireAuth(ctx).user.id, args);
+  agendaRange(@Args(() => AgendaRangeArgs) args: AgendaRangeArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<AgendaEntry[]> {
+    return AgendaService.range(ctx.em, userId, args);
   }
 
   @Mutation(() => AgendaFeedUrl, { description: 'A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on.' })
-  async createAgendaFeed(@Ctx() ctx: AppContext): Promise<AgendaFeedUrl> {
-    const token = await new AgendaFeedService(ctx.em).rotate(requireAuth(ctx).user.id);
+  async createAgendaFeed(@CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<AgendaFeedUrl> {
+    const token = await new AgendaFeedService(ctx.em).rotate(userId);
     return { url: `${ctx.deps.config.baseUrl}${feedPath(token)}` };
   }
 }

@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { Day } from '../planning/day.entity.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
 import { BodyMeasurementService } from './body-measurement.service.js';
@@ -9,13 +9,13 @@ import { BodyMeasurementPage, CreateBodyMeasurementArgs, ListBodyMeasurementsArg
 @Resolver(() => BodyMeasurement)
 export class BodyMeasurementResolver {
   @Query(() => BodyMeasurementPage, { description: 'Your measurements by time; filter by a date range of their days.' })
-  bodyMeasurements(@Args(() => ListBodyMeasurementsArgs) args: ListBodyMeasurementsArgs, @Ctx() ctx: AppContext): Promise<BodyMeasurementPage> {
-    return new BodyMeasurementService(ctx.em).list(requireAuth(ctx).user.id, args);
+  bodyMeasurements(@Args(() => ListBodyMeasurementsArgs) args: ListBodyMeasurementsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BodyMeasurementPage> {
+    return new BodyMeasurementService(ctx.em).list(userId, args);
   }
 
   @Mutation(() => BodyMeasurement, { description: 'At least one of weight, bodyFat, waist, hip.' })
-  createBodyMeasurement(@Args(() => CreateBodyMeasurementArgs) args: CreateBodyMeasurementArgs, @Ctx() ctx: AppContext): Promise<BodyMeasurement> {
-    return new BodyMeasurementService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createBodyMeasurement(@Args(() => CreateBodyMeasurementArgs) args: CreateBodyMeasurementArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BodyMeasurement> {
+    return new BodyMeasurementService(ctx.em).create(userId, args);
   }
 }
 

@@ -1,6 +1,7 @@
+import type { User } from '../accounts/user.entity.js';
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUser } from '../core/current-user.js';
 import { filesRuntime } from '../files/files-runtime.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { ProgressPhoto } from './progress-photo.entity.js';
@@ -15,14 +16,12 @@ async function service(ctx: AppContext): Promise<ProgressPhotoService> {
 @Resolver(() => ProgressPhoto)
 export class ProgressPhotoResolver {
   @Query(() => ProgressPhotoPage, { description: "The caller's progress photos, oldest first; filter by day or date range." })
-  async progressPhotos(@Args(() => ListProgressPhotosArgs) args: ListProgressPhotosArgs, @Ctx() ctx: AppContext): Promise<ProgressPhotoPage> {
-    const { user } = requireAuth(ctx);
+  async progressPhotos(@Args(() => ListProgressPhotosArgs) args: ListProgressPhotosArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<ProgressPhotoPage> {
     return (await service(ctx)).list(user.id, args);
   }
 
   @Mutation(() => ProgressPhoto, { description: 'A progress photo from an image uploaded with POST /files/upload.' })
-  async createProgressPhoto(@Args(() => CreateProgressPhotoArgs) args: CreateProgressPhotoArgs, @Ctx() ctx: AppContext): Promise<ProgressPhoto> {
-    const { user } = requireAuth(ctx);
+  async createProgressPhoto(@Args(() => CreateProgressPhotoArgs) args: CreateProgressPhotoArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<ProgressPhoto> {
     return (await service(ctx)).create(user.id, args);
   }
 

@@ -1,7 +1,8 @@
+import type { User } from '../accounts/user.entity.js';
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUser } from '../core/current-user.js';
 import { VariantName } from './file-kinds.js';
 import { FileService } from './file.service.js';
 import { filesRuntime } from './files-runtime.js';
@@ -17,28 +18,24 @@ async function service(ctx: AppContext): Promise<FileService> {
 @Resolver(() => StoredFile)
 export class FileResolver {
   @Query(() => FilePage, { description: "The caller's files, newest first; filter by fileType, mimeType or part of the name." })
-  async files(@Args(() => ListFilesArgs) args: ListFilesArgs, @Ctx() ctx: AppContext): Promise<FilePage> {
-    const { user } = requireAuth(ctx);
+  async files(@Args(() => ListFilesArgs) args: ListFilesArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<FilePage> {
     return (await service(ctx)).list(user.id, args);
   }
 
   @Query(() => StoredFile)
-  async file(@Args(() => FileIdArgs) args: FileIdArgs, @Ctx() ctx: AppContext): Promise<StoredFile> {
-    const { user } = requireAuth(ctx);
+  async file(@Args(() => FileIdArgs) args: FileIdArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<StoredFile> {
     return (await service(ctx)).get(user.id, args.fileId);
   }
 
   @Query(() => FileUrl, {
     description: 'A short-lived URL of a variant (default original) that the client loads directly. A resized variant that does not exist yet is made first.',
   })
-  async fileUrl(@Args(() => FileUrlArgs) args: FileUrlArgs, @Ctx() ctx: AppContext): Promise<FileUrl> {
-    const { user } = requireAuth(ctx);
+  async fileUrl(@Args(() => FileUrlArgs) args: FileUrlArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<FileUrl> {
     return (await service(ctx)).url(user.id, args.fileId, args.variant ?? VariantName.original);
   }
 
   @Mutation(() => Deleted, { description: 'Removes the file, its variants and every stored blob.' })
-  async deleteFile(@Args(() => FileIdArgs) args: FileIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    const { user } = requireAuth(ctx);
+  async deleteFile(@Args(() => FileIdArgs) args: FileIdArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<Deleted> {
     return (await service(ctx)).delete(user.id, args.fileId);
   }
 

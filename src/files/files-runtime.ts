@@ -6,16 +6,17 @@ import type { Logger } from '../core/logger.js';
 import { loadJwtSecret } from '../core/secrets.js';
 import { DiskStorage } from './storage/disk.js';
 import { variantQueue } from './variant-queue.js';
+import { childProcessRenderer, type ImageRenderer } from './image-renderer.js';
 import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
 
 export const GENERATE_VARIANTS_JOB = 'files:generate-variants';
 
 /**
- * Images the eager variants are made of at once per process. Each decode already uses every core (libvips
- * threads), so a second image at once mostly holds more decoded pixels and takes CPU from the requests
- * beside it: in `npm run bench -- image-burst` (16 large PNGs while signing in), one at a time made the
- * burst ~15% longer but sign-in p99 75-120 ms instead of 148 ms, and RSS came back to within ~30 MB of
- * where it started (308 MB, 120 MB above it, with two).
+ * Images the eager variants are made of at once per process (in its image render process,
+ * image-renderer.ts). Each decode already uses every core (libvips threads), so a second image at once
+ * mostly holds more decoded pixels and takes CPU from the requests beside it: in `npm run bench --
+ * image-burst` two at a time made sign-in p99 during the burst 76-155 ms, one at a time 68-96 ms, for a
+ * burst ~10% longer.
  */
 export const VARIANT_JOB_CONCURRENCY = 1;
 
@@ -50,6 +51,8 @@ export interface FilesRuntime {
   adapter(name: StorageAdapterName): BlobStorage;
   signer: UrlSigner;
   enqueueVariants(fileId: string): Promise<void>;
+  /** Renders variants in the low-priority image process (image-renderer.ts). */
+  renderer: ImageRenderer;
 }
 
 const runtimes = new WeakMap<AppDeps, Promise<FilesRuntime>>();
@@ -74,6 +77,7 @@ async function createRuntime(deps: AppDeps): Promise<FilesRuntime> {
     adapter,
     signer: new UrlSigner(createHmac('sha256', secret).update('file-url-signing-v1').digest()),
     enqueueVariants: (fileId) => variantQueue(deps).submit(fileId),
+    renderer: childProcessRenderer(deps.logger),
   };
 }
 

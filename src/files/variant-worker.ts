@@ -81,6 +81,8 @@ export class VariantWorker implements JobCompanion, VariantQueue {
   async stop(): Promise<void> {
     this.stopping = true;
     await Promise.allSettled([...this.inFlight]);
+    // The render process ends with the work (a later lazy variant starts it again).
+    await (await filesRuntime(this.deps)).renderer.close();
   }
 
   private async make(fileId: string): Promise<void> {

@@ -9,7 +9,8 @@ import { NotFoundError } from '../core/errors.js';
 import { VariantStatus, RESIZED_VARIANTS, type ResizedVariant } from './file-kinds.js';
 import type { FilesRuntime } from './files-runtime.js';
 import { ImageVariant } from './image-variant.entity.js';
-import { describeImageError, renderVariant, renderVariants, type ImageSource } from './image-processing.js';
+import { describeImageError, type ImageSource } from './image-processing.js';
+import { RenderProcessError } from './image-renderer.js';
 import { blobKey, type BlobStorage } from './storage/storage.js';
 import { StoredFile } from './stored-file.entity.js';
 
@@ -45,12 +46,13 @@ export class VariantService {
         let row: ImageVariant;
         await this.withSource(storage, file.storageKey, async (source) => {
           try {
-            const out = await renderVariant(source, file.mimeType, variant);
+            const out = await this.rt.renderer.variant(source, file.mimeType, variant);
             written = { key, adapter: file.storageAdapter };
             await storage.putBuffer(key, out.data, file.mimeType);
             row = tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.ready, width: out.width, height: out.height, size: out.size, storageKey: key });
           } catch (error) {
-            if (written) throw error; // storage failed, not the image: let the caller retry
+            // Storage or the render process failed, not the image: let the caller retry.
+            if (written || error instanceof RenderProcessError) throw error;
             this.rt.logger.warn({ err: error, fileId, variant }, 'image variant failed');
             row = tx.create(ImageVariant, { userId, fileId, variant, status: VariantStatus.failed, size: 0, storageKey: key, error: describeImageError(error) });
           }
@@ -101,7 +103,7 @@ export class VariantService {
 
         const rows: ImageVariant[] = [];
         await this.withSource(store, file.storageKey, async (source) => {
-          const outcomes = await renderVariants(source, file.mimeType, missing);
+          const outcomes = await this.rt.renderer.variants(source, file.mimeType, missing);
           const puts = await Promise.allSettled(
             missing.map(async (variant) => {
               const key = blobKey(userId, fileId, variant);

@@ -1,7 +1,7 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { Day } from '../planning/day.entity.js';
 import { JournalEntry } from './journal-entry.entity.js';
 import { JournalEntryService } from './journal-entry.service.js';
@@ -23,58 +23,58 @@ import {
 @Resolver(() => JournalQuestion)
 export class JournalQuestionResolver {
   @Query(() => JournalQuestionPage, { description: 'The global questions, then your own, each by order.' })
-  journalQuestions(@Args(() => ListJournalQuestionsArgs) args: ListJournalQuestionsArgs, @Ctx() ctx: AppContext): Promise<JournalQuestionPage> {
-    return new JournalQuestionService(ctx.em).list(requireAuth(ctx).user.id, args);
+  journalQuestions(@Args(() => ListJournalQuestionsArgs) args: ListJournalQuestionsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestionPage> {
+    return new JournalQuestionService(ctx.em).list(userId, args);
   }
 
   @Query(() => JournalQuestion, { description: 'A global question or one of your own.' })
-  journalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
-    return new JournalQuestionService(ctx.em).visible(requireAuth(ctx).user.id, args.questionId);
+  journalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
+    return new JournalQuestionService(ctx.em).visible(userId, args.questionId);
   }
 
   @Mutation(() => JournalQuestion, { description: 'Adds a question of your own (shown after the global ones).' })
-  createJournalQuestion(@Args(() => CreateJournalQuestionArgs) args: CreateJournalQuestionArgs, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
-    return new JournalQuestionService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createJournalQuestion(@Args(() => CreateJournalQuestionArgs) args: CreateJournalQuestionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
+    return new JournalQuestionService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => JournalQuestion, { description: 'Only your own questions can be changed; global ones answer NOT_FOUND.' })
-  updateJournalQuestion(@Args(() => UpdateJournalQuestionArgs) args: UpdateJournalQuestionArgs, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
+  updateJournalQuestion(@Args(() => UpdateJournalQuestionArgs) args: UpdateJournalQuestionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
     const { questionId, ...changes } = args;
-    return new JournalQuestionService(ctx.em).update(requireAuth(ctx).user.id, questionId, changes);
+    return new JournalQuestionService(ctx.em).update(userId, questionId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Only your own questions can be deleted; their entries stay, with the question text as answered.' })
-  deleteJournalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new JournalQuestionService(ctx.em).delete(requireAuth(ctx).user.id, args.questionId);
+  deleteJournalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new JournalQuestionService(ctx.em).delete(userId, args.questionId);
   }
 }
 
 @Resolver(() => JournalEntry)
 export class JournalEntryResolver {
   @Query(() => JournalEntryPage, { description: 'Your journal entries, oldest first; filter by day and question.' })
-  journalEntries(@Args(() => ListJournalEntriesArgs) args: ListJournalEntriesArgs, @Ctx() ctx: AppContext): Promise<JournalEntryPage> {
-    return new JournalEntryService(ctx.em).list(requireAuth(ctx).user.id, args);
+  journalEntries(@Args(() => ListJournalEntriesArgs) args: ListJournalEntriesArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntryPage> {
+    return new JournalEntryService(ctx.em).list(userId, args);
   }
 
   @Query(() => JournalEntry)
-  journalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @Ctx() ctx: AppContext): Promise<JournalEntry> {
-    return new JournalEntryService(ctx.em).get(requireAuth(ctx).user.id, args.entryId);
+  journalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntry> {
+    return new JournalEntryService(ctx.em).get(userId, args.entryId);
   }
 
   @Mutation(() => JournalEntry, { description: "The day's first entry completes its JOURNAL checklist item." })
-  createJournalEntry(@Args(() => CreateJournalEntryArgs) args: CreateJournalEntryArgs, @Ctx() ctx: AppContext): Promise<JournalEntry> {
-    return new JournalEntryService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createJournalEntry(@Args(() => CreateJournalEntryArgs) args: CreateJournalEntryArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntry> {
+    return new JournalEntryService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => JournalEntry)
-  updateJournalEntry(@Args(() => UpdateJournalEntryArgs) args: UpdateJournalEntryArgs, @Ctx() ctx: AppContext): Promise<JournalEntry> {
+  updateJournalEntry(@Args(() => UpdateJournalEntryArgs) args: UpdateJournalEntryArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntry> {
     const { entryId, ...changes } = args;
-    return new JournalEntryService(ctx.em).update(requireAuth(ctx).user.id, entryId, changes);
+    return new JournalEntryService(ctx.em).update(userId, entryId, changes);
   }
 
   @Mutation(() => Deleted, { description: "The day's JOURNAL checklist item stays as it is." })
-  deleteJournalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new JournalEntryService(ctx.em).delete(requireAuth(ctx).user.id, args.entryId);
+  deleteJournalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new JournalEntryService(ctx.em).delete(userId, args.entryId);
   }
 }
 

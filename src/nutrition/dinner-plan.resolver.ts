@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { Day } from '../planning/day.entity.js';
 import { DinnerPlan } from './dinner-plan.entity.js';
 import { DinnerPlanService } from './dinner-plan.service.js';
@@ -9,21 +9,21 @@ import { DinnerPlanPage, ListDinnerPlansArgs, UpdateDinnerPlanArgs, WeekIdArgs }
 @Resolver(() => DinnerPlan)
 export class DinnerPlanResolver {
   @Query(() => DinnerPlanPage, { description: 'Your dinner plans by date; filter by week or day.' })
-  dinnerPlans(@Args(() => ListDinnerPlansArgs) args: ListDinnerPlansArgs, @Ctx() ctx: AppContext): Promise<DinnerPlanPage> {
-    return new DinnerPlanService(ctx.em).list(requireAuth(ctx).user.id, args);
+  dinnerPlans(@Args(() => ListDinnerPlansArgs) args: ListDinnerPlansArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<DinnerPlanPage> {
+    return new DinnerPlanService(ctx.em).list(userId, args);
   }
 
   @Mutation(() => [DinnerPlan], { description: 'Makes the 7 dinner plans of the week under the cooking rule; again returns the same 7 (200).' })
-  async generateDinnerWeek(@Args(() => WeekIdArgs) args: WeekIdArgs, @Ctx() ctx: AppContext): Promise<DinnerPlan[]> {
-    const { plans, created } = await new DinnerPlanService(ctx.em).generateWeek(requireAuth(ctx).user.id, args.weekId);
+  async generateDinnerWeek(@Args(() => WeekIdArgs) args: WeekIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<DinnerPlan[]> {
+    const { plans, created } = await new DinnerPlanService(ctx.em).generateWeek(userId, args.weekId);
     if (!created) ctx.http.setStatus(200);
     return plans;
   }
 
   @Mutation(() => DinnerPlan, { description: "Cooking rule: a cook day's meal is set on the covered day too; cooked on a cook day completes COOK." })
-  updateDinnerPlan(@Args(() => UpdateDinnerPlanArgs) args: UpdateDinnerPlanArgs, @Ctx() ctx: AppContext): Promise<DinnerPlan> {
+  updateDinnerPlan(@Args(() => UpdateDinnerPlanArgs) args: UpdateDinnerPlanArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<DinnerPlan> {
     const { dinnerPlanId, ...changes } = args;
-    return new DinnerPlanService(ctx.em).update(requireAuth(ctx).user.id, dinnerPlanId, changes);
+    return new DinnerPlanService(ctx.em).update(userId, dinnerPlanId, changes);
   }
 }
 

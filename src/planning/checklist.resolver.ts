@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { requiredChecklist } from './checklist-key.js';
 import { ChecklistService } from './checklist.service.js';
@@ -9,13 +9,13 @@ import { DayIdArgs, ToggleChecklistArgs } from './planning.types.js';
 @Resolver(() => ChecklistItem)
 export class ChecklistResolver {
   @Query(() => [ChecklistItem], { description: 'All checklist items of a day.' })
-  checklist(@Args(() => DayIdArgs) args: DayIdArgs, @Ctx() ctx: AppContext): Promise<ChecklistItem[]> {
-    return new ChecklistService(ctx.em).list(requireAuth(ctx).user.id, args.dayId);
+  checklist(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ChecklistItem[]> {
+    return new ChecklistService(ctx.em).list(userId, args.dayId);
   }
 
   @Mutation(() => ChecklistItem, { description: 'Toggles a checklist item; `value` is kept when it becomes done.' })
-  toggleChecklistItem(@Args(() => ToggleChecklistArgs) args: ToggleChecklistArgs, @Ctx() ctx: AppContext): Promise<ChecklistItem> {
-    return new ChecklistService(ctx.em).toggle(requireAuth(ctx).user.id, args.dayId, args.key, args.value);
+  toggleChecklistItem(@Args(() => ToggleChecklistArgs) args: ToggleChecklistArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ChecklistItem> {
+    return new ChecklistService(ctx.em).toggle(userId, args.dayId, args.key, args.value);
   }
 
   @FieldResolver(() => Boolean, { description: "Whether the day's mode requires this item." })

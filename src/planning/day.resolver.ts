@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { ChecklistKey, requiredChecklist } from './checklist-key.js';
 import { Day } from './day.entity.js';
@@ -12,19 +12,19 @@ import { BedtimeTargets, DayIdArgs, UpdateDayArgs } from './planning.types.js';
 @Resolver(() => Day)
 export class DayResolver {
   @Query(() => Day)
-  day(@Args(() => DayIdArgs) args: DayIdArgs, @Ctx() ctx: AppContext): Promise<Day> {
-    return new DayService(ctx.em).get(requireAuth(ctx).user.id, args.dayId);
+  day(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Day> {
+    return new DayService(ctx.em).get(userId, args.dayId);
   }
 
   @Query(() => Day, { description: "Today in the user's time zone; created on first read." })
-  today(@Ctx() ctx: AppContext): Promise<Day> {
-    return new DayService(ctx.em).today(requireAuth(ctx).user.id);
+  today(@CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Day> {
+    return new DayService(ctx.em).today(userId);
   }
 
   @Mutation(() => Day)
-  updateDay(@Args(() => UpdateDayArgs) args: UpdateDayArgs, @Ctx() ctx: AppContext): Promise<Day> {
+  updateDay(@Args(() => UpdateDayArgs) args: UpdateDayArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Day> {
     const { dayId, ...changes } = args;
-    return new DayService(ctx.em).update(requireAuth(ctx).user.id, dayId, changes);
+    return new DayService(ctx.em).update(userId, dayId, changes);
   }
 
   @FieldResolver(() => Boolean, { description: 'Every required checklist item is done.' })

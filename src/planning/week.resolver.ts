@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { Day } from './day.entity.js';
 import { UpdateWeekArgs, WeekStartArgs } from './planning.types.js';
 import { Week } from './week.entity.js';
@@ -9,20 +9,20 @@ import { WeekService } from './week.service.js';
 @Resolver(() => Week)
 export class WeekResolver {
   @Query(() => Week, { description: 'A generated week by its Monday, with its days.' })
-  week(@Args(() => WeekStartArgs) args: WeekStartArgs, @Ctx() ctx: AppContext): Promise<Week> {
-    return new WeekService(ctx.em).findByStart(requireAuth(ctx).user.id, args.startDate);
+  week(@Args(() => WeekStartArgs) args: WeekStartArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Week> {
+    return new WeekService(ctx.em).findByStart(userId, args.startDate);
   }
 
   @Mutation(() => Week, { description: 'Creates the week and its 7 days; an existing week is returned unchanged.' })
-  async generateWeek(@Args(() => WeekStartArgs) args: WeekStartArgs, @Ctx() ctx: AppContext): Promise<Week> {
-    const { week, created } = await new WeekService(ctx.em).generate(requireAuth(ctx).user.id, args.startDate);
+  async generateWeek(@Args(() => WeekStartArgs) args: WeekStartArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Week> {
+    const { week, created } = await new WeekService(ctx.em).generate(userId, args.startDate);
     if (!created) ctx.http.setStatus(200);
     return week;
   }
 
   @Mutation(() => Week)
-  updateWeek(@Args(() => UpdateWeekArgs) args: UpdateWeekArgs, @Ctx() ctx: AppContext): Promise<Week> {
-    return new WeekService(ctx.em).update(requireAuth(ctx).user.id, args.weekId, { isStressWeek: args.isStressWeek });
+  updateWeek(@Args(() => UpdateWeekArgs) args: UpdateWeekArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Week> {
+    return new WeekService(ctx.em).update(userId, args.weekId, { isStressWeek: args.isStressWeek });
   }
 
   @FieldResolver(() => [Day])

@@ -1,7 +1,7 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { BoardColumn } from './board-column.entity.js';
 import { Deadline } from './deadline.entity.js';
 import { DeadlineService } from './deadline.service.js';
@@ -42,68 +42,68 @@ const board = (project: Project): Board => ({ projectId: project.id });
 @Resolver(() => Tag)
 export class TagResolver {
   @Query(() => TagPage, { description: 'Your tags for project tasks, oldest first.' })
-  tags(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: AppContext): Promise<TagPage> {
-    return new TagService(ctx.em).list(requireAuth(ctx).user.id, args);
+  tags(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TagPage> {
+    return new TagService(ctx.em).list(userId, args);
   }
 
   @Query(() => Tag)
-  tag(@Args(() => TagIdArgs) args: TagIdArgs, @Ctx() ctx: AppContext): Promise<Tag> {
-    return new TagService(ctx.em).get(requireAuth(ctx).user.id, args.tagId);
+  tag(@Args(() => TagIdArgs) args: TagIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Tag> {
+    return new TagService(ctx.em).get(userId, args.tagId);
   }
 
   @Mutation(() => Tag)
-  createTag(@Args(() => CreateTagArgs) args: CreateTagArgs, @Ctx() ctx: AppContext): Promise<Tag> {
-    return new TagService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createTag(@Args(() => CreateTagArgs) args: CreateTagArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Tag> {
+    return new TagService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => Tag)
-  updateTag(@Args(() => UpdateTagArgs) args: UpdateTagArgs, @Ctx() ctx: AppContext): Promise<Tag> {
+  updateTag(@Args(() => UpdateTagArgs) args: UpdateTagArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Tag> {
     const { tagId, ...changes } = args;
-    return new TagService(ctx.em).update(requireAuth(ctx).user.id, tagId, changes);
+    return new TagService(ctx.em).update(userId, tagId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'The tag leaves the project tasks that carried it.' })
-  deleteTag(@Args(() => TagIdArgs) args: TagIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new TagService(ctx.em).delete(requireAuth(ctx).user.id, args.tagId);
+  deleteTag(@Args(() => TagIdArgs) args: TagIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new TagService(ctx.em).delete(userId, args.tagId);
   }
 }
 
 @Resolver(() => Project)
 export class ProjectResolver {
   @Query(() => ProjectPage, { description: 'Your projects, oldest first; filter by type and status.' })
-  projects(@Args(() => ListProjectsArgs) args: ListProjectsArgs, @Ctx() ctx: AppContext): Promise<ProjectPage> {
-    return new ProjectService(ctx.em).list(requireAuth(ctx).user.id, args);
+  projects(@Args(() => ListProjectsArgs) args: ListProjectsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ProjectPage> {
+    return new ProjectService(ctx.em).list(userId, args);
   }
 
   @Query(() => Project)
-  project(@Args(() => ProjectIdArgs) args: ProjectIdArgs, @Ctx() ctx: AppContext): Promise<Project> {
-    return new ProjectService(ctx.em).get(requireAuth(ctx).user.id, args.projectId);
+  project(@Args(() => ProjectIdArgs) args: ProjectIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Project> {
+    return new ProjectService(ctx.em).get(userId, args.projectId);
   }
 
   @Mutation(() => Project, { description: 'Creates the project with its board (To do, In progress, Done).' })
-  createProject(@Args(() => CreateProjectArgs) args: CreateProjectArgs, @Ctx() ctx: AppContext): Promise<Project> {
-    return new ProjectService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createProject(@Args(() => CreateProjectArgs) args: CreateProjectArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Project> {
+    return new ProjectService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => Project)
-  updateProject(@Args(() => UpdateProjectArgs) args: UpdateProjectArgs, @Ctx() ctx: AppContext): Promise<Project> {
+  updateProject(@Args(() => UpdateProjectArgs) args: UpdateProjectArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Project> {
     const { projectId, ...changes } = args;
-    return new ProjectService(ctx.em).update(requireAuth(ctx).user.id, projectId, changes);
+    return new ProjectService(ctx.em).update(userId, projectId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Deletes the project, its board and its tasks; its deadlines stay without a project.' })
-  deleteProject(@Args(() => ProjectIdArgs) args: ProjectIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new ProjectService(ctx.em).delete(requireAuth(ctx).user.id, args.projectId);
+  deleteProject(@Args(() => ProjectIdArgs) args: ProjectIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new ProjectService(ctx.em).delete(userId, args.projectId);
   }
 
   @Query(() => Board, { description: "The project's board: its columns in order, each with its tasks in order." })
-  async projectBoard(@Args(() => ProjectIdArgs) args: ProjectIdArgs, @Ctx() ctx: AppContext): Promise<Board> {
-    return board(await new ProjectService(ctx.em).get(requireAuth(ctx).user.id, args.projectId));
+  async projectBoard(@Args(() => ProjectIdArgs) args: ProjectIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Board> {
+    return board(await new ProjectService(ctx.em).get(userId, args.projectId));
   }
 
   @Mutation(() => Board, { description: 'Renames, reorders, adds and removes (empty) columns; task statuses follow.' })
-  async updateProjectBoard(@Args(() => UpdateBoardArgs) args: UpdateBoardArgs, @Ctx() ctx: AppContext): Promise<Board> {
-    return board(await new ProjectService(ctx.em).updateBoard(requireAuth(ctx).user.id, args.projectId, args.columns));
+  async updateProjectBoard(@Args(() => UpdateBoardArgs) args: UpdateBoardArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Board> {
+    return board(await new ProjectService(ctx.em).updateBoard(userId, args.projectId, args.columns));
   }
 
   @FieldResolver(() => Board)
@@ -131,62 +131,62 @@ export class BoardColumnResolver {
 @Resolver(() => ProjectTask)
 export class ProjectTaskResolver {
   @Query(() => ProjectTaskPage, { description: 'The tasks of your project, oldest first; filter by status, category, tag, deadline or text.' })
-  projectTasks(@Args(() => ListProjectTasksArgs) args: ListProjectTasksArgs, @Ctx() ctx: AppContext): Promise<ProjectTaskPage> {
-    return new ProjectTaskService(ctx.em).list(requireAuth(ctx).user.id, args);
+  projectTasks(@Args(() => ListProjectTasksArgs) args: ListProjectTasksArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ProjectTaskPage> {
+    return new ProjectTaskService(ctx.em).list(userId, args);
   }
 
   @Query(() => ProjectTask)
-  projectTask(@Args(() => ProjectTaskIdArgs) args: ProjectTaskIdArgs, @Ctx() ctx: AppContext): Promise<ProjectTask> {
-    return new ProjectTaskService(ctx.em).get(requireAuth(ctx).user.id, args.projectId, args.taskId);
+  projectTask(@Args(() => ProjectTaskIdArgs) args: ProjectTaskIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ProjectTask> {
+    return new ProjectTaskService(ctx.em).get(userId, args.projectId, args.taskId);
   }
 
   @Mutation(() => ProjectTask, { description: "Adds the task last in the board's first column (todo)." })
-  createProjectTask(@Args(() => CreateProjectTaskArgs) args: CreateProjectTaskArgs, @Ctx() ctx: AppContext): Promise<ProjectTask> {
-    return new ProjectTaskService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createProjectTask(@Args(() => CreateProjectTaskArgs) args: CreateProjectTaskArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ProjectTask> {
+    return new ProjectTaskService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => ProjectTask, { description: 'status follows the column: move the task to change it.' })
-  updateProjectTask(@Args(() => UpdateProjectTaskArgs) args: UpdateProjectTaskArgs, @Ctx() ctx: AppContext): Promise<ProjectTask> {
+  updateProjectTask(@Args(() => UpdateProjectTaskArgs) args: UpdateProjectTaskArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ProjectTask> {
     const { projectId, taskId, ...changes } = args;
-    return new ProjectTaskService(ctx.em).update(requireAuth(ctx).user.id, projectId, taskId, changes);
+    return new ProjectTaskService(ctx.em).update(userId, projectId, taskId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'The tasks below it in its column move up.' })
-  deleteProjectTask(@Args(() => ProjectTaskIdArgs) args: ProjectTaskIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new ProjectTaskService(ctx.em).delete(requireAuth(ctx).user.id, args.projectId, args.taskId);
+  deleteProjectTask(@Args(() => ProjectTaskIdArgs) args: ProjectTaskIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new ProjectTaskService(ctx.em).delete(userId, args.projectId, args.taskId);
   }
 
   @Mutation(() => ProjectTask, { description: 'Places the task at order (0-based) in columnId; both columns stay 0..n-1.' })
-  moveProjectTask(@Args(() => MoveProjectTaskArgs) args: MoveProjectTaskArgs, @Ctx() ctx: AppContext): Promise<ProjectTask> {
-    return new ProjectTaskService(ctx.em).move(requireAuth(ctx).user.id, args.projectId, args.taskId, args.columnId, args.order);
+  moveProjectTask(@Args(() => MoveProjectTaskArgs) args: MoveProjectTaskArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ProjectTask> {
+    return new ProjectTaskService(ctx.em).move(userId, args.projectId, args.taskId, args.columnId, args.order);
   }
 }
 
 @Resolver(() => Deadline)
 export class DeadlineResolver {
   @Query(() => DeadlinePage, { description: 'Your deadlines, soonest first; filter by project, status, priority, upcoming.' })
-  deadlines(@Args(() => ListDeadlinesArgs) args: ListDeadlinesArgs, @Ctx() ctx: AppContext): Promise<DeadlinePage> {
-    return new DeadlineService(ctx.em).list(requireAuth(ctx).user.id, args);
+  deadlines(@Args(() => ListDeadlinesArgs) args: ListDeadlinesArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<DeadlinePage> {
+    return new DeadlineService(ctx.em).list(userId, args);
   }
 
   @Query(() => Deadline)
-  deadline(@Args(() => DeadlineIdArgs) args: DeadlineIdArgs, @Ctx() ctx: AppContext): Promise<Deadline> {
-    return new DeadlineService(ctx.em).get(requireAuth(ctx).user.id, args.deadlineId);
+  deadline(@Args(() => DeadlineIdArgs) args: DeadlineIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deadline> {
+    return new DeadlineService(ctx.em).get(userId, args.deadlineId);
   }
 
   @Mutation(() => Deadline)
-  createDeadline(@Args(() => CreateDeadlineArgs) args: CreateDeadlineArgs, @Ctx() ctx: AppContext): Promise<Deadline> {
-    return new DeadlineService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createDeadline(@Args(() => CreateDeadlineArgs) args: CreateDeadlineArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deadline> {
+    return new DeadlineService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => Deadline)
-  updateDeadline(@Args(() => UpdateDeadlineArgs) args: UpdateDeadlineArgs, @Ctx() ctx: AppContext): Promise<Deadline> {
+  updateDeadline(@Args(() => UpdateDeadlineArgs) args: UpdateDeadlineArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deadline> {
     const { deadlineId, ...changes } = args;
-    return new DeadlineService(ctx.em).update(requireAuth(ctx).user.id, deadlineId, changes);
+    return new DeadlineService(ctx.em).update(userId, deadlineId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Its project tasks stay, without a deadline.' })
-  deleteDeadline(@Args(() => DeadlineIdArgs) args: DeadlineIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new DeadlineService(ctx.em).delete(requireAuth(ctx).user.id, args.deadlineId);
+  deleteDeadline(@Args(() => DeadlineIdArgs) args: DeadlineIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new DeadlineService(ctx.em).delete(userId, args.deadlineId);
   }
 }

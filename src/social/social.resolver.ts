@@ -1,7 +1,7 @@
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { filesRuntime } from '../files/files-runtime.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { FileService } from '../files/file.service.js';
@@ -33,29 +33,29 @@ async function people(ctx: AppContext): Promise<PersonService> {
 @Resolver(() => Person)
 export class PersonResolver {
   @Query(() => PersonPage, { description: 'Your people by name; filter by relationshipType, search name and notes.' })
-  async people(@Args(() => ListPeopleArgs) args: ListPeopleArgs, @Ctx() ctx: AppContext): Promise<PersonPage> {
-    return (await people(ctx)).list(requireAuth(ctx).user.id, args);
+  async people(@Args(() => ListPeopleArgs) args: ListPeopleArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<PersonPage> {
+    return (await people(ctx)).list(userId, args);
   }
 
   @Query(() => Person)
-  async person(@Args(() => PersonIdArgs) args: PersonIdArgs, @Ctx() ctx: AppContext): Promise<Person> {
-    return (await people(ctx)).get(requireAuth(ctx).user.id, args.personId);
+  async person(@Args(() => PersonIdArgs) args: PersonIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Person> {
+    return (await people(ctx)).get(userId, args.personId);
   }
 
   @Mutation(() => Person, { description: '`pictureUrl` is the id of one of your image files; relationshipType `friend` fires friend_added.' })
-  async createPerson(@Args(() => CreatePersonArgs) args: CreatePersonArgs, @Ctx() ctx: AppContext): Promise<Person> {
-    return (await people(ctx)).create(requireAuth(ctx).user.id, args);
+  async createPerson(@Args(() => CreatePersonArgs) args: CreatePersonArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Person> {
+    return (await people(ctx)).create(userId, args);
   }
 
   @Mutation(() => Person, { description: 'Changing relationshipType to `friend` fires friend_added.' })
-  async updatePerson(@Args(() => UpdatePersonArgs) args: UpdatePersonArgs, @Ctx() ctx: AppContext): Promise<Person> {
+  async updatePerson(@Args(() => UpdatePersonArgs) args: UpdatePersonArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Person> {
     const { personId, ...changes } = args;
-    return (await people(ctx)).update(requireAuth(ctx).user.id, personId, changes);
+    return (await people(ctx)).update(userId, personId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Also takes the person out of the guests of your happenings.' })
-  async deletePerson(@Args(() => PersonIdArgs) args: PersonIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return (await people(ctx)).delete(requireAuth(ctx).user.id, args.personId);
+  async deletePerson(@Args(() => PersonIdArgs) args: PersonIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return (await people(ctx)).delete(userId, args.personId);
   }
 
   @FieldResolver(() => StoredFile, { nullable: true, description: 'The picture (with its URL and variants, the thumbnail among them).' })
@@ -84,29 +84,29 @@ export class PersonResolver {
 @Resolver(() => SocialHappening)
 export class SocialHappeningResolver {
   @Query(() => SocialHappeningPage, { description: 'Your happenings, most recent first; filter by day, date range or guest.' })
-  socialHappenings(@Args(() => ListSocialHappeningsArgs) args: ListSocialHappeningsArgs, @Ctx() ctx: AppContext): Promise<SocialHappeningPage> {
-    return new SocialHappeningService(ctx.em).list(requireAuth(ctx).user.id, args);
+  socialHappenings(@Args(() => ListSocialHappeningsArgs) args: ListSocialHappeningsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappeningPage> {
+    return new SocialHappeningService(ctx.em).list(userId, args);
   }
 
   @Query(() => SocialHappening)
-  socialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @Ctx() ctx: AppContext): Promise<SocialHappening> {
-    return new SocialHappeningService(ctx.em).get(requireAuth(ctx).user.id, args.happeningId);
+  socialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappening> {
+    return new SocialHappeningService(ctx.em).get(userId, args.happeningId);
   }
 
   @Mutation(() => SocialHappening, { description: 'startTime before endTime; guestIds are your people.' })
-  createSocialHappening(@Args(() => CreateSocialHappeningArgs) args: CreateSocialHappeningArgs, @Ctx() ctx: AppContext): Promise<SocialHappening> {
-    return new SocialHappeningService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createSocialHappening(@Args(() => CreateSocialHappeningArgs) args: CreateSocialHappeningArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappening> {
+    return new SocialHappeningService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => SocialHappening, { description: 'guestIds and itemIds given replace the lists.' })
-  updateSocialHappening(@Args(() => UpdateSocialHappeningArgs) args: UpdateSocialHappeningArgs, @Ctx() ctx: AppContext): Promise<SocialHappening> {
+  updateSocialHappening(@Args(() => UpdateSocialHappeningArgs) args: UpdateSocialHappeningArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappening> {
     const { happeningId, ...changes } = args;
-    return new SocialHappeningService(ctx.em).update(requireAuth(ctx).user.id, happeningId, changes);
+    return new SocialHappeningService(ctx.em).update(userId, happeningId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Transactions that named it keep their row without the link.' })
-  deleteSocialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new SocialHappeningService(ctx.em).delete(requireAuth(ctx).user.id, args.happeningId);
+  deleteSocialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new SocialHappeningService(ctx.em).delete(userId, args.happeningId);
   }
 }
 

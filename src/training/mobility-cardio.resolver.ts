@@ -1,6 +1,6 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { CardioSession } from './cardio-session.entity.js';
 import { CardioSessionService } from './cardio-session.service.js';
 import { MobilitySession } from './mobility-session.entity.js';
@@ -10,25 +10,25 @@ import { CardioSessionPage, CreateCardioSessionArgs, CreateMobilitySessionArgs, 
 @Resolver(() => MobilitySession)
 export class MobilitySessionResolver {
   @Query(() => MobilitySessionPage, { description: 'Your mobility sessions; filter by day or date range.' })
-  mobilitySessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @Ctx() ctx: AppContext): Promise<MobilitySessionPage> {
-    return new MobilitySessionService(ctx.em).list(requireAuth(ctx).user.id, args);
+  mobilitySessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<MobilitySessionPage> {
+    return new MobilitySessionService(ctx.em).list(userId, args);
   }
 
   @Mutation(() => MobilitySession, { description: 'Lunch slot rule: refused when the day has a cardio session.' })
-  createMobilitySession(@Args(() => CreateMobilitySessionArgs) args: CreateMobilitySessionArgs, @Ctx() ctx: AppContext): Promise<MobilitySession> {
-    return new MobilitySessionService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createMobilitySession(@Args(() => CreateMobilitySessionArgs) args: CreateMobilitySessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<MobilitySession> {
+    return new MobilitySessionService(ctx.em).create(userId, args);
   }
 }
 
 @Resolver(() => CardioSession)
 export class CardioSessionResolver {
   @Query(() => CardioSessionPage, { description: 'Your cardio sessions by start time; filter by day or date range.' })
-  cardioSessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @Ctx() ctx: AppContext): Promise<CardioSessionPage> {
-    return new CardioSessionService(ctx.em).list(requireAuth(ctx).user.id, args);
+  cardioSessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<CardioSessionPage> {
+    return new CardioSessionService(ctx.em).list(userId, args);
   }
 
   @Mutation(() => CardioSession, { description: 'Lunch slot rule: refused when the day has a mobility session. Records cardio_logged.' })
-  createCardioSession(@Args(() => CreateCardioSessionArgs) args: CreateCardioSessionArgs, @Ctx() ctx: AppContext): Promise<CardioSession> {
-    return new CardioSessionService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createCardioSession(@Args(() => CreateCardioSessionArgs) args: CreateCardioSessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<CardioSession> {
+    return new CardioSessionService(ctx.em).create(userId, args);
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Ctx, FieldResolver, Float, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { TrainingExercise } from './training-exercise.entity.js';
 import { TrainingSession } from './training-session.entity.js';
 import { TrainingSessionService } from './training-session.service.js';
@@ -18,29 +18,29 @@ import {
 @Resolver(() => TrainingSession)
 export class TrainingSessionResolver {
   @Query(() => TrainingSessionPage, { description: 'Your training sessions by start time; filter by day or date range.' })
-  trainingSessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @Ctx() ctx: AppContext): Promise<TrainingSessionPage> {
-    return new TrainingSessionService(ctx.em).list(requireAuth(ctx).user.id, args);
+  trainingSessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSessionPage> {
+    return new TrainingSessionService(ctx.em).list(userId, args);
   }
 
   @Query(() => TrainingSession)
-  trainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @Ctx() ctx: AppContext): Promise<TrainingSession> {
-    return new TrainingSessionService(ctx.em).get(requireAuth(ctx).user.id, args.sessionId);
+  trainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSession> {
+    return new TrainingSessionService(ctx.em).get(userId, args.sessionId);
   }
 
   @Mutation(() => TrainingSession, { description: 'Logs a session; records training_logged.' })
-  createTrainingSession(@Args(() => CreateTrainingSessionArgs) args: CreateTrainingSessionArgs, @Ctx() ctx: AppContext): Promise<TrainingSession> {
-    return new TrainingSessionService(ctx.em).create(requireAuth(ctx).user.id, args);
+  createTrainingSession(@Args(() => CreateTrainingSessionArgs) args: CreateTrainingSessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSession> {
+    return new TrainingSessionService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => TrainingSession, { description: '`exercises` replaces every exercise and set; records training_updated.' })
-  updateTrainingSession(@Args(() => UpdateTrainingSessionArgs) args: UpdateTrainingSessionArgs, @Ctx() ctx: AppContext): Promise<TrainingSession> {
+  updateTrainingSession(@Args(() => UpdateTrainingSessionArgs) args: UpdateTrainingSessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSession> {
     const { sessionId, ...changes } = args;
-    return new TrainingSessionService(ctx.em).update(requireAuth(ctx).user.id, sessionId, changes);
+    return new TrainingSessionService(ctx.em).update(userId, sessionId, changes);
   }
 
   @Mutation(() => Deleted)
-  deleteTrainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new TrainingSessionService(ctx.em).delete(requireAuth(ctx).user.id, args.sessionId);
+  deleteTrainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new TrainingSessionService(ctx.em).delete(userId, args.sessionId);
   }
 
   @FieldResolver(() => [TrainingExercise], { description: 'In the order logged.' })

@@ -1,6 +1,7 @@
+import type { User } from '../accounts/user.entity.js';
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUser } from '../core/current-user.js';
 import { Deleted } from '../core/deleted.js';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
@@ -27,35 +28,35 @@ function service(ctx: AppContext): WebhookService {
 @Resolver(() => WebhookEndpoint)
 export class WebhookResolver {
   @Query(() => WebhookPage, { description: "The caller's webhooks with their delivery statistics (needs a plan with webhooks)." })
-  webhooks(@Args(() => ListWebhooksArgs) args: ListWebhooksArgs, @Ctx() ctx: AppContext): Promise<WebhookPage> {
-    return service(ctx).list(requireAuth(ctx).user, args);
+  webhooks(@Args(() => ListWebhooksArgs) args: ListWebhooksArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookPage> {
+    return service(ctx).list(user, args);
   }
 
   @Mutation(() => CreatedWebhook, { description: 'The secret is returned only here.' })
-  createWebhook(@Args(() => CreateWebhookArgs) args: CreateWebhookArgs, @Ctx() ctx: AppContext): Promise<CreatedWebhook> {
-    return service(ctx).create(requireAuth(ctx).user, args);
+  createWebhook(@Args(() => CreateWebhookArgs) args: CreateWebhookArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<CreatedWebhook> {
+    return service(ctx).create(user, args);
   }
 
   @Mutation(() => WebhookEndpoint, { description: 'Change url, events, or pause/resume with active.' })
-  updateWebhook(@Args(() => UpdateWebhookArgs) args: UpdateWebhookArgs, @Ctx() ctx: AppContext): Promise<WebhookEndpoint> {
+  updateWebhook(@Args(() => UpdateWebhookArgs) args: UpdateWebhookArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookEndpoint> {
     const { webhookId, ...changes } = args;
-    return service(ctx).update(requireAuth(ctx).user, webhookId, changes);
+    return service(ctx).update(user, webhookId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Permanent, with the delivery history.' })
-  deleteWebhook(@Args(() => WebhookIdArgs) args: WebhookIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return service(ctx).delete(requireAuth(ctx).user, args.webhookId);
+  deleteWebhook(@Args(() => WebhookIdArgs) args: WebhookIdArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return service(ctx).delete(user, args.webhookId);
   }
 
   @Query(() => WebhookDeliveryPage, { description: 'Delivery history of one webhook, newest first.' })
-  webhookDeliveries(@Args(() => ListDeliveriesArgs) args: ListDeliveriesArgs, @Ctx() ctx: AppContext): Promise<WebhookDeliveryPage> {
+  webhookDeliveries(@Args(() => ListDeliveriesArgs) args: ListDeliveriesArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookDeliveryPage> {
     const { webhookId, ...filter } = args;
-    return service(ctx).deliveries(requireAuth(ctx).user, webhookId, filter);
+    return service(ctx).deliveries(user, webhookId, filter);
   }
 
   @Mutation(() => WebhookTestResult, { description: 'Sends a test delivery when the webhook subscribes to the event (default `test`).' })
-  testWebhook(@Args(() => TestWebhookArgs) args: TestWebhookArgs, @Ctx() ctx: AppContext): Promise<WebhookTestResult> {
-    return service(ctx).test(requireAuth(ctx).user, args.webhookId, args.event);
+  testWebhook(@Args(() => TestWebhookArgs) args: TestWebhookArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookTestResult> {
+    return service(ctx).test(user, args.webhookId, args.event);
   }
 
   @FieldResolver(() => WebhookStats, { description: 'Delivery counts: total, success, failed, pending.' })

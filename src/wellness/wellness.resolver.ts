@@ -1,6 +1,6 @@
 import { Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
-import { requireAuth } from '../core/current-user.js';
+import { CurrentUserId } from '../core/current-user.js';
 import { Day } from '../planning/day.entity.js';
 import { MeditationSession } from './meditation-session.entity.js';
 import { MoodEntry } from './mood-entry.entity.js';
@@ -14,28 +14,28 @@ import { LogMeditationArgs, LogMoodArgs, LogSleepArgs, LogStepsArgs, LogWaterArg
 @Resolver()
 export class WellnessResolver {
   @Mutation(() => WaterIntake, { description: 'Records water_logged.' })
-  logWater(@Args(() => LogWaterArgs) args: LogWaterArgs, @Ctx() ctx: AppContext): Promise<WaterIntake> {
-    return new WaterService(ctx.em).log(requireAuth(ctx).user.id, args);
+  logWater(@Args(() => LogWaterArgs) args: LogWaterArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<WaterIntake> {
+    return new WaterService(ctx.em).log(userId, args);
   }
 
   @Mutation(() => StepsEntry)
-  logSteps(@Args(() => LogStepsArgs) args: LogStepsArgs, @Ctx() ctx: AppContext): Promise<StepsEntry> {
-    return new StepsService(ctx.em).log(requireAuth(ctx).user.id, args);
+  logSteps(@Args(() => LogStepsArgs) args: LogStepsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<StepsEntry> {
+    return new StepsService(ctx.em).log(userId, args);
   }
 
   @Mutation(() => MeditationSession, { description: 'Records meditation_logged.' })
-  logMeditation(@Args(() => LogMeditationArgs) args: LogMeditationArgs, @Ctx() ctx: AppContext): Promise<MeditationSession> {
-    return new MeditationService(ctx.em).log(requireAuth(ctx).user.id, args);
+  logMeditation(@Args(() => LogMeditationArgs) args: LogMeditationArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<MeditationSession> {
+    return new MeditationService(ctx.em).log(userId, args);
   }
 
   @Mutation(() => MoodEntry, { description: "Also sets the day's mood and energy." })
-  logMood(@Args(() => LogMoodArgs) args: LogMoodArgs, @Ctx() ctx: AppContext): Promise<MoodEntry> {
-    return new MoodService(ctx.em).log(requireAuth(ctx).user.id, args);
+  logMood(@Args(() => LogMoodArgs) args: LogMoodArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<MoodEntry> {
+    return new MoodService(ctx.em).log(userId, args);
   }
 
   @Mutation(() => SleepEntry, { description: "Also sets the day's sleepHours." })
-  logSleep(@Args(() => LogSleepArgs) args: LogSleepArgs, @Ctx() ctx: AppContext): Promise<SleepEntry> {
-    return new SleepService(ctx.em).log(requireAuth(ctx).user.id, args);
+  logSleep(@Args(() => LogSleepArgs) args: LogSleepArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SleepEntry> {
+    return new SleepService(ctx.em).log(userId, args);
   }
 }
 

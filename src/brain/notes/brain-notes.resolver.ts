@@ -1,7 +1,7 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
 import { Deleted } from '../../core/deleted.js';
-import { requireAuth } from '../../core/current-user.js';
+import { CurrentUserId } from '../../core/current-user.js';
 import { PageArgs } from '../../core/pagination.js';
 import { BrainCanvas } from './brain-canvas.entity.js';
 import { BrainCanvasService } from './brain-canvas.service.js';
@@ -31,120 +31,119 @@ import {
   UpdateBrainTagArgs,
 } from './brain-notes.types.js';
 
-const userId = (ctx: AppContext) => requireAuth(ctx).user.id;
 
 @Resolver(() => BrainNote)
 export class BrainNoteResolver {
   @Query(() => BrainNotePage, { description: 'Your notes, most recently edited first; filter by folder (or unfiled) and tag.' })
-  brainNotes(@Args(() => ListBrainNotesArgs) args: ListBrainNotesArgs, @Ctx() ctx: AppContext): Promise<BrainNotePage> {
-    return new BrainNoteService(ctx.em).list(userId(ctx), args);
+  brainNotes(@Args(() => ListBrainNotesArgs) args: ListBrainNotesArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNotePage> {
+    return new BrainNoteService(ctx.em).list(userId, args);
   }
 
   @Query(() => BrainNote)
-  brainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @Ctx() ctx: AppContext): Promise<BrainNote> {
-    return new BrainNoteService(ctx.em).get(userId(ctx), args.noteId);
+  brainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNote> {
+    return new BrainNoteService(ctx.em).get(userId, args.noteId);
   }
 
   @Mutation(() => BrainNote)
-  createBrainNote(@Args(() => CreateBrainNoteArgs) args: CreateBrainNoteArgs, @Ctx() ctx: AppContext): Promise<BrainNote> {
-    return new BrainNoteService(ctx.em).create(userId(ctx), args);
+  createBrainNote(@Args(() => CreateBrainNoteArgs) args: CreateBrainNoteArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNote> {
+    return new BrainNoteService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => BrainNote, { description: '`tagIds` replaces the whole set (attach and detach).' })
-  updateBrainNote(@Args(() => UpdateBrainNoteArgs) args: UpdateBrainNoteArgs, @Ctx() ctx: AppContext): Promise<BrainNote> {
+  updateBrainNote(@Args(() => UpdateBrainNoteArgs) args: UpdateBrainNoteArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNote> {
     const { noteId, ...changes } = args;
-    return new BrainNoteService(ctx.em).update(userId(ctx), noteId, changes);
+    return new BrainNoteService(ctx.em).update(userId, noteId, changes);
   }
 
   @Mutation(() => Deleted)
-  deleteBrainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainNoteService(ctx.em).delete(userId(ctx), args.noteId);
+  deleteBrainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainNoteService(ctx.em).delete(userId, args.noteId);
   }
 }
 
 @Resolver(() => BrainFolder)
 export class BrainFolderResolver {
   @Query(() => BrainFolderPage, { description: 'Your folders, flat (each with its parentId), by name.' })
-  brainFolders(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: AppContext): Promise<BrainFolderPage> {
-    return new BrainFolderService(ctx.em).list(userId(ctx), args);
+  brainFolders(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolderPage> {
+    return new BrainFolderService(ctx.em).list(userId, args);
   }
 
   @Query(() => BrainFolder)
-  brainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @Ctx() ctx: AppContext): Promise<BrainFolder> {
-    return new BrainFolderService(ctx.em).get(userId(ctx), args.folderId);
+  brainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolder> {
+    return new BrainFolderService(ctx.em).get(userId, args.folderId);
   }
 
   @Mutation(() => BrainFolder)
-  createBrainFolder(@Args(() => CreateBrainFolderArgs) args: CreateBrainFolderArgs, @Ctx() ctx: AppContext): Promise<BrainFolder> {
-    return new BrainFolderService(ctx.em).create(userId(ctx), args);
+  createBrainFolder(@Args(() => CreateBrainFolderArgs) args: CreateBrainFolderArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolder> {
+    return new BrainFolderService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => BrainFolder, { description: 'Renames (`name`) and moves (`parentId`, null: to the top); never into itself or below itself.' })
-  updateBrainFolder(@Args(() => UpdateBrainFolderArgs) args: UpdateBrainFolderArgs, @Ctx() ctx: AppContext): Promise<BrainFolder> {
+  updateBrainFolder(@Args(() => UpdateBrainFolderArgs) args: UpdateBrainFolderArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolder> {
     const { folderId, ...changes } = args;
-    return new BrainFolderService(ctx.em).update(userId(ctx), folderId, changes);
+    return new BrainFolderService(ctx.em).update(userId, folderId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Only an empty folder (no notes, no sub-folders).' })
-  deleteBrainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainFolderService(ctx.em).delete(userId(ctx), args.folderId);
+  deleteBrainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainFolderService(ctx.em).delete(userId, args.folderId);
   }
 }
 
 @Resolver(() => BrainTag)
 export class BrainTagResolver {
   @Query(() => BrainTagPage, { description: 'Your Brain tags, by name.' })
-  brainTags(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: AppContext): Promise<BrainTagPage> {
-    return new BrainTagService(ctx.em).list(userId(ctx), args);
+  brainTags(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTagPage> {
+    return new BrainTagService(ctx.em).list(userId, args);
   }
 
   @Query(() => BrainTag)
-  brainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @Ctx() ctx: AppContext): Promise<BrainTag> {
-    return new BrainTagService(ctx.em).get(userId(ctx), args.tagId);
+  brainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTag> {
+    return new BrainTagService(ctx.em).get(userId, args.tagId);
   }
 
   @Mutation(() => BrainTag)
-  createBrainTag(@Args(() => CreateBrainTagArgs) args: CreateBrainTagArgs, @Ctx() ctx: AppContext): Promise<BrainTag> {
-    return new BrainTagService(ctx.em).create(userId(ctx), args);
+  createBrainTag(@Args(() => CreateBrainTagArgs) args: CreateBrainTagArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTag> {
+    return new BrainTagService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => BrainTag)
-  updateBrainTag(@Args(() => UpdateBrainTagArgs) args: UpdateBrainTagArgs, @Ctx() ctx: AppContext): Promise<BrainTag> {
+  updateBrainTag(@Args(() => UpdateBrainTagArgs) args: UpdateBrainTagArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTag> {
     const { tagId, ...changes } = args;
-    return new BrainTagService(ctx.em).update(userId(ctx), tagId, changes);
+    return new BrainTagService(ctx.em).update(userId, tagId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'The tag leaves the notes that carried it.' })
-  deleteBrainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainTagService(ctx.em).delete(userId(ctx), args.tagId);
+  deleteBrainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainTagService(ctx.em).delete(userId, args.tagId);
   }
 }
 
 @Resolver(() => BrainCanvas)
 export class BrainCanvasResolver {
   @Query(() => BrainCanvasPage, { description: 'Your canvases, oldest first.' })
-  brainCanvases(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: AppContext): Promise<BrainCanvasPage> {
-    return new BrainCanvasService(ctx.em).list(userId(ctx), args);
+  brainCanvases(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvasPage> {
+    return new BrainCanvasService(ctx.em).list(userId, args);
   }
 
   @Query(() => BrainCanvas)
-  brainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
-    return new BrainCanvasService(ctx.em).get(userId(ctx), args.canvasId);
+  brainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
+    return new BrainCanvasService(ctx.em).get(userId, args.canvasId);
   }
 
   @Mutation(() => BrainCanvas)
-  createBrainCanvas(@Args(() => CreateBrainCanvasArgs) args: CreateBrainCanvasArgs, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
-    return new BrainCanvasService(ctx.em).create(userId(ctx), args);
+  createBrainCanvas(@Args(() => CreateBrainCanvasArgs) args: CreateBrainCanvasArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
+    return new BrainCanvasService(ctx.em).create(userId, args);
   }
 
   @Mutation(() => BrainCanvas, { description: '`cards` replaces every card of the board.' })
-  updateBrainCanvas(@Args(() => UpdateBrainCanvasArgs) args: UpdateBrainCanvasArgs, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
+  updateBrainCanvas(@Args(() => UpdateBrainCanvasArgs) args: UpdateBrainCanvasArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
     const { canvasId, ...changes } = args;
-    return new BrainCanvasService(ctx.em).update(userId(ctx), canvasId, changes);
+    return new BrainCanvasService(ctx.em).update(userId, canvasId, changes);
   }
 
   @Mutation(() => Deleted)
-  deleteBrainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainCanvasService(ctx.em).delete(userId(ctx), args.canvasId);
+  deleteBrainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new BrainCanvasService(ctx.em).delete(userId, args.canvasId);
   }
 }

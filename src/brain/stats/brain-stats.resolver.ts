@@ -1,13 +1,13 @@
 import { Ctx, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
-import { requireAuth } from '../../core/current-user.js';
+import { CurrentUserId } from '../../core/current-user.js';
 import { BrainStatsService } from './brain-stats.service.js';
 import { BrainStats } from './brain-stats.types.js';
 
 @Resolver()
 export class BrainStatsResolver {
   @Query(() => BrainStats, { description: 'Counts of your Brain: per type, words in notes, records per database.' })
-  brainStats(@Ctx() ctx: AppContext): Promise<BrainStats> {
-    return new BrainStatsService(ctx.em).stats(requireAuth(ctx).user.id);
+  brainStats(@CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainStats> {
+    return new BrainStatsService(ctx.em).stats(userId);
   }
 }

@@ -1,6 +1,6 @@
 import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
-import { requireAuth } from '../../core/current-user.js';
+import { CurrentUserId } from '../../core/current-user.js';
 import { Deleted } from '../../core/deleted.js';
 import { OAuthConnection } from '../oauth/oauth-connection.entity.js';
 import { CONNECTIONS_SHOWN, ConnectionService } from './connection.service.js';
@@ -10,12 +10,12 @@ import { ConnectionIdArgs } from './connection.types.js';
 @Resolver(() => OAuthConnection)
 export class ConnectionResolver {
   @Query(() => [OAuthConnection], { description: `Assistants connected to the account (active connections, newest first; the ${CONNECTIONS_SHOWN} newest).` })
-  connections(@Ctx() ctx: AppContext): Promise<OAuthConnection[]> {
-    return new ConnectionService(ctx.em).list(requireAuth(ctx).user.id);
+  connections(@CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<OAuthConnection[]> {
+    return new ConnectionService(ctx.em).list(userId);
   }
 
   @Mutation(() => Deleted, { description: "Revokes a connection: every token of the assistant stops working at once." })
-  revokeConnection(@Args(() => ConnectionIdArgs) args: ConnectionIdArgs, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new ConnectionService(ctx.em).revoke(requireAuth(ctx).user.id, args.connectionId);
+  revokeConnection(@Args(() => ConnectionIdArgs) args: ConnectionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
+    return new ConnectionService(ctx.em).revoke(userId, args.connectionId);
   }
 }
