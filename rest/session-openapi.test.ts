@@ -130,6 +130,9 @@ describe('GET /api/v1/openapi.yaml', () => {
       }
     }
     expect(operation('POST', '/auth/login').security).toEqual([]);
+    // The anonymous operations are read from the resolvers (no @CurrentUserId() and kin), not from a list.
+    const anonymous = Object.values(sessionRoutes).filter((r) => operation(r.method, r.path).security.length === 0).map((r) => r.path);
+    expect(anonymous.sort()).toEqual(['/auth/login', '/auth/logout', '/auth/register', '/auth/request-password-reset', '/auth/resend-verification', '/auth/reset-password', '/auth/verify-email']);
     expect(operation('POST', '/auth/login').responses['401']).toEqual({ $ref: '#/components/responses/InvalidCredentials' });
     expect(operation('POST', '/auth/register').responses['409']).toEqual({ $ref: '#/components/responses/EmailExists' });
     expect(operation('GET', '/auth/me').security).toEqual([{ session: [] }]);

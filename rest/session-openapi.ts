@@ -3,12 +3,16 @@ import type { DocumentNode, GraphQLSchema } from 'graphql';
 import { buildRestOpenApi, dataEnvelope, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from '../src/http/envelope.js';
+import { operationNeedsSession } from '../src/core/current-user.js';
 import type { RouteTable } from './route-table.js';
 
 export const SESSION_API_BASE = '/api/v1';
 
-/** Operations answered without a session (signing up, in and out, tokens sent by mail). */
-const WITHOUT_SESSION = new Set(['register', 'login', 'logout', 'requestPasswordReset', 'resetPassword', 'verifyEmail', 'resendVerification']);
+/**
+ * Operations answered without a session (signing up, in and out, tokens sent by mail): those whose
+ * resolver takes no signed-in user (`@CurrentUserId()` and its kin in src/core/current-user.ts).
+ */
+const withoutSession = (field: string) => !operationNeedsSession(field);
 
 /** Operations that need a plan with the feature (src/accounts/subscription.ts `requireFeature`). */
 const PLAN_GATED = new Set(['createApiKey', 'rotateApiKey', 'webhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'webhookDeliveries', 'testWebhook']);
@@ -397,13 +401,13 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       ].join(' '),
     },
     securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'lp_session' } },
-    security: (route) => (WITHOUT_SESSION.has(route.field) ? [] : [{ session: [] }]),
+    security: (route) => (withoutSession(route.field) ? [] : [{ session: [] }]),
     extraPaths: BYTE_ROUTES,
     documents,
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
-      ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : WITHOUT_SESSION.has(route.field) ? {} : { '401': ref('Unauthorized') }),
+      ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : withoutSession(route.field) ? {} : { '401': ref('Unauthorized') }),
       ...(PLAN_GATED.has(route.field) ? { '403': ref(route.method === 'GET' ? 'SubscriptionRequired' : 'ForeignOriginOrSubscription') } : route.method !== 'GET' ? { '403': ref('ForeignOrigin') } : {}),
       ...(route.hasPathParameters || route.referencesRecord ? { '404': ref('NotFound') } : {}),
       ...(route.field === 'register' ? { '409': ref('EmailExists') } : {}),
