@@ -182,6 +182,7 @@ export class ImportService {
             });
           const restore = applier.checkpoint();
           const keptRefusals = refused.length;
+          const started = performance.now();
           try {
             await write(false);
           } catch (error) {
@@ -192,6 +193,8 @@ export class ImportService {
           }
           run.rowsDone = end;
           await control.onChunk?.();
+          // Pace: as long again with nothing to do, so the service's own requests get the CPU and the database between chunks.
+          await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
         }
         consumed = end;
       };
