@@ -1,50 +1,55 @@
 import { Router } from 'express';
 import type { AppDeps } from '../core/context.js';
-import { fileRoutes } from '../files/file.routes.js';
-import { progressPhotoRoutes } from '../body/progress-photo.routes.js';
-import { transactionExportRoutes } from '../finance/transaction-export.routes.js';
-import { exportRoutes } from '../portability/export/export.routes.js';
-import { brainExportRoutes } from '../brain/export/brain-export.routes.js';
-import { importRoutes } from '../portability/import/import.routes.js';
-import { deletionRoutes } from '../portability/deletion/deletion.routes.js';
-import { brainPublicFormRoutes } from '../brain/forms/public-forms.routes.js';
+import type { HandWrittenRoutes } from '../http/hand-written-routes.js';
+import { fileRouteGroup } from '../files/file.routes.js';
+import { progressPhotoRouteGroup } from '../body/progress-photo.routes.js';
+import { transactionExportRouteGroup } from '../finance/transaction-export.routes.js';
+import { accountExportRouteGroup } from '../portability/export/export.routes.js';
+import { brainExportRouteGroup } from '../brain/export/brain-export.routes.js';
+import { importRouteGroup } from '../portability/import/import.routes.js';
+import { accountDeletionRouteGroup } from '../portability/deletion/deletion.routes.js';
+import { publicFormRouteGroup } from '../brain/forms/public-forms.routes.js';
 
 /**
- * Session API routes that Sofa cannot serve: multipart uploads (streamed with busboy) and raw file
- * bytes. Mounted on /api/v1 in front of the Sofa surface; same session cookie, same envelopes.
- *
- * POST /files/upload              multipart `file`, `fileType`                → 201 File + url
- * GET  /files/:fileId/download    the bytes, owner only (session cookie)
- * GET  /files/:fileId/content     the bytes behind a signed URL (disk adapter)
- * POST /body-composition/photos   multipart `file`, `dayId`, `pose`, `notes` → 201 ProgressPhoto
- * GET  /transactions/export       ?format=csv and the list's filters          → text/csv
- * POST /account/export            starts the account export job               → 202 { id, status }
- * GET  /account/export/:id        its state and, once done, a signed url
- * GET  /account/export/:id/download  the zip (owner, signed link, 24 h)
- * GET  /brain/export              the Brain as a zip (Markdown notes, …)     → application/zip
- * POST /account/import/:source     multipart `file` (+ `accountId`, `mapping`)  → 202 { id, status }
- * GET  /account/import/:importId   the import's outcome
- * DELETE /account                  JSON `{ password }`                         → the account and all its data
- * GET  /brain/public/forms/:publicSlug, POST …/submit  public form routes: no login, the
- *                                 X-Brain-Access-Password header, the httpOnly respondent cookie
- *                                 (src/brain/forms/public-forms.routes.ts)
+ * The Session API routes Sofa cannot serve (multipart uploads, file bytes, zips, the public form
+ * routes), each group declared beside its handlers with its description and its streamed uploads
+ * (src/http/hand-written-routes.ts). A new hand-written route joins its group, or adds one here.
  */
-export function uploadRoutes(deps: AppDeps): Router {
+export const HAND_WRITTEN_ROUTES: readonly HandWrittenRoutes[] = [
+  fileRouteGroup,
+  progressPhotoRouteGroup,
+  transactionExportRouteGroup,
+  accountExportRouteGroup,
+  brainExportRouteGroup,
+  importRouteGroup,
+  accountDeletionRouteGroup,
+  publicFormRouteGroup,
+];
+
+/** Every group's routes, mounted on /api/v1 in front of the Sofa surface (same session cookie, same envelopes). */
+export function handWrittenRoutes(deps: AppDeps): Router {
   const router = Router();
-  router.use(fileRoutes(deps));
-  router.use(progressPhotoRoutes(deps));
-  router.use(transactionExportRoutes(deps));
-  router.use(exportRoutes(deps));
-  router.use(brainExportRoutes(deps));
-  router.use(importRoutes(deps));
-  router.use(deletionRoutes(deps));
-  router.use(brainPublicFormRoutes(deps));
+  for (const group of HAND_WRITTEN_ROUTES) router.use(group.router(deps));
   return router;
 }
 
-const STREAMED_UPLOADS = [/^\/api\/v1\/files\/upload\/?$/, /^\/api\/v1\/body-composition\/photos\/?$/, /^\/api\/v1\/account\/import\/[^/]+\/?$/];
+/** Every group's OpenAPI path items, for the Session API document. */
+export function handWrittenPaths(): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (const group of HAND_WRITTEN_ROUTES) {
+    for (const [path, item] of Object.entries(group.openapi)) {
+      if (path in paths) throw new Error(`two hand-written route groups describe ${path}`);
+      paths[path] = item;
+    }
+  }
+  return paths;
+}
+
+const streamed = HAND_WRITTEN_ROUTES.flatMap((group) => group.streamedUploads ?? []).map(
+  (path) => new RegExp(`^/api/v1${path.replace(/:[^/]+/g, '[^/]+')}/?$`),
+);
 
 /** Multipart uploads are limited by MAX_FILE_SIZE while streaming, not by the JSON body limit. */
 export function isStreamedUpload(method: string, path: string): boolean {
-  return method === 'POST' && STREAMED_UPLOADS.some((re) => re.test(path));
+  return method === 'POST' && streamed.some((re) => re.test(path));
 }

@@ -27,7 +27,7 @@ import { requestLogging } from '../http/request-logging.js';
 import { sameOriginWrites } from '../http/same-origin-writes.js';
 import { isJsonContentType } from '../http/json-content-type.js';
 import { publicApiRouter } from '../public-api/public-api.http.js';
-import { isStreamedUpload, uploadRoutes } from './hand-written-routes.js';
+import { handWrittenPaths, handWrittenRoutes, isStreamedUpload } from './hand-written-routes.js';
 import { agendaFeedRoutes } from '../agenda/agenda-feed.routes.js';
 import type { RedisClientType } from 'redis';
 import { publicFormPageRoutes } from '../brain/forms/public-form-page.js';
@@ -127,8 +127,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     jsonBodiesOnly: true,
   });
   // Its description and reference, before the surface (which answers 404 to paths it does not route).
-  app.use('/api/v1', sessionDocsRouter(schema, sessionRoutes, session.openAPIDocument));
-  app.use('/api/v1', uploadRoutes(deps));
+  app.use('/api/v1', sessionDocsRouter(schema, sessionRoutes, session.openAPIDocument, handWrittenPaths()));
+  app.use('/api/v1', handWrittenRoutes(deps));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
   // The agenda's calendar feed: no session, the secret token in the path (calendar apps subscribe to it).
   app.use(agendaFeedRoutes(deps, stores));

@@ -3,6 +3,8 @@ import type { AppDeps } from '../core/context.js';
 import { receiveMultipart } from '../files/multipart.js';
 import { fileView, sendData, sessionHandler } from '../files/upload-http.js';
 import { ProgressPhotoService } from './progress-photo.service.js';
+import type { HandWrittenRoutes } from '../http/hand-written-routes.js';
+import { PROGRESS_PHOTO_PATHS } from './progress-photo.openapi.js';
 
 
 /** POST /body-composition/photos: multipart `file`, `dayId`, `pose`, `notes`. GET stays a Sofa route. */
@@ -28,3 +30,6 @@ export function progressPhotoRoutes(deps: AppDeps): Router {
   );
   return router;
 }
+
+/** These routes with their description and streamed uploads (src/app/hand-written-routes.ts mounts them). */
+export const progressPhotoRouteGroup: HandWrittenRoutes = { router: progressPhotoRoutes, openapi: PROGRESS_PHOTO_PATHS, streamedUploads: ['/body-composition/photos'] };

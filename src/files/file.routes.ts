@@ -9,6 +9,8 @@ import { filesRuntime } from './files-runtime.js';
 import { receiveMultipart } from './multipart.js';
 import { contentDisposition } from './safe-file-name.js';
 import { fileView, methodNotAllowed, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
+import type { HandWrittenRoutes } from '../http/hand-written-routes.js';
+import { FILE_PATHS } from './file.openapi.js';
 
 async function streamBlob(res: Response, open: () => Promise<Readable>, headers: Record<string, string>): Promise<void> {
   let body: Readable;
@@ -86,3 +88,6 @@ export function fileRoutes(deps: AppDeps): Router {
 
   return router;
 }
+
+/** These routes with their description and streamed uploads (src/app/hand-written-routes.ts mounts them). */
+export const fileRouteGroup: HandWrittenRoutes = { router: fileRoutes, openapi: FILE_PATHS, streamedUploads: ['/files/upload'] };

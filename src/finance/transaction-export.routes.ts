@@ -6,6 +6,8 @@ import { isLocalDate } from '../core/scalars.js';
 import { requireUuid, sessionRoute } from '../http/session-route.js';
 import type { FinanceTransaction } from './finance-transaction.entity.js';
 import { TransactionService, type TransactionFilter } from './transaction.service.js';
+import type { HandWrittenRoutes } from '../http/hand-written-routes.js';
+import { TRANSACTION_EXPORT_PATHS } from './transaction-export.openapi.js';
 
 const COLUMNS = ['id', 'date', 'accountId', 'amount', 'description', 'category', 'recurring', 'socialHappeningId'];
 
@@ -84,3 +86,6 @@ export function transactionExportRoutes(deps: AppDeps): Router {
   );
   return router;
 }
+
+/** These routes with their description (src/app/hand-written-routes.ts mounts them). */
+export const transactionExportRouteGroup: HandWrittenRoutes = { router: transactionExportRoutes, openapi: TRANSACTION_EXPORT_PATHS };

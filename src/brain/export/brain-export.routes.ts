@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import type { AppDeps } from '../../core/context.js';
 import { sessionRoute } from '../../http/session-route.js';
+import type { HandWrittenRoutes } from '../../http/hand-written-routes.js';
+import { BRAIN_EXPORT_PATHS } from './brain-export.openapi.js';
 
 /**
  * GET /brain/export: the user's Brain as a zip streamed by yazl (each part of BRAIN_EXPORT_PARTS adds
@@ -33,3 +35,6 @@ export function brainExportRoutes(deps: AppDeps): Router {
   );
   return router;
 }
+
+/** These routes with their description (src/app/hand-written-routes.ts mounts them). */
+export const brainExportRouteGroup: HandWrittenRoutes = { router: brainExportRoutes, openapi: BRAIN_EXPORT_PATHS };

@@ -9,6 +9,8 @@ import { isClosed } from './form-config.js';
 import { FormValidationError } from './form-errors.js';
 import { formPasswordAttempts, FormPasswordLockedError } from './form-password-attempts.js';
 import { ipSalt, readRespondentKey, respondentCookie, respondentKeyFor, setRespondentCookie } from './respondent.js';
+import type { HandWrittenRoutes } from '../../http/hand-written-routes.js';
+import { PUBLIC_FORM_PATHS } from './public-forms.openapi.js';
 
 /** The access password of a public request: header `X-Brain-Access-Password`, query or body `accessPassword`. */
 export function accessPasswordOf(req: Request, body?: Record<string, unknown>): string | null {
@@ -81,3 +83,6 @@ export function brainPublicFormRoutes(deps: AppDeps): Router {
   );
   return router;
 }
+
+/** These routes with their description (src/app/hand-written-routes.ts mounts them). */
+export const publicFormRouteGroup: HandWrittenRoutes = { router: brainPublicFormRoutes, openapi: PUBLIC_FORM_PATHS };

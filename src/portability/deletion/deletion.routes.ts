@@ -8,6 +8,8 @@ import { sendData, sessionRoute } from '../../http/session-route.js';
 import { removeOutboxMailsTo } from '../../mail/outbox-sweep.js';
 import { AccountDeletionService } from './account-deletion.service.js';
 import { enqueuePurge } from './deletion.jobs.js';
+import type { HandWrittenRoutes } from '../../http/hand-written-routes.js';
+import { ACCOUNT_DELETION_PATHS } from './deletion.openapi.js';
 
 const json = express.json({ limit: '16kb' });
 
@@ -33,3 +35,6 @@ export function deletionRoutes(deps: AppDeps): Router {
   );
   return router;
 }
+
+/** These routes with their description (src/app/hand-written-routes.ts mounts them). */
+export const accountDeletionRouteGroup: HandWrittenRoutes = { router: deletionRoutes, openapi: ACCOUNT_DELETION_PATHS };

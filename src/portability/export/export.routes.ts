@@ -5,6 +5,8 @@ import type { AppDeps } from '../../core/context.js';
 import { NotFoundError, UnauthorizedError } from '../../core/errors.js';
 import { methodNotAllowed, requireUuid, sendData, sessionRoute } from '../../http/session-route.js';
 import { ExportService } from './export.service.js';
+import type { HandWrittenRoutes } from '../../http/hand-written-routes.js';
+import { ACCOUNT_EXPORT_PATHS } from './export.openapi.js';
 
 /**
  * The account export (operations.md "Portability"), session cookie on every route:
@@ -63,3 +65,6 @@ export function exportRoutes(deps: AppDeps): Router {
   router.all('/account/export/:exportId/download', methodNotAllowed('GET, HEAD'));
   return router;
 }
+
+/** These routes with their description (src/app/hand-written-routes.ts mounts them). */
+export const accountExportRouteGroup: HandWrittenRoutes = { router: exportRoutes, openapi: ACCOUNT_EXPORT_PATHS };

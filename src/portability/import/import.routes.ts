@@ -7,6 +7,8 @@ import { sendData, sessionHandler } from '../../files/upload-http.js';
 import { requireUuid, sessionRoute } from '../../http/session-route.js';
 import { enqueueImport } from './import.jobs.js';
 import { importView, ImportService, requireSource } from './import.service.js';
+import type { HandWrittenRoutes } from '../../http/hand-written-routes.js';
+import { IMPORT_PATHS } from './import.openapi.js';
 
 const fileMissing = () => new ValidationError('file is required', [{ path: ['file'], message: 'send the CSV file in the file field' }]);
 
@@ -45,3 +47,6 @@ export function importRoutes(deps: AppDeps): Router {
   );
   return router;
 }
+
+/** These routes with their description and streamed uploads (src/app/hand-written-routes.ts mounts them). */
+export const importRouteGroup: HandWrittenRoutes = { router: importRoutes, openapi: IMPORT_PATHS, streamedUploads: ['/account/import/:source'] };
