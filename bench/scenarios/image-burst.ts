@@ -15,6 +15,8 @@ import { RESIZED_VARIANTS } from '../../src/files/file-kinds.js';
  * peak, and after the burst has settled (does the memory come back?).
  */
 const LOGINS_IN_FLIGHT = 2;
+/** The images are uploaded this many times over: a burst of ~10 s and ~600 sign-ins, so the p99 is no single outlier. */
+const ROUNDS = 3;
 const QUIET_MS = 8_000;
 const SETTLE_MS = 30_000;
 
@@ -114,7 +116,9 @@ async function run(ctx: ScenarioContext) {
   const started = performance.now();
   const work = (async () => {
     const ids: string[] = [];
-    for (const [i, data] of burst.entries()) ids.push(await upload(owner.client, data, `burst-${i}.png`));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, data] of burst.entries()) ids.push(await upload(owner.client, data, `burst-${round}-${i}.png`));
+    }
     const settled = await variantsSettled(owner.client, ids);
     return { ids, settled, seconds: (performance.now() - started) / 1000 };
   })();
@@ -129,7 +133,7 @@ async function run(ctx: ScenarioContext) {
   const row = (label: string, times: number[]) => [label, times.length, round(percentile(times, 50), 0), round(percentile(times, 95), 0), round(percentile(times, 99), 0), round(Math.max(...times), 0)];
   console.log('');
   printTable(['sign-ins', 'count', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms'], [row('quiet service', quietTimes), row(`during the burst (${seconds.toFixed(1)} s)`, burstTimes)]);
-  console.log(`burst: ${burst.length} PNGs, ${megabytes.toFixed(0)} MB uploaded; variants ready ${settled.ready}, failed ${settled.failed} (the ${deep.length} 16-bit images are over the ceiling)`);
+  console.log(`burst: ${burst.length} PNGs ${ROUNDS} times, ${(megabytes * ROUNDS).toFixed(0)} MB uploaded; variants ready ${settled.ready}, failed ${settled.failed} (the ${deep.length * ROUNDS} 16-bit ones are over the ceiling)`);
   console.log(`RSS: before ${round(before.rss / MB, 0)} MB, peak ${round(peak / MB, 0)} MB, ${SETTLE_MS / 1000} s after ${round(after.rss / MB, 0)} MB; the image render process: peak ${round(childPeak / MB, 0)} MB, ${SETTLE_MS / 1000} s after ${round(childAfter / MB, 0)} MB`);
   return {
     scenario: 'image-burst',
