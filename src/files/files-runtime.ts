@@ -15,7 +15,7 @@ export const GENERATE_VARIANTS_JOB = 'files:generate-variants';
  * Images the eager variants are made of at once per process (in its image render process,
  * image-renderer.ts). Each decode already uses every core (libvips threads), so a second image at once
  * mostly holds more decoded pixels and takes CPU from the requests beside it: in `npm run bench --
- * image-burst` two at a time made sign-in p99 during the burst 76-155 ms, one at a time 68-96 ms, for a
+ * image-burst` two at a time made sign-in p99 during the burst 76-155 ms, one at a time 68-107 ms, for a
  * burst ~10% longer.
  */
 export const VARIANT_JOB_CONCURRENCY = 1;

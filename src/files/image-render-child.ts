@@ -7,7 +7,8 @@ import type { RenderReply, RenderRequest, WireOutcome } from './image-renderer.j
  * The image render process (src/files/image-renderer.ts starts it): libvips decodes and resizes here, at
  * the lowest scheduling priority (nice 19), so that on a small machine a sign-in (argon2) or any request
  * does not wait behind a large image's pixels (`npm run bench -- image-burst`: nice 10 left sign-in p99
- * at ~117 ms during a burst, 19 at 68-96 ms). Set before libvips starts its threads, which inherit it.
+ * at ~117 ms during a short burst, 19 at 68-107 ms, and 68-84 ms over a long one). Set before libvips
+ * starts its threads, which inherit it.
  * It ends with its parent (the IPC channel closing).
  */
 setPriority(19);
