@@ -3,6 +3,7 @@ import type { AppDeps } from '../core/context.js';
 import type { Logger } from '../core/logger.js';
 import type { JobCompanion } from '../jobs/job-runner.js';
 import { filesRuntime, GENERATE_VARIANTS_JOB, VARIANT_JOB_CONCURRENCY } from './files-runtime.js';
+import { Slots } from '../core/concurrency-slots.js';
 import { VariantService } from './variant.service.js';
 import { registerVariantQueue, type VariantQueue } from './variant-queue.js';
 
@@ -11,25 +12,6 @@ import { registerVariantQueue, type VariantQueue } from './variant-queue.js';
  * so it runs only when that attempt failed or its process went away.
  */
 export const BACKSTOP_DELAY_MS = 60_000;
-
-/** At most `size` tasks at once; the others wait in order. */
-class Slots {
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(private free: number) {}
-
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.free > 0) this.free--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.free++;
-    }
-  }
-}
 
 /**
  * Eager variants start on the instance that stored the upload as soon as its row commits, rather than

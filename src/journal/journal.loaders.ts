@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
-import { groupUnder } from '../training/training.loaders.js';
+import { groupUnder } from '../core/group-under.js';
 import { JournalEntry } from './journal-entry.entity.js';
 
 /** Per-request loaders of the journal (plain read-only rows, keyed on owner-checked day ids). */

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
-import { groupUnder } from '../training/training.loaders.js';
+import { groupUnder } from '../core/group-under.js';
 import { DinnerPlan } from './dinner-plan.entity.js';
 import { GroceryItem } from './grocery-list.entity.js';
 import { compareGroceryItems } from './grocery-merge.js';

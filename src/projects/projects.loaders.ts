@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
-import { groupUnder } from '../training/training.loaders.js';
+import { groupUnder } from '../core/group-under.js';
 import { BoardColumn } from './board-column.entity.js';
 import { ProjectTask } from './project-task.entity.js';
 

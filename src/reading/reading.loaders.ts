@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
-import { groupUnder } from '../training/training.loaders.js';
+import { groupUnder } from '../core/group-under.js';
 import { Book } from './book.entity.js';
 import { ReadingSession } from './reading-session.entity.js';
 

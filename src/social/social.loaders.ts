@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, readRows, rowShape } from '../core/database/read-rows.js';
-import { groupUnder } from '../training/training.loaders.js';
+import { groupUnder } from '../core/group-under.js';
 import { SocialHappening } from './social-happening.entity.js';
 import { PERSON_HAPPENINGS_SHOWN } from './social.types.js';
 

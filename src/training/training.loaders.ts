@@ -2,17 +2,11 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, readRows } from '../core/database/read-rows.js';
 import { CardioSession } from './cardio-session.entity.js';
+import { groupUnder } from '../core/group-under.js';
 import { MobilitySession } from './mobility-session.entity.js';
 import { TrainingExercise } from './training-exercise.entity.js';
 import { TrainingSession } from './training-session.entity.js';
 import { TrainingSet } from './training-set.entity.js';
-
-/** Rows grouped under each requested key, in query order; a key without rows gets []. */
-export function groupUnder<T>(keys: readonly string[], rows: T[], keyOf: (row: T) => string): T[][] {
-  const groups = new Map<string, T[]>(keys.map((k) => [k, []]));
-  for (const row of rows) groups.get(keyOf(row))?.push(row);
-  return keys.map((k) => groups.get(k)!);
-}
 
 /**
  * Per-request loaders of the training module: one query per relation, whatever the number of parents.

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
-import { groupUnder } from '../training/training.loaders.js';
+import { groupUnder } from '../core/group-under.js';
 import { MeditationSession } from './meditation-session.entity.js';
 import { MoodEntry } from './mood-entry.entity.js';
 import { SleepEntry } from './sleep-entry.entity.js';
