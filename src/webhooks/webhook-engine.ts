@@ -6,6 +6,7 @@ import type { Logger } from '../core/logger.js';
 import { loadJwtSecret } from '../core/secrets.js';
 import { SecretBox } from './webhook-secret.js';
 import { WebhookSender, type SendOutcome } from './webhook-sender.js';
+import { Slots } from '../core/concurrency-slots.js';
 
 export const DELIVERY_JOB = 'webhook-delivery';
 /** Operations.md: at most 5 attempts in all — at once, then after 1, 2, 4 and 8 backoff units. */
@@ -367,25 +368,13 @@ export class WebhookEngine {
 
   /** Runs a job's attempts side by side, at most MAX_IN_FLIGHT sends at a time in this process. */
   async attemptAll(deliveries: DeliveryAttempt[]): Promise<void> {
-    const results = await Promise.allSettled(deliveries.map((d) => this.withSlot(() => this.attempt(d.id, d.attempt))));
+    const results = await Promise.allSettled(deliveries.map((d) => this.sends.run(() => this.attempt(d.id, d.attempt))));
     const failed = results.filter((r) => r.status === 'rejected');
     if (failed.length) this.log.error({ err: (failed[0] as PromiseRejectedResult).reason, count: failed.length }, 'webhook attempts failed');
   }
 
-  private slots = MAX_IN_FLIGHT;
-  private readonly waiting: (() => void)[] = [];
-
-  private async withSlot<T>(run: () => Promise<T>): Promise<T> {
-    if (this.slots > 0) this.slots--;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
-    try {
-      return await run();
-    } finally {
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.slots++;
-    }
-  }
+  /** At most MAX_IN_FLIGHT sends at a time in this process. */
+  private readonly sends = new Slots(MAX_IN_FLIGHT);
 
   /**
    * Makes attempt `attempt` of a delivery, once across all instances: the claim moves `attempts` from
