@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MB, readMemory, sampleRss } from '../lib/memory.js';
-import { printTable, round } from '../lib/report.js';
+import { percentile, printTable, round } from '../lib/report.js';
 import type { Scenario, ScenarioContext } from '../lib/scenario.js';
 import { RESIZED_VARIANTS } from '../../src/files/file-kinds.js';
 
@@ -19,11 +19,6 @@ const LOGINS_IN_FLIGHT = 2;
 const ROUNDS = 3;
 const QUIET_MS = 8_000;
 const SETTLE_MS = 30_000;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 /** RSS of the service's child processes (the image render process), summed; 0 when it has none. */
 function childrenRss(pid: number): number {

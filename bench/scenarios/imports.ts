@@ -1,6 +1,6 @@
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MB, sampleRss } from '../lib/memory.js';
-import { printTable, round } from '../lib/report.js';
+import { percentile, printTable, round } from '../lib/report.js';
 import { probeHealth } from '../lib/health-probe.js';
 import type { BenchService, Scenario, ScenarioContext } from '../lib/scenario.js';
 
@@ -14,11 +14,6 @@ import type { BenchService, Scenario, ScenarioContext } from '../lib/scenario.js
 const BANK_ROWS = 50_000;
 const BOOKS = 1_197;
 const PROBE_EVERY_MS = 50;
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
 
 /** The multipart body, made before any probe starts: building 10 MB of it would hold this process's loop, not the service's. */
 function formOf(csv: Buffer, fields: Record<string, string> = {}): FormData {
