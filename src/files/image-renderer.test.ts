@@ -45,4 +45,9 @@ describe('the image render process (issue 23 item 8)', () => {
     process.kill(renderer.pid!, 'SIGKILL');
     await expect(working).rejects.toBeInstanceOf(RenderProcessError);
   });
+
+  it('ends the process and fails the work when an image takes longer than the timeout', async () => {
+    renderer = childProcessRenderer(createLogger('silent'), { timeoutMs: 1 });
+    await expect(renderer.variants(await png(4000, 3000), 'image/png', [VariantName.large])).rejects.toBeInstanceOf(RenderProcessError);
+  });
 });

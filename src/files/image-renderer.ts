@@ -41,6 +41,13 @@ export class RenderProcessError extends Error {}
 /** How long the child waits for more work before it ends. */
 export const IDLE_MS = 10_000;
 
+/**
+ * The longest one image may take (the largest allowed, 256 MB decoded, takes a few seconds): past it the
+ * process is ended and its work fails as a RenderProcessError, so one stuck image cannot hold the
+ * variant queue, which makes one image at a time, for ever.
+ */
+export const RENDER_TIMEOUT_MS = 120_000;
+
 /** The child's entry: the built file beside the service's build, or the source run through tsx. */
 function childEntry(): { file: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
@@ -54,7 +61,7 @@ function childEntry(): { file: string; execArgv: string[] } {
 const fromWire = (outcome: WireOutcome): VariantOutcome =>
   outcome.ok ? { ok: true, out: { ...outcome.out, data: Buffer.from(outcome.out.data) } } : { ok: false, error: outcome.error.tooLarge ? new ImageTooLargeError(outcome.error.message) : new Error(outcome.error.message) };
 
-export function childProcessRenderer(logger: Logger, { idleMs = IDLE_MS }: { idleMs?: number } = {}): ImageRenderer {
+export function childProcessRenderer(logger: Logger, { idleMs = IDLE_MS, timeoutMs = RENDER_TIMEOUT_MS }: { idleMs?: number; timeoutMs?: number } = {}): ImageRenderer {
   let child: ChildProcess | null = null;
   let nextId = 1;
   let idle: NodeJS.Timeout | undefined;
@@ -98,11 +105,18 @@ export function childProcessRenderer(logger: Logger, { idleMs = IDLE_MS }: { idl
     child.ref();
     (child.channel as { ref?(): void } | undefined)?.ref?.();
     const id = nextId++;
+    const sentTo = child;
+    const timer = setTimeout(() => {
+      if (!pending.has(id)) return;
+      logger.warn({ timeoutMs }, 'an image took too long to render: the image render process is ended');
+      sentTo.kill('SIGKILL'); // its exit fails everything it had
+    }, timeoutMs);
     return new Promise<RenderReply>((resolve, reject) => {
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve: (reply) => (clearTimeout(timer), resolve(reply)), reject: (error) => (clearTimeout(timer), reject(error)) });
       child!.send({ ...request, id }, (error) => {
         if (!error) return;
         pending.delete(id);
+        clearTimeout(timer);
         reject(new RenderProcessError(`the image render process could not be reached: ${error.message}`));
       });
     });
