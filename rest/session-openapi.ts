@@ -4,19 +4,19 @@ import { buildRestOpenApi, errorResponse, type Json } from '../src/openapi/rest-
 import { FORM_SUBMIT_ERRORS } from '../src/brain/forms/public-forms.openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from '../src/http/envelope.js';
-import { operationNeedsSession } from '../src/core/current-user.js';
+import { operationNeedsSession, operationPlanFeatures } from '../src/core/authorization.js';
 import type { RouteTable } from './route-table.js';
 
 export const SESSION_API_BASE = '/api/v1';
 
 /**
- * Operations answered without a session (signing up, in and out, tokens sent by mail): those whose
- * resolver takes no signed-in user (`@CurrentUserId()` and its kin in src/core/current-user.ts).
+ * Operations answered without a session (signing up, in and out, tokens sent by mail): those their
+ * resolver declares `@Anonymous()` (src/core/authorization.ts).
  */
 const withoutSession = (field: string) => !operationNeedsSession(field);
 
-/** Operations that need a plan with the feature (src/accounts/subscription.ts `requireFeature`). */
-const PLAN_GATED = new Set(['createApiKey', 'rotateApiKey', 'webhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook', 'webhookDeliveries', 'testWebhook']);
+/** Operations that need a plan with a feature: declared `@PlanGated(feature)` (src/accounts/subscription.ts). */
+const planGated = (field: string) => operationPlanFeatures(field).length > 0;
 
 const ref = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 
@@ -55,7 +55,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
       ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : withoutSession(route.field) ? {} : { '401': ref('Unauthorized') }),
-      ...(PLAN_GATED.has(route.field) ? { '403': ref(route.method === 'GET' ? 'SubscriptionRequired' : 'ForeignOriginOrSubscription') } : route.method !== 'GET' ? { '403': ref('ForeignOrigin') } : {}),
+      ...(planGated(route.field) ? { '403': ref(route.method === 'GET' ? 'SubscriptionRequired' : 'ForeignOriginOrSubscription') } : route.method !== 'GET' ? { '403': ref('ForeignOrigin') } : {}),
       ...(route.hasPathParameters || route.referencesRecord ? { '404': ref('NotFound') } : {}),
       ...(route.field === 'register' ? { '409': ref('EmailExists') } : {}),
       ...(route.hasBody ? { '413': ref('PayloadTooLarge') } : {}),

@@ -1,4 +1,5 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Anonymous } from '../core/authorization.js';
 import type { AppContext, Authenticated } from '../core/context.js';
 import { CurrentSession, CurrentUser } from '../core/current-user.js';
 import {
@@ -24,6 +25,7 @@ function signIn(ctx: AppContext, session: StartedSession): AuthPayload {
   return { user: session.user };
 }
 
+@Authorized()
 @Resolver()
 export class AuthResolver {
   @Query(() => User, { description: 'The signed-in user.' })
@@ -32,16 +34,19 @@ export class AuthResolver {
   }
 
   @Mutation(() => AuthPayload)
+  @Anonymous()
   async register(@Args(() => CredentialsArgs) args: CredentialsArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
     return signIn(ctx, await service(ctx).register(args.email, args.password));
   }
 
   @Mutation(() => AuthPayload)
+  @Anonymous()
   async login(@Args(() => LoginArgs) args: LoginArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
     return signIn(ctx, await service(ctx).login(args.email, args.password));
   }
 
   @Mutation(() => MessagePayload)
+  @Anonymous()
   async logout(@Ctx() ctx: AppContext): Promise<MessagePayload> {
     await service(ctx).logout(ctx.auth?.sessionId);
     ctx.http.clearCookie(SESSION_COOKIE);
@@ -49,12 +54,14 @@ export class AuthResolver {
   }
 
   @Mutation(() => MessagePayload)
+  @Anonymous()
   async requestPasswordReset(@Args(() => EmailArgs) args: EmailArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
     await service(ctx).requestPasswordReset(args.email);
     return { message: 'If this email is registered, a reset link has been sent' };
   }
 
   @Mutation(() => MessagePayload)
+  @Anonymous()
   async resetPassword(@Args(() => ResetPasswordArgs) args: ResetPasswordArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
     await service(ctx).resetPassword(args.token, args.newPassword);
     return { message: 'Password reset; sign in with the new password' };
@@ -70,11 +77,13 @@ export class AuthResolver {
   }
 
   @Mutation(() => AuthPayload)
+  @Anonymous()
   async verifyEmail(@Args(() => TokenArgs) args: TokenArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
     return { user: await service(ctx).verifyEmail(args.token) };
   }
 
   @Mutation(() => MessagePayload)
+  @Anonymous()
   async resendVerification(@Args(() => EmailArgs) args: EmailArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
     await service(ctx).resendVerification(args.email);
     return { message: 'If this email needs verifying, a new link has been sent' };

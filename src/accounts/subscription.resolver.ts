@@ -1,4 +1,4 @@
-import { Field, ObjectType, Query, Resolver } from 'type-graphql';
+import { Authorized, Field, ObjectType, Query, Resolver } from 'type-graphql';
 import { DateTimeISO } from '../core/scalars.js';
 import { CurrentUser } from '../core/current-user.js';
 import { activePlan, PLAN_FEATURES } from './subscription.js';
@@ -33,6 +33,7 @@ export function subscriptionOf(user: Pick<User, 'plan' | 'planExpiresAt'>, now =
   };
 }
 
+@Authorized()
 @Resolver()
 export class SubscriptionResolver {
   @Query(() => SubscriptionInfo, { description: 'The caller\'s plan, the plan in force, its features and expiry.' })

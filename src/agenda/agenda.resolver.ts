@@ -1,10 +1,11 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { AgendaFeedService, feedPath } from './agenda-feed.service.js';
 import { AgendaService, MAX_AGENDA_ENTRIES } from './agenda.service.js';
 import { AgendaEntry, AgendaFeedUrl, AgendaRangeArgs } from './agenda.types.js';
 
+@Authorized()
 @Resolver(() => AgendaEntry)
 export class AgendaResolver {
   @Query(() => [AgendaEntry], {

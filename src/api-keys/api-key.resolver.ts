@@ -1,5 +1,6 @@
+import { PlanGated } from '../accounts/subscription.js';
 import type { User } from '../accounts/user.entity.js';
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId, CurrentUser } from '../core/current-user.js';
 import { Deleted } from '../core/deleted.js';
@@ -12,6 +13,7 @@ function service(ctx: AppContext): ApiKeyService {
 }
 
 /** Key management: session cookie only (an API key never authenticates these). */
+@Authorized()
 @Resolver(() => ApiKey)
 export class ApiKeyResolver {
   @Query(() => ApiKeyPage, { description: 'The caller\'s API keys, newest first (never the full key).' })
@@ -20,6 +22,7 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => CreatedApiKey, { description: 'Needs a plan with API keys. The full key is returned only here.' })
+  @PlanGated('api_keys')
   createApiKey(@Args(() => CreateApiKeyArgs) args: CreateApiKeyArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<CreatedApiKey> {
     return service(ctx).create(user, args);
   }
@@ -30,6 +33,7 @@ export class ApiKeyResolver {
   }
 
   @Mutation(() => CreatedApiKey, { description: 'Revokes the key and returns a new one (shown once) named with a rotated suffix.' })
+  @PlanGated('api_keys')
   rotateApiKey(@Args(() => ApiKeyIdArgs) args: ApiKeyIdArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<CreatedApiKey> {
     return service(ctx).rotate(user, args.keyId);
   }

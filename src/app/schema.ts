@@ -1,9 +1,10 @@
 import type { GraphQLSchema } from 'graphql';
+import { authChecker } from '../accounts/auth-checker.js';
 import { buildGraphQLSchema } from '../graphql/build-schema.js';
 import { LIST_BOUNDS } from './list-bounds.js';
 import { resolvers } from './resolvers.js';
 
-/** The service's schema: every domain's resolvers, every list's bound. */
+/** The service's schema: every domain's resolvers, every list's bound, the check of `@Authorized`. */
 export function buildAppSchema(): Promise<GraphQLSchema> {
-  return buildGraphQLSchema({ resolvers, listBounds: LIST_BOUNDS });
+  return buildGraphQLSchema({ resolvers, listBounds: LIST_BOUNDS, authChecker });
 }

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { Day } from '../planning/day.entity.js';
@@ -6,6 +6,7 @@ import { BodyMeasurement } from './body-measurement.entity.js';
 import { BodyMeasurementService } from './body-measurement.service.js';
 import { BodyMeasurementPage, CreateBodyMeasurementArgs, ListBodyMeasurementsArgs } from './body.types.js';
 
+@Authorized()
 @Resolver(() => BodyMeasurement)
 export class BodyMeasurementResolver {
   @Query(() => BodyMeasurementPage, { description: 'Your measurements by time; filter by a date range of their days.' })

@@ -1,5 +1,5 @@
 import type { User } from '../accounts/user.entity.js';
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUser } from '../core/current-user.js';
 import { filesRuntime } from '../files/files-runtime.js';
@@ -13,6 +13,7 @@ async function service(ctx: AppContext): Promise<ProgressPhotoService> {
 }
 
 /** REST upload form: POST /body-composition/photos (multipart), see progress-photo.routes.ts. */
+@Authorized()
 @Resolver(() => ProgressPhoto)
 export class ProgressPhotoResolver {
   @Query(() => ProgressPhotoPage, { description: "The caller's progress photos, oldest first; filter by day or date range." })

@@ -1,5 +1,5 @@
 import type { User } from '../accounts/user.entity.js';
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUser } from '../core/current-user.js';
@@ -15,6 +15,7 @@ async function service(ctx: AppContext): Promise<FileService> {
 }
 
 /** Uploads and downloads are REST routes (multipart, bytes): see src/files/file.routes.ts. */
+@Authorized()
 @Resolver(() => StoredFile)
 export class FileResolver {
   @Query(() => FilePage, { description: "The caller's files, newest first; filter by fileType, mimeType or part of the name." })

@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -19,6 +19,7 @@ import {
   UpdateTransactionArgs,
 } from './finance.types.js';
 
+@Authorized()
 @Resolver(() => FinanceAccount)
 export class FinanceAccountResolver {
   @Query(() => AccountPage, { description: 'Your money accounts by name; filter by type and isActive.' })
@@ -48,6 +49,7 @@ export class FinanceAccountResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => FinanceTransaction)
 export class FinanceTransactionResolver {
   @Query(() => TransactionPage, { description: 'Your transactions, newest first; filter by account, date range and category.' })

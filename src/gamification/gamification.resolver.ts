@@ -1,9 +1,10 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { GamificationService } from './gamification.service.js';
 import { AchievementView, GamificationCharacter, GamificationStats, ShopItemIdArgs, ShopItemView, ShopPurchase } from './gamification.types.js';
 
+@Authorized()
 @Resolver()
 export class GamificationResolver {
   @Query(() => GamificationStats, { description: 'XP, level, XP to the next level, coins, streaks and achievement count.' })

@@ -1,4 +1,6 @@
-import { buildSchema, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql';
+import { assertEveryOperationDeclaresAccess } from '../core/authorization.js';
+import type { AppContext } from '../core/context.js';
 import type { GraphQLSchema } from 'graphql';
 import { countAnswerItems } from './answer-size.js';
 import { applyListBounds, type ListBounds } from './list-bounds.js';
@@ -9,14 +11,18 @@ export interface SchemaParts {
   resolvers: NonEmptyArray<Function>;
   /** The bound of every list field (src/app/list-bounds.ts). */
   listBounds: ListBounds;
+  /** The check of `@Authorized` (src/accounts/auth-checker.ts); every root operation must declare one. */
+  authChecker: AuthChecker<AppContext, string>;
 }
 
 /** The one schema from the resolvers it is handed: Apollo serves it at /graphql and Sofa derives the REST routes from it. */
-export async function buildGraphQLSchema({ resolvers, listBounds }: SchemaParts): Promise<GraphQLSchema> {
+export async function buildGraphQLSchema({ resolvers, listBounds, authChecker }: SchemaParts): Promise<GraphQLSchema> {
   const schema = await buildSchema({
     resolvers,
     validateFn: validateArgs,
+    authChecker,
     emitSchemaFile: false,
   });
+  assertEveryOperationDeclaresAccess(resolvers);
   return rejectNulText(countAnswerItems(applyListBounds(schema, listBounds)));
 }

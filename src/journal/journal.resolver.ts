@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -20,6 +20,7 @@ import {
   UpdateJournalQuestionArgs,
 } from './journal.types.js';
 
+@Authorized()
 @Resolver(() => JournalQuestion)
 export class JournalQuestionResolver {
   @Query(() => JournalQuestionPage, { description: 'The global questions, then your own, each by order.' })
@@ -49,6 +50,7 @@ export class JournalQuestionResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => JournalEntry)
 export class JournalEntryResolver {
   @Query(() => JournalEntryPage, { description: 'Your journal entries, oldest first; filter by day and question.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { Day } from '../planning/day.entity.js';
@@ -6,6 +6,7 @@ import { DinnerPlan } from './dinner-plan.entity.js';
 import { DinnerPlanService } from './dinner-plan.service.js';
 import { DinnerPlanPage, ListDinnerPlansArgs, UpdateDinnerPlanArgs, WeekIdArgs } from './nutrition.types.js';
 
+@Authorized()
 @Resolver(() => DinnerPlan)
 export class DinnerPlanResolver {
   @Query(() => DinnerPlanPage, { description: 'Your dinner plans by date; filter by week or day.' })

@@ -1,10 +1,11 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { GroceryItem, GroceryList } from './grocery-list.entity.js';
 import { GroceryListService } from './grocery-list.service.js';
 import { AddGroceryItemArgs, UpdateGroceryItemArgs, WeekIdArgs } from './nutrition.types.js';
 
+@Authorized()
 @Resolver(() => GroceryList)
 export class GroceryListResolver {
   @Query(() => GroceryList, { description: "The week's grocery list (404 before it is generated)." })

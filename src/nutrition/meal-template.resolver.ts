@@ -1,5 +1,5 @@
 import type { User } from '../accounts/user.entity.js';
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUser } from '../core/current-user.js';
 import { Deleted } from '../core/deleted.js';
@@ -14,6 +14,7 @@ async function service(ctx: AppContext): Promise<MealTemplateService> {
   return new MealTemplateService(ctx.em, new FileService(ctx.em, await filesRuntime(ctx.deps)));
 }
 
+@Authorized()
 @Resolver(() => MealTemplate)
 export class MealTemplateResolver {
   @Query(() => MealTemplatePage, { description: 'Your meal templates, oldest first.' })

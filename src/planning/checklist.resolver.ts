@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { ChecklistItem } from './checklist-item.entity.js';
@@ -6,6 +6,7 @@ import { requiredChecklist } from './checklist-key.js';
 import { ChecklistService } from './checklist.service.js';
 import { DayIdArgs, ToggleChecklistArgs } from './planning.types.js';
 
+@Authorized()
 @Resolver(() => ChecklistItem)
 export class ChecklistResolver {
   @Query(() => [ChecklistItem], { description: 'All checklist items of a day.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { ChecklistItem } from './checklist-item.entity.js';
@@ -9,6 +9,7 @@ import { PerimeterTask } from './perimeter-task.entity.js';
 import { bedtimeTargetsFor } from './bedtime-targets.js';
 import { BedtimeTargets, DayIdArgs, UpdateDayArgs } from './planning.types.js';
 
+@Authorized()
 @Resolver(() => Day)
 export class DayResolver {
   @Query(() => Day)

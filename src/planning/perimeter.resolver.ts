@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { deleted, Deleted } from '../core/deleted.js';
@@ -14,6 +14,7 @@ import {
   UpdatePerimeterTaskArgs,
 } from './planning.types.js';
 
+@Authorized()
 @Resolver(() => PerimeterTask)
 export class PerimeterResolver {
   @Query(() => PerimeterTaskPage, { description: "The user's reusable perimeter tasks." })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { Day } from './day.entity.js';
@@ -6,6 +6,7 @@ import { UpdateWeekArgs, WeekStartArgs } from './planning.types.js';
 import { Week } from './week.entity.js';
 import { WeekService } from './week.service.js';
 
+@Authorized()
 @Resolver(() => Week)
 export class WeekResolver {
   @Query(() => Week, { description: 'A generated week by its Monday, with its days.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -39,6 +39,7 @@ import { PageArgs } from '../core/pagination.js';
 
 const board = (project: Project): Board => ({ projectId: project.id });
 
+@Authorized()
 @Resolver(() => Tag)
 export class TagResolver {
   @Query(() => TagPage, { description: 'Your tags for project tasks, oldest first.' })
@@ -68,6 +69,7 @@ export class TagResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => Project)
 export class ProjectResolver {
   @Query(() => ProjectPage, { description: 'Your projects, oldest first; filter by type and status.' })
@@ -128,6 +130,7 @@ export class BoardColumnResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => ProjectTask)
 export class ProjectTaskResolver {
   @Query(() => ProjectTaskPage, { description: 'The tasks of your project, oldest first; filter by status, category, tag, deadline or text.' })
@@ -162,6 +165,7 @@ export class ProjectTaskResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => Deadline)
 export class DeadlineResolver {
   @Query(() => DeadlinePage, { description: 'Your deadlines, soonest first; filter by project, status, priority, upcoming.' })

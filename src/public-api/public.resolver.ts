@@ -1,4 +1,5 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { API_CALLER } from '../core/authorization.js';
 import type { AppContext } from '../core/context.js';
 import { UnauthorizedError } from '../core/errors.js';
 import { PublicApiService, type PublicCaller } from './public-api.service.js';
@@ -41,6 +42,7 @@ function service(ctx: AppContext): PublicApiService {
 
 const TODAY = 'Logged on the caller\'s today (their time zone); `dayId` is never taken.';
 
+@Authorized(API_CALLER)
 @Resolver()
 export class PublicApiResolver {
   @Query(() => [PublicExercise], { description: `GET /exercises/search: exercises of the caller's catalog whose name contains q, the first ${PUBLIC_SEARCH_MAX} by name.` })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -28,6 +28,7 @@ async function books(ctx: AppContext): Promise<BookService> {
   return new BookService(ctx.em, await filesRuntime(ctx.deps));
 }
 
+@Authorized()
 @Resolver(() => Book)
 export class BookResolver {
   @Query(() => BookPage, { description: 'Your books, oldest first.' })
@@ -62,6 +63,7 @@ export class BookResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => ReadingSession)
 export class ReadingSessionResolver {
   @Query(() => ReadingSessionPage, { description: 'Your reading sessions, oldest first; filter by day, date range or book.' })

@@ -1,10 +1,11 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { SettingsService } from './settings.service.js';
 import { UpdateSettingsArgs } from './settings.types.js';
 import { UserSettings } from './user-settings.entity.js';
 
+@Authorized()
 @Resolver(() => UserSettings)
 export class SettingsResolver {
   @Query(() => UserSettings, { description: 'Week settings: split labels, bedtime targets, time zone.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -30,6 +30,7 @@ async function people(ctx: AppContext): Promise<PersonService> {
   return new PersonService(ctx.em, await filesRuntime(ctx.deps));
 }
 
+@Authorized()
 @Resolver(() => Person)
 export class PersonResolver {
   @Query(() => PersonPage, { description: 'Your people by name; filter by relationshipType, search name and notes.' })
@@ -81,6 +82,7 @@ export class PersonResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => SocialHappening)
 export class SocialHappeningResolver {
   @Query(() => SocialHappeningPage, { description: 'Your happenings, most recent first; filter by day, date range or guest.' })

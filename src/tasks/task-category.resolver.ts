@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { PageArgs } from '../core/pagination.js';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
@@ -16,6 +16,7 @@ function service(ctx: AppContext): TaskCategoryService {
   return new TaskCategoryService(ctx.em);
 }
 
+@Authorized()
 @Resolver(() => TaskCategory)
 export class TaskCategoryResolver {
   @Query(() => TaskCategoryPage, { description: 'The caller\'s task categories, oldest first.' })

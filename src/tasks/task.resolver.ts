@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -11,6 +11,7 @@ function service(ctx: AppContext): TaskService {
   return new TaskService(ctx.em);
 }
 
+@Authorized()
 @Resolver(() => Task)
 export class TaskResolver {
   @Query(() => TaskPage, { description: 'The caller\'s tasks, oldest first; filter by status, category or day.' })

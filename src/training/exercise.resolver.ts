@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Float, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Float, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -14,6 +14,7 @@ import {
   UpdateExerciseArgs,
 } from './training.types.js';
 
+@Authorized()
 @Resolver(() => Exercise)
 export class ExerciseResolver {
   @Query(() => ExercisePage, { description: 'Your exercise catalog (global and your own), by name.' })

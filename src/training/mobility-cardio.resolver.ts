@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { CardioSession } from './cardio-session.entity.js';
@@ -7,6 +7,7 @@ import { MobilitySession } from './mobility-session.entity.js';
 import { MobilitySessionService } from './mobility-session.service.js';
 import { CardioSessionPage, CreateCardioSessionArgs, CreateMobilitySessionArgs, DayRangeArgs, MobilitySessionPage } from './training.types.js';
 
+@Authorized()
 @Resolver(() => MobilitySession)
 export class MobilitySessionResolver {
   @Query(() => MobilitySessionPage, { description: 'Your mobility sessions; filter by day or date range.' })
@@ -20,6 +21,7 @@ export class MobilitySessionResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => CardioSession)
 export class CardioSessionResolver {
   @Query(() => CardioSessionPage, { description: 'Your cardio sessions by start time; filter by day or date range.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Float, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Float, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
@@ -15,6 +15,7 @@ import {
   UpdateTrainingSessionArgs,
 } from './training.types.js';
 
+@Authorized()
 @Resolver(() => TrainingSession)
 export class TrainingSessionResolver {
   @Query(() => TrainingSessionPage, { description: 'Your training sessions by start time; filter by day or date range.' })

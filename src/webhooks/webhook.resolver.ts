@@ -1,3 +1,4 @@
+import { PlanGated } from '../accounts/subscription.js';
 import type { User } from '../accounts/user.entity.js';
 import { Args, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
@@ -25,6 +26,7 @@ function service(ctx: AppContext): WebhookService {
   return new WebhookService(ctx.em, ctx.deps.config, webhookEngine(ctx.deps));
 }
 
+@PlanGated('webhooks')
 @Resolver(() => WebhookEndpoint)
 export class WebhookResolver {
   @Query(() => WebhookPage, { description: "The caller's webhooks with their delivery statistics (needs a plan with webhooks)." })

@@ -1,4 +1,4 @@
-import { Args, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
+import { Args, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
 import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { Day } from '../planning/day.entity.js';
@@ -11,6 +11,7 @@ import { MeditationService, MoodService, SleepService, StepsService, WaterServic
 import { LogMeditationArgs, LogMoodArgs, LogSleepArgs, LogStepsArgs, LogWaterArgs } from './wellness.types.js';
 
 /** Logging water, steps, meditation, mood and sleep for one of your days (the app's side of the Public API writes). */
+@Authorized()
 @Resolver()
 export class WellnessResolver {
   @Mutation(() => WaterIntake, { description: 'Records water_logged.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { given } from '../../core/given-args.js';
 import type { AppContext } from '../../core/context.js';
 import { CurrentUserId } from '../../core/current-user.js';
@@ -21,6 +21,7 @@ import {
 
 
 /** Brain databases and records: thin callers of database.service.ts and record.service.ts. */
+@Authorized()
 @Resolver(() => BrainDatabaseView)
 export class BrainDatabaseResolver {
   @Query(() => [BrainDatabaseView], { description: 'Your Brain databases, newest first.' })
@@ -50,6 +51,7 @@ export class BrainDatabaseResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => BrainRecordView)
 export class BrainRecordResolver {
   @Query(() => BrainRecordPage, { description: "A database's records, filtered and sorted by its properties (one statement)." })

@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
 import { CurrentUserId } from '../../core/current-user.js';
 import { given } from '../../core/given-args.js';
@@ -18,6 +18,7 @@ import {
 
 
 /** Brain forms, the owner's side: thin callers of form.service.ts and form-submit.service.ts. */
+@Authorized()
 @Resolver(() => BrainFormView)
 export class BrainFormResolver {
   @Query(() => [BrainFormView], { description: 'Your Brain forms, newest first.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
 import { Deleted } from '../../core/deleted.js';
 import { CurrentUserId } from '../../core/current-user.js';
@@ -32,6 +32,7 @@ import {
 } from './brain-notes.types.js';
 
 
+@Authorized()
 @Resolver(() => BrainNote)
 export class BrainNoteResolver {
   @Query(() => BrainNotePage, { description: 'Your notes, most recently edited first; filter by folder (or unfiled) and tag.' })
@@ -61,6 +62,7 @@ export class BrainNoteResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => BrainFolder)
 export class BrainFolderResolver {
   @Query(() => BrainFolderPage, { description: 'Your folders, flat (each with its parentId), by name.' })
@@ -90,6 +92,7 @@ export class BrainFolderResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => BrainTag)
 export class BrainTagResolver {
   @Query(() => BrainTagPage, { description: 'Your Brain tags, by name.' })
@@ -119,6 +122,7 @@ export class BrainTagResolver {
   }
 }
 
+@Authorized()
 @Resolver(() => BrainCanvas)
 export class BrainCanvasResolver {
   @Query(() => BrainCanvasPage, { description: 'Your canvases, oldest first.' })

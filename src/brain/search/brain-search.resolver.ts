@@ -1,9 +1,10 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
 import { CurrentUserId } from '../../core/current-user.js';
 import { BrainSearchService } from './brain-search.service.js';
 import { BrainEntityType, BrainReindexResult, BrainSearchArgs, BrainSearchHit } from './brain-search.types.js';
 
+@Authorized()
 @Resolver()
 export class BrainSearchResolver {
   @Query(() => [BrainSearchHit], { description: 'Full-text search over your notes, databases, records and forms, best match first.' })

@@ -1,4 +1,4 @@
-import { Args, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { AppContext } from '../../core/context.js';
 import { CurrentUserId } from '../../core/current-user.js';
 import { Deleted } from '../../core/deleted.js';
@@ -7,6 +7,7 @@ import { CONNECTIONS_SHOWN, ConnectionService } from './connection.service.js';
 import { ConnectionIdArgs } from './connection.types.js';
 
 /** The assistants connected through the OAuth flow (session cookie only). */
+@Authorized()
 @Resolver(() => OAuthConnection)
 export class ConnectionResolver {
   @Query(() => [OAuthConnection], { description: `Assistants connected to the account (active connections, newest first; the ${CONNECTIONS_SHOWN} newest).` })
