@@ -4,10 +4,10 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
-import { queryRows, rowShape } from '../core/database/read-rows.js';
 import { SocialHappening } from '../social/social-happening.entity.js';
 import { FinanceAccount } from './finance-account.entity.js';
 import { FinanceTransaction } from './finance-transaction.entity.js';
+import { moveBalance } from './finance.queries.js';
 import { requireMoney } from '../core/money.js';
 
 export interface NewTransaction {
@@ -40,33 +40,6 @@ export interface TransactionFilter extends PageArgs {
 
 const cleanCategory = (value: string | null | undefined) => (value?.trim() ? value.trim().toLowerCase() : null);
 const cleanText = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
-
-/** PostgreSQL's "numeric field overflow": a balance beyond numeric(15,2). */
-const NUMERIC_OVERFLOW = '22003';
-
-/**
- * Adds `plus` and takes `minus` (exact decimal text) to the balance of the caller's account, in SQL on
- * numeric. The UPDATE takes the row's lock, so concurrent writers queue and none loses an update.
- * Another user's or a missing account answers 404 naming `field`.
- */
-async function moveBalance(em: EntityManager, userId: string, accountId: string, plus: string, minus: string, field = 'accountId'): Promise<void> {
-  const a = rowShape(em, FinanceAccount);
-  const balance = a.column('balance');
-  const sql =
-    `update ${a.table} set ${balance} = ${balance} + $1::numeric - $2::numeric, ${a.column('updatedAt')} = now()` +
-    ` where id = $3 and ${a.column('userId')} = $4 returning id`;
-  let rows: Record<string, unknown>[];
-  try {
-    rows = await queryRows(em, sql, [plus, minus, accountId, userId]);
-  } catch (error) {
-    if ((error as { code?: string }).code === NUMERIC_OVERFLOW) {
-      const message = 'The account balance would exceed 9999999999999.99';
-      throw new ValidationError(message, [{ path: ['amount'], message }]);
-    }
-    throw error;
-  }
-  if (!rows.length) throw new NotFoundError('Account', { field });
-}
 
 /** The exact sum of Money texts (at most two decimals each), as Money text. */
 function sumOfMoney(amounts: string[]): string {

@@ -5,9 +5,10 @@ import { NotFoundError, RuleViolationError, ValidationError } from '../core/erro
 import type { Page } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
 import { BoardColumn } from './board-column.entity.js';
-import { DEFAULT_COLUMNS, statusOfColumn } from './board-status.js';
+import { DEFAULT_COLUMNS } from './board-status.js';
 import { Project } from './project.entity.js';
 import { ProjectTask } from './project-task.entity.js';
+import { refreshStatuses } from './projects.queries.js';
 import type { BoardColumnInput, CreateProjectArgs, ListProjectsArgs, UpdateProjectArgs } from './projects.types.js';
 
 /**
@@ -24,14 +25,6 @@ export async function requireOwnProject(em: EntityManager, userId: string, proje
 /** A board's columns, first to last. */
 export function boardColumns(em: EntityManager, projectId: string): Promise<BoardColumn[]> {
   return em.find(BoardColumn, { projectId }, { orderBy: { order: 'asc', id: 'asc' } });
-}
-
-/** Sets every task's status from its column's place on the board (one statement). */
-export async function refreshStatuses(em: EntityManager, projectId: string, columns: BoardColumn[]): Promise<void> {
-  const tasks = em.getMetadata(ProjectTask).tableName;
-  const cases = columns.map(() => 'when ? then ?').join(' ');
-  const params = columns.flatMap((c) => [c.id, statusOfColumn(c.order, columns.length)]);
-  await em.getConnection().execute(`update "${tasks}" set "status" = case "column_id" ${cases} else "status" end where "project_id" = ?`, [...params, projectId]);
 }
 
 /** Projects and their boards. */

@@ -3,7 +3,7 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
-import { ProjectTask } from './project-task.entity.js';
+import { removeTagFromTasks } from './projects.queries.js';
 import { Tag } from './tag.entity.js';
 
 /** A user's tags for project tasks. */
@@ -39,11 +39,7 @@ export class TagService {
     await this.em.transactional(async (em) => {
       const tag = await em.findOne(Tag, { id: tagId, userId });
       if (!tag) throw new NotFoundError('Tag');
-      const meta = em.getMetadata(ProjectTask);
-      await em.getConnection().execute(
-        `update "${meta.tableName}" set "tag_ids" = array_remove("tag_ids", ?::uuid) where "user_id" = ? and ?::uuid = any("tag_ids")`,
-        [tagId, userId, tagId],
-      );
+      await removeTagFromTasks(em, userId, tagId);
       em.remove(tag);
     });
     return deleted(tagId, 'Tag');

@@ -4,13 +4,12 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
-import { queryRows, rowShape } from '../core/database/read-rows.js';
+import { removeGuestEverywhere } from './social.queries.js';
 import { recordEvent } from '../core/events/record-event.js';
 import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { Person } from './person.entity.js';
-import { SocialHappening } from './social-happening.entity.js';
 
 export const FRIEND = 'friend';
 
@@ -100,13 +99,7 @@ export class PersonService {
     return this.em.transactional(async (em) => {
       const person = await em.findOne(Person, { id: personId, userId });
       if (!person) throw new NotFoundError('Person');
-      const h = rowShape(em, SocialHappening);
-      const guests = h.column('guestIds');
-      await queryRows(
-        em,
-        `update ${h.table} set ${guests} = ${guests} - $1::text where ${h.column('userId')} = $2 and ${guests} @> jsonb_build_array($1::text) returning id`,
-        [personId, userId],
-      );
+      await removeGuestEverywhere(em, userId, personId);
       await em.nativeUpdate(PerimeterTask, { userId, personId }, { personId: null });
       em.remove(person);
       await em.flush();

@@ -4,7 +4,7 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
-import { queryRows, rowShape } from '../core/database/read-rows.js';
+import { happeningIdsWithGuest } from './social.queries.js';
 import { toDate, type DateInput } from '../core/datetimes.js';
 import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
 import { Person } from './person.entity.js';
@@ -56,12 +56,6 @@ async function requireGuests(em: EntityManager, userId: string, ids: readonly st
 export async function requirePerson(em: EntityManager, userId: string, personId: string, field: string): Promise<void> {
   const count = await em.count(Person, { id: personId, userId });
   if (!count) throw new NotFoundError('Person', { field });
-}
-
-async function happeningIdsWithGuest(em: EntityManager, userId: string, personId: string): Promise<string[]> {
-  const h = rowShape(em, SocialHappening);
-  const sql = `select t.id from ${h.table} as t where t.${h.column('userId')} = $1 and t.${h.column('guestIds')} @> jsonb_build_array($2::text)`;
-  return (await queryRows(em, sql, [userId, personId])).map((r) => r.id as string);
 }
 
 /** Social happenings of one user: on one of their days, with their own people as guests. */

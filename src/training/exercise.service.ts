@@ -5,10 +5,9 @@ import { NotFoundError, ValidationError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { Exercise } from './exercise.entity.js';
 import { findPage } from '../core/database/find-page.js';
-import { queryRows } from '../core/database/read-rows.js';
 import { pageWindow, toPage } from '../core/pagination.js';
-import { randomUUID } from 'node:crypto';
 import { round } from './training-metrics.js';
+import { exerciseHistoryRows, setOneRepMax } from './training.queries.js';
 
 export interface ExerciseFilter extends PageArgs {
   category?: string | null;
@@ -128,10 +127,7 @@ export class ExerciseService {
   async history(userId: string, exerciseId: string, args: PageArgs): Promise<Page<ExerciseHistoryRow>> {
     await this.get(userId, exerciseId);
     const window = pageWindow(args);
-    const [rows, [count]] = await Promise.all([
-      queryRows(this.em, HISTORY_SQL, [userId, exerciseId, window.limit, window.offset]),
-      queryRows(this.em, HISTORY_COUNT_SQL, [userId, exerciseId]),
-    ]);
+    const { rows, total } = await exerciseHistoryRows(this.em, userId, exerciseId, window);
     const items = rows.map((r) => ({
       sessionId: r.sessionId as string,
       dayId: r.dayId as string,
@@ -142,7 +138,7 @@ export class ExerciseService {
       volume: round(Number(r.volume), 2),
       bestE1rm: r.bestE1rm === null ? null : round(Number(r.bestE1rm), 1),
     }));
-    return toPage(items, Number(count!.total), window);
+    return toPage(items, total, window);
   }
 
   /** Sessions that used the exercise keep their entries (with the name as logged). */
@@ -167,39 +163,3 @@ export class ExerciseService {
     return exercise;
   }
 }
-
-/** Upserts (or, for null, clears) the user's oneRepMax of an exercise: one statement, safe under concurrent calls. */
-async function setOneRepMax(em: EntityManager, userId: string, exerciseId: string, value: number | null): Promise<void> {
-  const connection = em.getConnection();
-  const tx = em.getTransactionContext();
-  if (value === null) {
-    await connection.execute('update exercise_settings set one_rep_max = null, updated_at = now() where user_id = ? and exercise_id = ?', [userId, exerciseId], 'run', tx);
-    return;
-  }
-  await connection.execute(
-    `insert into exercise_settings (id, created_at, updated_at, user_id, exercise_id, one_rep_max) values (?, now(), now(), ?, ?, ?)
-     on conflict (user_id, exercise_id) do update set one_rep_max = excluded.one_rep_max, updated_at = now()`,
-    [randomUUID(), userId, exerciseId, value],
-    'run',
-    tx,
-  );
-}
-
-const HISTORY_SQL = `
-select ts.id as "sessionId", ts.day_id as "dayId", to_char(d.date, 'YYYY-MM-DD') as "date", ts.start_time as "startTime",
-       ts.split as "split", count(s.id)::int as "setCount",
-       coalesce(sum(coalesce(s.reps, 0) * coalesce(s.load, 0)), 0) as "volume",
-       max(case when s.load > 0 and s.reps > 0 then s.load * (1 + s.reps / 30.0) end) as "bestE1rm"
-from training_sessions ts
-join days d on d.id = ts.day_id
-join training_exercises te on te.session_id = ts.id
-left join training_sets s on s.training_exercise_id = te.id
-where ts.user_id = $1 and te.exercise_id = $2
-group by ts.id, d.date
-order by ts.start_time desc, ts.id desc
-limit $3 offset $4`;
-
-const HISTORY_COUNT_SQL = `
-select count(distinct te.session_id)::int as "total"
-from training_exercises te
-where te.user_id = $1 and te.exercise_id = $2`;

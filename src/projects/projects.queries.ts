@@ -1,0 +1,23 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BoardColumn } from './board-column.entity.js';
+import { statusOfColumn } from './board-status.js';
+import { ProjectTask } from './project-task.entity.js';
+
+/**
+ * The projects domain's hand-written SQL. Each runs through `em.execute`, so inside a transaction it
+ * is part of it (`em.getConnection().execute` without the transaction context would run beside it).
+ */
+
+/** Sets every task's status from its column's place on the board (one statement). */
+export async function refreshStatuses(em: EntityManager, projectId: string, columns: BoardColumn[]): Promise<void> {
+  const tasks = em.getMetadata(ProjectTask).tableName;
+  const cases = columns.map(() => 'when ? then ?').join(' ');
+  const params = columns.flatMap((c) => [c.id, statusOfColumn(c.order, columns.length)]);
+  await em.execute(`update "${tasks}" set "status" = case "column_id" ${cases} else "status" end where "project_id" = ?`, [...params, projectId], 'run');
+}
+
+/** Takes the tag off every project task of the user that carries it (one statement). */
+export async function removeTagFromTasks(em: EntityManager, userId: string, tagId: string): Promise<void> {
+  const tasks = em.getMetadata(ProjectTask).tableName;
+  await em.execute(`update "${tasks}" set "tag_ids" = array_remove("tag_ids", ?::uuid) where "user_id" = ? and ?::uuid = any("tag_ids")`, [tagId, userId, tagId], 'run');
+}
