@@ -10,8 +10,7 @@ import { decoyHash, hashPassword, verifyPassword } from './password.js';
 import { SESSION_TTL_MS } from './session-token.js';
 import { hashToken, newOneTimeToken } from './one-time-token.js';
 import { User } from './user.entity.js';
-import { rowShape } from '../core/database/read-rows.js';
-import { randomUUID } from 'node:crypto';
+import { insertTokenForEmail } from './accounts.queries.js';
 
 const TOKEN_TTL_MS: Record<AuthTokenKind, number> = {
   password_reset: 60 * 60 * 1000, // operations.md: reset links expire after one hour
@@ -150,15 +149,8 @@ export class AuthService {
    */
   private async issueTokenByEmail(email: string, kind: AuthTokenKind): Promise<{ email: string; token: string } | null> {
     const { token, hash } = newOneTimeToken();
-    const t = rowShape(this.em, AuthToken);
-    const u = rowShape(this.em, User);
-    const unverified = kind === 'email_verification' ? ` and u.${u.column('emailVerifiedAt')} is null` : '';
-    const rows = await this.em.getConnection().execute<unknown[]>(
-      `insert into ${t.table} (${t.column('id')}, ${t.column('user')}, ${t.column('kind')}, ${t.column('tokenHash')}, ${t.column('expiresAt')}, ${t.column('createdAt')}) ` +
-        `select ?, u.${u.column('id')}, ?, ?, ?, now() from ${u.table} as u where u.${u.column('email')} = ?${unverified} returning ${t.column('id')}`,
-      [randomUUID(), kind, hash, new Date(Date.now() + TOKEN_TTL_MS[kind]), email],
-    );
-    return rows.length ? { email, token } : null;
+    const issued = await insertTokenForEmail(this.em, { email, kind, hash, expiresAt: new Date(Date.now() + TOKEN_TTL_MS[kind]), onlyUnverified: kind === 'email_verification' });
+    return issued ? { email, token } : null;
   }
 
   /** Sends after the answer (BackgroundWork); a failure is logged like any mail failure. */

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
-import { queryRows } from '../core/database/read-rows.js';
+import { feedRowByTokenHash, saveFeedFingerprint, upsertFeedToken } from './agenda.queries.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { AgendaService } from './agenda.service.js';
 import type { AgendaEntry } from './agenda.types.js';
@@ -65,18 +65,14 @@ export class AgendaFeedService {
   /** A new token for the user's feed; the previous one stops working in the same statement. */
   async rotate(userId: string): Promise<string> {
     const token = randomBytes(32).toString('base64url');
-    await this.em.getConnection().execute(
-      `insert into agenda_feeds (id, created_at, updated_at, user_id, token_hash) values (?, now(), now(), ?, ?)
-       on conflict (user_id) do update set token_hash = excluded.token_hash, updated_at = now()`,
-      [randomUUID(), userId, hashFeedToken(token)],
-    );
+    await upsertFeedToken(this.em, randomUUID(), userId, hashFeedToken(token));
     return token;
   }
 
   /** The feed of this token (its user and what it last answered), or null (unknown, rotated away, or not a token at all). */
   async feedOf(token: string): Promise<FeedRecord | null> {
     if (!TOKEN_PATTERN.test(token)) return null;
-    const [row] = await queryRows(this.em, 'select f.user_id, f.etag, f.content_changed_at from agenda_feeds f where f.token_hash = $1', [hashFeedToken(token)]);
+    const row = await feedRowByTokenHash(this.em, hashFeedToken(token));
     if (!row) return null;
     // Plain reads answer timestamps as text.
     return { userId: String(row.user_id), etag: (row.etag as string | null) ?? null, changedAt: row.content_changed_at ? new Date(row.content_changed_at as string) : null };
@@ -98,7 +94,7 @@ export class AgendaFeedService {
     let changedAt = feed.changedAt;
     if (etag !== feed.etag || !changedAt) {
       changedAt = new Date(Math.floor(now.getTime() / 1000) * 1000); // HTTP dates have whole seconds
-      await queryRows(this.em, 'update agenda_feeds set etag = $2, content_changed_at = $3 where user_id = $1', [feed.userId, etag, changedAt]);
+      await saveFeedFingerprint(this.em, feed.userId, etag, changedAt);
     }
     return { entries, timezone, etag, changedAt };
   }

@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
-import { queryRows } from '../core/database/read-rows.js';
 import { ValidationError } from '../core/errors.js';
 import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
-import { AGENDA_SOURCES, type AgendaSource } from './agenda-sources.js';
+import { agendaSettingsRow, AGENDA_SOURCES, sourceRows, type AgendaSource } from './agenda.queries.js';
 import { AgendaEntryType, type AgendaEntry } from './agenda.types.js';
 
 /** operations.md "Agenda": start and end at most this many days apart. */
@@ -64,7 +63,7 @@ function toDate(em: EntityManager, value: unknown): Date {
 /**
  * The unified agenda: tasks on their day, training, mobility and cardio sessions, social happenings,
  * deadlines, project task due dates, transactions, reading and meditation of one user, merged into one
- * list sorted by start. Each source is one statement for the whole range (agenda-sources.ts), so a read
+ * list sorted by start. Each source is one statement for the whole range (agenda.queries.ts), so a read
  * costs the same number of statements however many entries it holds. Callers: GraphQL/REST
  * (agenda.resolver.ts), the calendar feed, and any other edge (MCP, benchmarks) with an entity manager.
  */
@@ -90,13 +89,13 @@ export class AgendaService {
    * all-day entries as dates there); `complete` is false when the range holds more.
    */
   static async read(em: EntityManager, userId: string, input: AgendaRangeInput): Promise<{ entries: AgendaEntry[]; timezone: string; complete: boolean }> {
-    const [settings] = await queryRows(em, 'select s.timezone, s.large_expense_threshold from user_settings s where s.user_id = $1', [userId]);
+    const settings = await agendaSettingsRow(em, userId);
     const timezone = typeof settings?.timezone === 'string' ? settings.timezone : DEFAULT_TIMEZONE;
     const threshold = settings?.large_expense_threshold !== undefined && settings.large_expense_threshold !== null ? String(settings.large_expense_threshold) : DEFAULT_LARGE_EXPENSE_THRESHOLD;
     const { start, end } = AgendaService.parseRange(input, timezone);
     const params = [userId, start.toISOString(), end.toISOString(), timezone, input.showAllTransactions === true, threshold];
     // Started in the same turn: they share one round trip outside a transaction.
-    const lists = await Promise.all(SOURCES.map(async (source) => AgendaService.entries(em, source, await queryRows(em, source.sql, params.slice(0, source.parameters)))));
+    const lists = await Promise.all(SOURCES.map(async (source) => AgendaService.entries(em, source, await sourceRows(em, source.sql, params.slice(0, source.parameters)))));
     const entries = lists.flat().sort(compareEntries);
     return { entries: entries.slice(0, MAX_AGENDA_ENTRIES), timezone, complete: entries.length <= MAX_AGENDA_ENTRIES };
   }

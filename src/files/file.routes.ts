@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import type { AppDeps } from '../core/context.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { VariantName } from './file-kinds.js';
-import { findBlobToServe } from './file-reads.js';
+import { findBlobToServe } from './files.queries.js';
 import { filesRuntime } from './files-runtime.js';
 import { receiveMultipart } from './multipart.js';
 import { contentDisposition } from './safe-file-name.js';

@@ -7,7 +7,7 @@ import type { Page } from '../core/pagination.js';
 import { FileType, VariantName, VariantStatus, type ResizedVariant } from './file-kinds.js';
 import { FILE_URL_TTL_SECONDS, type FilesRuntime } from './files-runtime.js';
 import type { FileUrl, ListFilesArgs } from './files.types.js';
-import { findFileForUrl } from './file-reads.js';
+import { findFileForUrl } from './files.queries.js';
 import { ImageVariant } from './image-variant.entity.js';
 import { probeImage } from './image-processing.js';
 import type { MultipartUpload, StagedFile } from './multipart.js';

@@ -4,6 +4,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { lockVariants } from './files.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../core/errors.js';
 import { VariantStatus, RESIZED_VARIANTS, type ResizedVariant } from './file-kinds.js';
@@ -36,8 +37,7 @@ export class VariantService {
       return await this.em.transactional(async (tx) => {
         const file = await tx.findOne(StoredFile, { id: fileId, userId }, { lockMode: LockMode.PESSIMISTIC_READ });
         if (!file) throw new NotFoundError('File');
-        // On the transaction's own connection, so the lock lasts until it commits.
-        await tx.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`image-variant:${fileId}:${variant}`]);
+        await lockVariants(tx, fileId, [variant]);
         const made = await tx.findOne(ImageVariant, { fileId, variant }, { disableIdentityMap: true });
         if (made) return made;
 
@@ -92,11 +92,7 @@ export class VariantService {
         if (!file || !file.isImage) return [];
         const userId = (owner = file.userId);
         const store = (storage = this.rt.adapter(file.storageAdapter));
-        // One statement; the select list is evaluated left to right, so the locks come in this order.
-        await tx.execute(
-          `select ${RESIZED_VARIANTS.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`,
-          RESIZED_VARIANTS.map((variant) => `image-variant:${fileId}:${variant}`),
-        );
+        await lockVariants(tx, fileId, RESIZED_VARIANTS);
         const made = await tx.find(ImageVariant, { fileId, variant: { $in: [...RESIZED_VARIANTS] } }, { disableIdentityMap: true });
         const missing = RESIZED_VARIANTS.filter((variant) => !made.some((row) => row.variant === variant));
         if (!missing.length) return made;

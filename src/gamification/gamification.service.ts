@@ -5,16 +5,8 @@ import { ACHIEVEMENTS } from './achievement-catalog.seed.js';
 import { coinsFor, levelFor, xpForLevel } from './gamification-rules.js';
 import { checklistStreakOf, lockProfile, timeZoneOf, trainingStreakOf, unlockAchievements } from './gamification.reactor.js';
 import { Purchase } from './purchase.entity.js';
+import { achievementsOf, addCoinsSpent, coinsSpentAndPurchases, equipmentOf, profileBalance, shopItem, shopItems, unlockedCount } from './gamification.queries.js';
 import type { AchievementView, EquipmentItem, GamificationCharacter, GamificationStats, ShopItemView, ShopPurchase } from './gamification.types.js';
-
-interface ItemRow {
-  id: string;
-  key: string;
-  name: string;
-  description: string;
-  slot: string;
-  price: number;
-}
 
 /**
  * Reads of a user's gamification state, and the shop. XP itself is written only by the reactor
@@ -24,8 +16,7 @@ export class GamificationService {
   constructor(private readonly em: EntityManager) {}
 
   private async balance(userId: string): Promise<{ xp: number; spent: number }> {
-    const rows = await this.em.execute<{ xp: number; coins_spent: number }[]>('select xp, coins_spent from gamification_profiles where user_id = ?', [userId]);
-    return { xp: rows[0]?.xp ?? 0, spent: rows[0]?.coins_spent ?? 0 };
+    return profileBalance(this.em, userId);
   }
 
   async stats(userId: string): Promise<GamificationStats> {
@@ -33,7 +24,7 @@ export class GamificationService {
     const today = todayIn(await timeZoneOf(this.em, userId));
     const level = levelFor(xp);
     const nextLevelAt = xpForLevel(level + 1);
-    const unlocked = await this.em.execute<{ n: number }[]>('select count(*)::int as n from gamification_user_achievements where user_id = ?', [userId]);
+    const unlocked = await unlockedCount(this.em, userId);
     return {
       xp,
       level,
@@ -42,36 +33,25 @@ export class GamificationService {
       coins: coinsFor(xp, spent),
       coinsSpent: spent,
       streaks: { checklist: await checklistStreakOf(this.em, userId, today), training: await trainingStreakOf(this.em, userId, today) },
-      achievementCount: unlocked[0]!.n,
+      achievementCount: unlocked,
       achievementTotal: ACHIEVEMENTS.length,
     };
   }
 
   async character(userId: string): Promise<GamificationCharacter> {
     const stats = await this.stats(userId);
-    const equipment = await this.em.execute<(EquipmentItem & { order: number })[]>(
-      `select i.id as "itemId", i.key, i.name, i.slot, count(*)::int as quantity, min(i."order") as "order"
-         from gamification_purchases p join gamification_shop_items i on i.id = p.item_id
-        where p.user_id = ? group by i.id order by min(i."order")`,
-      [userId],
-    );
+    const equipment = await equipmentOf(this.em, userId);
     return { stats, equipment: equipment.map(({ order: _order, ...item }) => item), avatar: describeAvatar(stats, equipment) };
   }
 
   async achievements(userId: string): Promise<AchievementView[]> {
-    return this.em.execute<AchievementView[]>(
-      `select a.id, a.key, a.name, a.description, u.unlocked_at as "unlockedAt"
-         from gamification_achievements a
-         left join gamification_user_achievements u on u.achievement_id = a.id and u.user_id = ?
-        order by a."order"`,
-      [userId],
-    ).then((rows) => rows.map((r) => ({ ...r, unlockedAt: r.unlockedAt ? new Date(r.unlockedAt) : null })));
+    return achievementsOf(this.em, userId);
   }
 
   async shop(userId: string): Promise<ShopItemView[]> {
     const { xp, spent } = await this.balance(userId);
     const coins = coinsFor(xp, spent);
-    const items = await this.em.execute<ItemRow[]>('select id, key, name, description, slot, price from gamification_shop_items order by "order"');
+    const items = await shopItems(this.em);
     return items.map((item) => ({ ...item, affordable: item.price <= coins }));
   }
 
@@ -81,15 +61,10 @@ export class GamificationService {
    */
   async purchase(userId: string, itemId: string): Promise<ShopPurchase> {
     return this.em.transactional(async (em) => {
-      const items = await em.execute<ItemRow[]>('select id, key, name, description, slot, price from gamification_shop_items where id = ?', [itemId]);
-      const item = items[0];
+      const item = await shopItem(em, itemId);
       if (!item) throw new NotFoundError('Shop item');
       const profile = await lockProfile(em, userId);
-      const rows = await em.execute<{ coins_spent: number; purchases: number }[]>(
-        'select coins_spent, (select count(*)::int from gamification_purchases where user_id = ?) as purchases from gamification_profiles where id = ?',
-        [userId, profile.id],
-      );
-      const spent = rows[0]!.coins_spent;
+      const { spent, purchases } = await coinsSpentAndPurchases(em, userId, profile.id);
       const coins = coinsFor(profile.xp, spent);
       if (coins < item.price) {
         throw new RuleViolationError('insufficient_coins', `This item costs ${item.price} coins; you have ${coins}`, ['itemId']);
@@ -97,7 +72,7 @@ export class GamificationService {
       const now = new Date();
       const purchase = em.create(Purchase, { userId, itemId: item.id, price: item.price, createdAt: now, updatedAt: now });
       await em.flush();
-      await em.execute('update gamification_profiles set coins_spent = coins_spent + ?, updated_at = ? where id = ?', [item.price, now, profile.id]);
+      await addCoinsSpent(em, profile.id, item.price, now);
       await unlockAchievements(em, userId, {
         counts: {},
         xp: profile.xp,
@@ -106,7 +81,7 @@ export class GamificationService {
         trainingStreak: profile.training_streak,
         cardioKm: null,
         booksFinished: null,
-        purchases: rows[0]!.purchases + 1,
+        purchases: purchases + 1,
       }, now);
       return { id: purchase.id, item: { ...item, affordable: coins - item.price >= item.price }, price: item.price, coins: coins - item.price, purchasedAt: now };
     });

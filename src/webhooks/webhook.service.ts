@@ -10,7 +10,8 @@ import type { Page, PageArgs } from '../core/pagination.js';
 import { checkHost, hostOf, UnresolvableHostError, UnsafeAddressError } from './url-guard.js';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
-import { PAUSED_ERROR, type WebhookEngine } from './webhook-engine.js';
+import type { WebhookEngine } from './webhook-engine.js';
+import { failPendingDeliveries } from './webhooks.queries.js';
 import { generateSecret, secretPrefixOf } from './webhook-secret.js';
 import type { CreatedWebhook, WebhookTestResult } from './webhook.types.js';
 import { findPage } from '../core/database/find-page.js';
@@ -99,13 +100,7 @@ export class WebhookService {
       await em.flush();
       if (pausing) {
         // Paused: pending deliveries stop here; their retries never fire (delivery jobs find them failed).
-        const now = new Date();
-        await em.execute(
-          `update webhook_deliveries set status = 'failed', next_attempt_at = null, completed_at = ?, updated_at = ?,
-             last_error = coalesce(last_error || ' — ', '') || ?
-           where webhook_id = ? and user_id = ? and status = 'pending'`,
-          [now, now, PAUSED_ERROR, endpoint.id, user.id],
-        );
+        await failPendingDeliveries(em, endpoint.id, user.id);
       }
     });
     return endpoint;

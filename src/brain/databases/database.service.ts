@@ -87,22 +87,3 @@ export async function deleteDatabase(em: EntityManager, userId: string, id: stri
   return { id: db.id, deleted: true };
 }
 
-export interface BrainDataCounts {
-  databases: number;
-  records: number;
-  forms: number;
-  recordsPerDatabase: { databaseId: string; name: string; records: number }[];
-}
-
-/** Counts for `/brain/stats`, in one statement. */
-export async function brainDataCounts(em: EntityManager, userId: string): Promise<BrainDataCounts> {
-  const [row] = await em.getConnection().execute<{ forms: number; dbs: { databaseId: string; name: string; records: number }[] }[]>(
-    `select (select count(*) from brain_form f where f.user_id = ?)::int as forms,
-            coalesce((select json_agg(json_build_object('databaseId', d.id, 'name', d.name,
-                        'records', (select count(*) from brain_record r where r.database_id = d.id)) order by d.created_at desc, d.id)
-                        from brain_database d where d.user_id = ?), '[]'::json) as dbs`,
-    [userId, userId],
-  );
-  const recordsPerDatabase = row.dbs.map((d) => ({ databaseId: d.databaseId, name: d.name, records: Number(d.records) }));
-  return { databases: recordsPerDatabase.length, records: recordsPerDatabase.reduce((s, r) => s + r.records, 0), forms: Number(row.forms), recordsPerDatabase };
-}

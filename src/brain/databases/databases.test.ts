@@ -5,7 +5,7 @@ import { MISSING_ID } from '../../../test/support/fixtures.js';
 import { expectGraphQLError, expectNotFound, expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { makePdf, upload } from '../../files/files.test-helpers.js';
 import { keyHolder } from '../../public-api/public-api.test-helpers.js';
-import { brainDataCounts } from './database.service.js';
+import { brainDataCounts } from './brain-data.queries.js';
 import { recordStatements } from '../../../test/support/statement-counter.js';
 
 /** Brain databases and records: CRUD, typed values, filter and sort, isolation, bad input. */

@@ -3,6 +3,7 @@ import { unstorableTextErrors } from '../../core/storable-text.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../core/pagination.js';
 import { BrainRecord } from './brain-record.entity.js';
+import { recordPage, type RecordQuery } from './brain-data.queries.js';
 import { ownDatabase } from './database.service.js';
 import { checkRecordValues, isDateValue, isPlainObject, type PropertyDefinition } from './properties.js';
 
@@ -74,15 +75,6 @@ export async function deleteRecord(em: EntityManager, userId: string, databaseId
   return { id: record.id, deleted: true };
 }
 
-export interface RecordQuery {
-  /** property key → wanted value (see README: equality, text contains, multi_select contains) */
-  filter: Record<string, string>;
-  sort: string;
-  order: 'asc' | 'desc';
-  page: number;
-  limit: number;
-}
-
 const SYSTEM_SORTS = new Set(['createdAt', 'updatedAt']);
 
 function parseJsonObject(text: string): unknown {
@@ -141,78 +133,11 @@ export function readRecordQuery(query: Record<string, unknown>, properties: Prop
   return { filter, sort, order: order as 'asc' | 'desc', page, limit };
 }
 
-interface RecordRow {
-  id: string;
-  database_id: string;
-  values: Record<string, unknown>;
-  form_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  total: string;
-}
-
-/** One statement: the page of records matching the filters, in the asked order, with the total. */
+/** The page of records matching the filters, in the asked order, with the total (brain-data.queries.ts). */
 export async function listRecords(em: EntityManager, userId: string, databaseId: string, query: Record<string, unknown>) {
   const db = await ownDatabase(em, userId, databaseId);
   const q = readRecordQuery(query, db.properties);
-  const byKey = new Map(db.properties.map((p) => [p.key, p]));
-  const where: string[] = ['r.user_id = ?', 'r.database_id = ?'];
-  const params: unknown[] = [userId, db.id];
-  for (const [key, value] of Object.entries(q.filter)) {
-    const def = byKey.get(key)!;
-    switch (def.type) {
-      case 'text':
-      case 'url':
-      case 'email':
-        where.push(`r.values->>? ilike ?`);
-        params.push(key, `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-        break;
-      case 'number':
-        where.push(`jsonb_typeof(r.values->?) = 'number' and (r.values->>?)::numeric = ?::numeric`);
-        params.push(key, key, value);
-        break;
-      case 'checkbox':
-        where.push(value === 'true' ? `r.values->? = 'true'::jsonb` : `coalesce(r.values->?, 'false'::jsonb) = 'false'::jsonb`);
-        params.push(key);
-        break;
-      case 'multi_select':
-        where.push(`r.values->? @> ?::jsonb`);
-        params.push(key, JSON.stringify([value]));
-        break;
-      default:
-        where.push(`r.values->>? = ?`);
-        params.push(key, value);
-    }
-  }
-  const whereParams = [...params];
-  let orderSql: string;
-  const dir = q.order === 'asc' ? 'asc' : 'desc';
-  if (q.sort === 'createdAt') orderSql = `r.created_at ${dir}`;
-  else if (q.sort === 'updatedAt') orderSql = `r.updated_at ${dir}`;
-  else {
-    const def = byKey.get(q.sort)!;
-    // Numbers sort as numbers, checkboxes as booleans, the rest as text; records without the value last.
-    const expr =
-      def.type === 'number'
-        ? `(case when jsonb_typeof(r.values->?) = 'number' then (r.values->>?)::numeric end)`
-        : def.type === 'checkbox'
-          ? `(case when jsonb_typeof(r.values->?) = 'boolean' then (r.values->>?)::boolean end)`
-          : `(r.values->>?)`;
-    orderSql = `${expr} ${dir} nulls last, r.created_at desc`;
-    params.push(q.sort);
-    if (def.type === 'number' || def.type === 'checkbox') params.push(q.sort);
-  }
-  const offset = (q.page - 1) * q.limit;
-  const rows = await em.getConnection().execute<RecordRow[]>(
-    `select r.id, r.database_id, r.values, r.form_id, r.created_at, r.updated_at, count(*) over () as total
-       from brain_record r where ${where.join(' and ')} order by ${orderSql}, r.id limit ${q.limit} offset ${offset}`,
-    params,
-  );
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (!rows.length && offset > 0) {
-    const [c] = await em.getConnection().execute<{ n: string }[]>(`select count(*) as n from brain_record r where ${where.join(' and ')}`, whereParams);
-    total = Number(c.n);
-  }
+  const { rows, total } = await recordPage(em, userId, db.id, db.properties, q);
   const items: RecordView[] = rows.map((r) => ({
     id: r.id,
     databaseId: r.database_id,

@@ -3,7 +3,7 @@ import { deleted, type Deleted } from '../../core/deleted.js';
 import { NotFoundError } from '../../core/errors.js';
 import { findPage } from '../../core/database/find-page.js';
 import type { Page, PageArgs } from '../../core/pagination.js';
-import { BRAIN_SEARCH_SOURCES } from '../search/search-sources.js';
+import { ownEntityCounts } from './brain-notes.queries.js';
 import { BrainCanvas, type BrainCanvasCard } from './brain-canvas.entity.js';
 
 export interface CanvasCardInput {
@@ -67,16 +67,8 @@ async function requireOwnEntities(em: EntityManager, userId: string, cards: Canv
   const wanted = new Map<string, Set<string>>();
   for (const c of plain) (wanted.get(c.entityType) ?? wanted.set(c.entityType, new Set()).get(c.entityType)!).add(c.entityId);
   if (!wanted.size) return plain;
-  const parts: string[] = [];
-  const params: unknown[] = [];
-  for (const [type, ids] of wanted) {
-    const source = BRAIN_SEARCH_SOURCES.find((s) => s.type === type);
-    if (!source) throw new NotFoundError('Entity', { field: 'cards' });
-    parts.push(`select count(*)::int as n, ?::int as wanted from "${source.table}" e where e."${source.ownerColumn}" = ? and e.id = any(string_to_array(?, ',')::uuid[])`);
-    // ids are checked UUIDs; one text value (knex would spread an array into several placeholders)
-    params.push(ids.size, userId, [...ids].join(','));
-  }
-  const rows: { n: number; wanted: number }[] = await em.getConnection().execute(parts.join(' union all '), params);
+  const rows = await ownEntityCounts(em, userId, wanted);
+  if (!rows) throw new NotFoundError('Entity', { field: 'cards' });
   if (rows.some((r) => r.n !== r.wanted)) throw new NotFoundError('Entity', { field: 'cards' });
   return plain;
 }

@@ -6,6 +6,7 @@ import { findPage } from '../../core/database/find-page.js';
 import type { Page, PageArgs } from '../../core/pagination.js';
 import { BrainFolder } from './brain-folder.entity.js';
 import { BrainNote } from './brain-note.entity.js';
+import { ancestorIds, heightOf, lockFolders } from './brain-notes.queries.js';
 
 /** Folders nest at most this deep (a guard against runaway trees; a file browser shows far fewer). */
 export const FOLDER_DEPTH_MAX = 32;
@@ -84,28 +85,9 @@ function tooDeep(): RuleViolationError {
   return new RuleViolationError('brain_folder_depth', `folders nest at most ${FOLDER_DEPTH_MAX} deep`, ['parentId']);
 }
 
-async function lockFolders(em: EntityManager, userId: string): Promise<void> {
-  await em.getConnection().execute(`select pg_advisory_xact_lock(hashtextextended('brain_folder:' || ?, 0))`, [userId], 'all', em.getTransactionContext());
-}
-
 /** The folder must be one of the user's (else NOT_FOUND naming `field`). */
 export async function requireOwnFolder(em: EntityManager, userId: string, folderId: string, field: string): Promise<void> {
   if (!(await em.count(BrainFolder, { id: folderId, userId }))) throw new NotFoundError('Folder', { field });
-}
-
-/** The ids of a folder's ancestors, nearest first (the folder itself excluded). */
-export async function ancestorIds(em: EntityManager, folderId: string): Promise<string[]> {
-  const rows: { id: string }[] = await em.getConnection().execute(
-    `with recursive up(id, parent_id, depth) as (
-       select id, parent_id, 0 from brain_folder where id = ?
-       union all
-       select f.id, f.parent_id, up.depth + 1 from brain_folder f join up on f.id = up.parent_id where up.depth < 1000
-     ) select id from up where depth > 0 order by depth`,
-    [folderId],
-    'all',
-    em.getTransactionContext(),
-  );
-  return rows.map((r) => r.id);
 }
 
 /** How many levels a folder is below the top (a top folder: 1). */
@@ -113,17 +95,3 @@ async function depthOf(em: EntityManager, folderId: string): Promise<number> {
   return (await ancestorIds(em, folderId)).length + 1;
 }
 
-/** How many levels of sub-folders a folder has below it (none: 0). */
-async function heightOf(em: EntityManager, folderId: string): Promise<number> {
-  const [row] = await em.getConnection().execute<{ height: number }[]>(
-    `with recursive down(id, depth) as (
-       select id, 1 from brain_folder where parent_id = ?
-       union all
-       select f.id, down.depth + 1 from brain_folder f join down on f.parent_id = down.id where down.depth < 1000
-     ) select coalesce(max(depth), 0)::int as height from down`,
-    [folderId],
-    'all',
-    em.getTransactionContext(),
-  );
-  return row?.height ?? 0;
-}

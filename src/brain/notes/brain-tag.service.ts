@@ -6,6 +6,7 @@ import { findPage } from '../../core/database/find-page.js';
 import type { Page, PageArgs } from '../../core/pagination.js';
 import { BrainNote } from './brain-note.entity.js';
 import { BrainTag } from './brain-tag.entity.js';
+import { removeTagFromNotes } from './brain-notes.queries.js';
 
 const nameKey = (name: string) => name.trim().toLowerCase();
 
@@ -54,13 +55,7 @@ export class BrainTagService {
     await this.em.transactional(async (em) => {
       const tag = await em.findOne(BrainTag, { id: tagId, userId });
       if (!tag) throw new NotFoundError('Tag');
-      const table = em.getMetadata(BrainNote).tableName;
-      await em.getConnection().execute(
-        `update "${table}" set "tag_ids" = array_remove("tag_ids", ?::uuid) where "user_id" = ? and "tag_ids" @> array[?::uuid]`,
-        [tagId, userId, tagId],
-        'all',
-        em.getTransactionContext(),
-      );
+      await removeTagFromNotes(em, em.getMetadata(BrainNote).tableName, userId, tagId);
       em.remove(tag);
     });
     return deleted(tagId, 'Tag');

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import escapeHtml from 'escape-html';
 import { ValidationError } from '../../core/errors.js';
+import { reindexSources, searchRows, typeCounts } from './brain-search.queries.js';
 import type { BrainSearchSource } from './search-source.js';
 import { BRAIN_SEARCH_SOURCES } from './search-sources.js';
 import { SEARCH_LIMIT_DEFAULT, type BrainEntityType, type BrainReindexResult, type BrainSearchHit } from './brain-search.types.js';
@@ -11,8 +12,6 @@ const QUERY_WORDS_MAX = 32;
 const START = '\uE000';
 const STOP = '\uE001';
 const HEADLINE_OPTIONS = `StartSel=${START}, StopSel=${STOP}, MaxWords=30, MinWords=12, ShortWord=2, MaxFragments=2, FragmentDelimiter=" … "`;
-
-const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * The tsquery of a search box: every word (letters and digits) must match, as a whole word or the start
@@ -42,35 +41,13 @@ export class BrainSearchService {
     const query = searchQuery(args.q);
     const sources = this.sources.filter((s) => !args.type || s.type === args.type);
     if (!query || !sources.length) return [];
-    const params: unknown[] = [query];
-    const parts = sources.map((s) => {
-      params.push(userId);
-      return `(select '${s.type}'::text as type, e.id, (${s.titleSql})::text as title, (${s.textSql})::text as body,
-        ts_rank(e.search_vector, q.query) as rank
-        from ${quoteIdent(s.table)} e, q where e.${quoteIdent(s.ownerColumn)} = ? and e.search_vector @@ q.query)`;
-    });
-    params.push(args.limit ?? SEARCH_LIMIT_DEFAULT, START + STOP, HEADLINE_OPTIONS);
-    const sql = `with q as (select to_tsquery('simple', ?) as query),
-      hits as (${parts.join(' union all ')} order by rank desc, title, id limit ?)
-      select h.type, h.id, h.title, ts_headline('simple', translate(coalesce(h.body, ''), ?, ''), q.query, ?) as snippet, h.rank
-      from hits h, q order by h.rank desc, h.title, h.id`;
-    const rows: { type: string; id: string; title: string | null; snippet: string; rank: number }[] = await this.em
-      .getConnection()
-      .execute(sql, params);
+    const rows = await searchRows(this.em, sources, userId, query, args.limit ?? SEARCH_LIMIT_DEFAULT, START + STOP, HEADLINE_OPTIONS);
     return rows.map((r) => ({ type: r.type, id: r.id, title: r.title ?? '', snippet: markSnippet(r.snippet), rank: Number(r.rank) }));
   }
 
   /** The searchable types with how many entities of each the user has. */
   async types(userId: string): Promise<BrainEntityType[]> {
-    if (!this.sources.length) return [];
-    const params: unknown[] = [];
-    const sql = this.sources
-      .map((s) => {
-        params.push(userId);
-        return `select '${s.type}'::text as type, count(*)::int as count from ${quoteIdent(s.table)} e where e.${quoteIdent(s.ownerColumn)} = ?`;
-      })
-      .join(' union all ');
-    return this.em.getConnection().execute(sql, params);
+    return typeCounts(this.em, this.sources, userId);
   }
 
   /**
@@ -81,41 +58,7 @@ export class BrainSearchService {
    * (`updatedAt` stays). One statement over every source.
    */
   async reindex(userId: string): Promise<BrainReindexResult> {
-    const columns = await Promise.all(this.sources.map((s) => vectorColumns(this.em, s.table, s.ownerColumn)));
-    const params: unknown[] = [];
-    const ctes = this.sources.map((s, i) => {
-      params.push(userId);
-      const set = columns[i]!.map((c) => `${quoteIdent(c)} = e.${quoteIdent(c)}`).join(', ');
-      return `s${i} as (update ${quoteIdent(s.table)} e set ${set} where e.${quoteIdent(s.ownerColumn)} = ? returning 1)`;
-    });
-    const selects = this.sources.map((s, i) => `select '${s.type}'::text as type, (select count(*)::int from s${i}) as count`);
-    const types: BrainEntityType[] = this.sources.length
-      ? await this.em.getConnection().execute(`with ${ctes.join(', ')} ${selects.join(' union all ')}`, params)
-      : [];
+    const types = await reindexSources(this.em, this.sources, userId);
     return { reindexed: types.reduce((sum, t) => sum + t.count, 0), types };
   }
-}
-
-const vectorColumnCache = new Map<string, string[]>();
-
-/**
- * The columns a table's generated `search_vector` is computed from (pg_depend). A column kept by a
- * trigger has none recorded: the owner column is then rewritten, which fires the trigger.
- */
-async function vectorColumns(em: EntityManager, table: string, ownerColumn: string): Promise<string[]> {
-  const cached = vectorColumnCache.get(table);
-  if (cached) return cached;
-  const rows: { name: string }[] = await em.getConnection().execute(
-    `select a.attname as name
-       from pg_attribute v
-       join pg_depend d on d.classid = 'pg_class'::regclass and d.objid = v.attrelid and d.objsubid = v.attnum
-        and d.refclassid = 'pg_class'::regclass and d.refobjid = v.attrelid and d.refobjsubid > 0
-       join pg_attribute a on a.attrelid = d.refobjid and a.attnum = d.refobjsubid
-      where v.attrelid = to_regclass(?) and v.attname = 'search_vector'
-      order by a.attnum`,
-    [quoteIdent(table)],
-  );
-  const names = rows.length ? rows.map((r) => r.name) : [ownerColumn];
-  vectorColumnCache.set(table, names);
-  return names;
 }

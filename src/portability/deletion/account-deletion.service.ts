@@ -2,15 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../accounts/user.entity.js';
 import { verifyPassword } from '../../accounts/password.js';
 import { InvalidCredentialsError, UnauthorizedError } from '../../core/errors.js';
-import { queryRows } from '../../core/database/read-rows.js';
 import { StoredFile } from '../../files/stored-file.entity.js';
 import { StoragePurge } from './storage-purge.entity.js';
 import { forgetRespondent } from '../../brain/forms/forget-respondent.js';
-import { deletionOrder, quoteIdent } from './user-data-tables.js';
+import { deleteOwnedRows, deleteUserRow, deletionOrder, lockUser } from './deletion.queries.js';
 
 /**
  * DELETE /account: the user and everything of theirs, in every domain, in ONE database transaction.
- * The tables are found in the database catalog (user-data-tables.ts), not listed here, and emptied
+ * The tables are found in the database catalog (deletion.queries.ts), not listed here, and emptied
  * children before parents along their foreign keys (a Brain note before its folder). Blobs cannot
  * join a database transaction: the same transaction records what storage must lose (a StoragePurge
  * row) and the purge job removes it afterwards, retried until done.
@@ -24,17 +23,14 @@ export class AccountDeletionService {
     if (!user) throw new UnauthorizedError();
     if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError('The password is wrong'); // operations.md: 401, and nothing removed
     return this.em.transactional(async (tx) => {
-      // Locks the user row first: writes that reference the user wait for the deletion (or finish first).
-      await queryRows(tx, 'select id from users where id = $1 for update', [userId]);
+      await lockUser(tx, userId);
       const files = await tx.find(StoredFile, { userId }, { fields: ['storageAdapter'] });
       const adapters = [...new Set([defaultAdapter, ...files.map((f) => f.storageAdapter)])].sort();
       const purge = tx.create(StoragePurge, { prefix: userId, adapters });
       await tx.flush();
       await forgetRespondent(tx, userId);
-      for (const { table, column } of await deletionOrder(tx)) {
-        await queryRows(tx, `delete from ${quoteIdent(table)} where ${quoteIdent(column)} = $1`, [userId]);
-      }
-      await queryRows(tx, 'delete from users where id = $1', [userId]);
+      for (const owned of await deletionOrder(tx)) await deleteOwnedRows(tx, owned, userId);
+      await deleteUserRow(tx, userId);
       return { purgeId: purge.id, email: user.email };
     });
   }

@@ -9,7 +9,7 @@ import { expectStatus, expectValidation } from '../../../test/support/expectatio
 import { mailsTo } from '../../../test/support/mailbox.js';
 import { blobsOnDisk, makeImage, postMultipart, until, upload, waitForVariants } from '../../files/files.test-helpers.js';
 import { runExport } from '../export/export.test-helpers.js';
-import { childrenFirst } from './user-data-tables.js';
+import { childrenFirst } from './deletion.queries.js';
 
 /**
  * DELETE /account: every record of the user in every table, their blobs, keys, webhooks, sessions,

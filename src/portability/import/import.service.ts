@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
-import { queryRows } from '../../core/database/read-rows.js';
 import type { Logger } from '../../core/logger.js';
 import { FinanceAccount } from '../../finance/finance-account.entity.js';
 import type { FilesRuntime } from '../../files/files-runtime.js';
@@ -8,6 +7,7 @@ import { requireColumns, type CsvRow } from './csv.js';
 import { openCsv } from './csv-reader.js';
 import { GOODREADS_COLUMNS } from './goodreads.parser.js';
 import { applierFor, RetryIsolated, type Outcome } from './import-appliers.js';
+import { addChunkCounts, lockedImportState, markRunning } from './import.queries.js';
 import { IMPORT_SOURCES, ImportRun, type ExerciseNames, type ImportSource, type RefusedRow } from './import-run.entity.js';
 import { workoutFormat } from './strong.parser.js';
 import { checkMapping, readMapping, type ColumnMapping } from './transactions.parser.js';
@@ -135,21 +135,11 @@ export class ImportService {
    */
   private async claim(importId: string): Promise<ImportRun | 'finished' | 'taken' | 'wait'> {
     return this.em.fork().transactional(async (tx) => {
-      const [row] = (await queryRows(tx, 'select user_id from account_imports where id = $1', [importId])) as { user_id: string }[];
-      if (!row) return 'finished';
-      await queryRows(tx, 'select pg_advisory_xact_lock(hashtext($1))', [`life-planner:import:${row.user_id}`]);
-      const [state] = (await queryRows(
-        tx,
-        `select status, coalesce(heartbeat_at > now() - make_interval(secs => $2), false) as live,
-                exists (select 1 from account_imports o where o.user_id = i.user_id and o.id <> i.id and o.status = 'running'
-                        and o.heartbeat_at > now() - make_interval(secs => $2)) as other
-           from account_imports i where id = $1`,
-        [importId, IMPORT_STALE_SECONDS],
-      )) as { status: string; live: boolean; other: boolean }[];
+      const state = await lockedImportState(tx, importId, IMPORT_STALE_SECONDS);
       if (!state || state.status === 'done' || state.status === 'failed') return 'finished';
       if (state.status === 'running' && state.live) return 'taken';
       if (state.other) return 'wait';
-      await queryRows(tx, `update account_imports set status = 'running', heartbeat_at = now(), started_at = coalesce(started_at, now()) where id = $1`, [importId]);
+      await markRunning(tx, importId);
       return (await tx.findOneOrFail(ImportRun, { id: importId }, { populate: ['content'] }))!;
     });
   }
@@ -224,13 +214,7 @@ export class ImportService {
     const more = outcome.refusals.sorted();
     refused.push(...more.slice(0, Math.max(0, MAX_REFUSALS_KEPT - refused.length)));
     if (outcome.names) run.exerciseNames = withNames(run.exerciseNames, outcome.names);
-    await queryRows(
-      tx,
-      `update account_imports set rows_done = rows_done + $2, created = created + $3, skipped = skipped + $4,
-              refused_total = refused_total + $5, refused = $6::jsonb, exercise_names = $7::jsonb, heartbeat_at = now()
-        where id = $1`,
-      [run.id, rows, outcome.created, outcome.skipped, more.length, JSON.stringify(refused), run.exerciseNames ? JSON.stringify(run.exerciseNames) : null],
-    );
+    await addChunkCounts(tx, run.id, { rows, created: outcome.created, skipped: outcome.skipped, refusedTotal: more.length, refused, exerciseNames: run.exerciseNames ?? null });
   }
 }
 

@@ -103,3 +103,17 @@ export async function deletionOrder(em: EntityManager): Promise<OwnerColumn[]> {
 }
 
 export const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
+
+/** Locks the user's row for the transaction: writes that reference the user wait for the deletion (or finish first). */
+export async function lockUser(tx: EntityManager, userId: string): Promise<void> {
+  await queryRows(tx, 'select id from users where id = $1 for update', [userId]);
+}
+
+/** Deletes the user's rows of one table (found by `deletionOrder`), then, last, the user. */
+export async function deleteOwnedRows(tx: EntityManager, { table, column }: OwnerColumn, userId: string): Promise<void> {
+  await queryRows(tx, `delete from ${quoteIdent(table)} where ${quoteIdent(column)} = $1`, [userId]);
+}
+
+export async function deleteUserRow(tx: EntityManager, userId: string): Promise<void> {
+  await queryRows(tx, 'delete from users where id = $1', [userId]);
+}

@@ -76,3 +76,15 @@ export async function findFileForUrl(em: EntityManager, userId: string, fileId: 
   const { variantStatus, variantKey, width, height, error, ...file } = row;
   return { file, variant: variantStatus ? { status: variantStatus, storageKey: variantKey, width, height, error } : null };
 }
+
+/**
+ * Takes the transaction's advisory locks on the variants of a file, in the order given, in one
+ * statement (a select list is evaluated left to right). On the transaction's own connection, so the
+ * locks last until it commits; two makers of the same variant run one after the other.
+ */
+export async function lockVariants(tx: EntityManager, fileId: string, variants: readonly string[]): Promise<void> {
+  await tx.execute(
+    `select ${variants.map(() => 'pg_advisory_xact_lock(hashtextextended(?, 0))').join(', ')}`,
+    variants.map((variant) => `image-variant:${fileId}:${variant}`),
+  );
+}

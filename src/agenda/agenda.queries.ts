@@ -1,3 +1,5 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows } from '../core/database/read-rows.js';
 import { AgendaEntryType } from './agenda.types.js';
 
 /*
@@ -119,3 +121,34 @@ export const AGENDA_SOURCES: readonly AgendaSource[] = [
     title: (row) => (row.type ? `Meditation: ${text(row.type)}` : 'Meditation'),
   },
 ];
+
+/** The two settings the agenda reads: the user's time zone and large-expense threshold (undefined before any settings). */
+export async function agendaSettingsRow(em: EntityManager, userId: string): Promise<Record<string, unknown> | undefined> {
+  const [settings] = await queryRows(em, 'select s.timezone, s.large_expense_threshold from user_settings s where s.user_id = $1', [userId]);
+  return settings;
+}
+
+/** The rows of one source's statement (`sql` is a source of AGENDA_SOURCES with its order and cap). */
+export function sourceRows(em: EntityManager, sql: string, params: readonly unknown[]): Promise<Record<string, unknown>[]> {
+  return queryRows(em, sql, params);
+}
+
+/** The feed of a token hash: its user and what it last answered. */
+export async function feedRowByTokenHash(em: EntityManager, tokenHash: string): Promise<Record<string, unknown> | undefined> {
+  const [row] = await queryRows(em, 'select f.user_id, f.etag, f.content_changed_at from agenda_feeds f where f.token_hash = $1', [tokenHash]);
+  return row;
+}
+
+/** Gives the user a feed with this token hash, or replaces the token of theirs (one statement). */
+export async function upsertFeedToken(em: EntityManager, id: string, userId: string, tokenHash: string): Promise<void> {
+  await em.execute(
+    `insert into agenda_feeds (id, created_at, updated_at, user_id, token_hash) values (?, now(), now(), ?, ?)
+     on conflict (user_id) do update set token_hash = excluded.token_hash, updated_at = now()`,
+    [id, userId, tokenHash],
+    'run',
+  );
+}
+
+export async function saveFeedFingerprint(em: EntityManager, userId: string, etag: string, changedAt: Date): Promise<void> {
+  await queryRows(em, 'update agenda_feeds set etag = $2, content_changed_at = $3 where user_id = $1', [userId, etag, changedAt]);
+}

@@ -1,0 +1,32 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowShape } from '../core/database/read-rows.js';
+import { AuthToken, type AuthTokenKind } from './auth-token.entity.js';
+import { User } from './user.entity.js';
+
+/** The accounts domain's hand-written SQL. */
+
+export interface TokenForEmail {
+  email: string;
+  kind: AuthTokenKind;
+  hash: string;
+  expiresAt: Date;
+  /** Only for an account whose email is not verified yet. */
+  onlyUnverified: boolean;
+}
+
+/**
+ * Inserts a mail token for the account with this address, if there is one, in one statement that
+ * runs the same whether or not it inserts (so the answer's timing does not tell). True when it did.
+ */
+export async function insertTokenForEmail(em: EntityManager, { email, kind, hash, expiresAt, onlyUnverified }: TokenForEmail): Promise<boolean> {
+  const t = rowShape(em, AuthToken);
+  const u = rowShape(em, User);
+  const unverified = onlyUnverified ? ` and u.${u.column('emailVerifiedAt')} is null` : '';
+  const rows = await em.getConnection().execute<unknown[]>(
+    `insert into ${t.table} (${t.column('id')}, ${t.column('user')}, ${t.column('kind')}, ${t.column('tokenHash')}, ${t.column('expiresAt')}, ${t.column('createdAt')}) ` +
+      `select ?, u.${u.column('id')}, ?, ?, ?, now() from ${u.table} as u where u.${u.column('email')} = ?${unverified} returning ${t.column('id')}`,
+    [randomUUID(), kind, hash, expiresAt, email],
+  );
+  return rows.length > 0;
+}
