@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowShape } from '../core/database/read-rows.js';
+import { queryRows, rowShape } from '../core/database/read-rows.js';
 import { AuthToken, type AuthTokenKind } from './auth-token.entity.js';
+import { LoginSession } from './login-session.entity.js';
 import { User } from './user.entity.js';
 
 /** The accounts domain's hand-written SQL. */
@@ -29,4 +30,20 @@ export async function insertTokenForEmail(em: EntityManager, { email, kind, hash
     [randomUUID(), kind, hash, expiresAt, email],
   );
   return rows.length > 0;
+}
+
+/**
+ * The user of a session that still exists and has not expired, as a plain (unmanaged) User, or null.
+ * One statement: every signed-in request runs it.
+ */
+export async function liveSessionUser(em: EntityManager, sessionId: string, userId: string): Promise<User | null> {
+  const session = rowShape(em, LoginSession);
+  const user = rowShape(em, User);
+  const [row] = await queryRows(
+    em,
+    `select ${user.columns('u')} from ${session.table} as s join ${user.table} as u on u.id = s.${session.column('user')}` +
+      ` where s.id = $1 and s.${session.column('user')} = $2 and s.${session.column('expiresAt')} > now()`,
+    [sessionId, userId],
+  );
+  return row ? user.toEntity(row) : null;
 }

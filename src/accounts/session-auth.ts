@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Authenticated } from '../core/context.js';
-import { queryRows, rowShape } from '../core/database/read-rows.js';
-import { LoginSession } from './login-session.entity.js';
+import { liveSessionUser } from './accounts.queries.js';
 import type { SessionTokens } from './session-token.js';
 import { User } from './user.entity.js';
 
@@ -18,15 +17,8 @@ export async function authenticateSession(
   if (!token) return null;
   const claims = await tokens.verify(token);
   if (!claims) return null;
-  const session = rowShape(em, LoginSession);
-  const user = rowShape(em, User);
-  const [row] = await queryRows(
-    em,
-    `select ${user.columns('u')} from ${session.table} as s join ${user.table} as u on u.id = s.${session.column('user')}` +
-      ` where s.id = $1 and s.${session.column('user')} = $2 and s.${session.column('expiresAt')} > now()`,
-    [claims.sessionId, claims.userId],
-  );
-  return row ? { user: em.merge(User, user.toEntity(row)), sessionId: claims.sessionId } : null;
+  const user = await liveSessionUser(em, claims.sessionId, claims.userId);
+  return user ? { user: em.merge(User, user), sessionId: claims.sessionId } : null;
 }
 
 declare module '../core/context.js' {

@@ -1,7 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
+import type { XpAction } from './gamification-rules.js';
 import type { AchievementView, EquipmentItem } from './gamification.types.js';
 
-/** The gamification domain's hand-written SQL for its reads and the shop (the reactor's writes are in gamification.reactor.ts). */
+/** Gamification's hand-written SQL: the reactor's ledger and profile writes, the reads and the shop. */
 
 export interface ItemRow {
   id: string;
@@ -65,4 +68,118 @@ export async function coinsSpentAndPurchases(em: EntityManager, userId: string, 
 
 export async function addCoinsSpent(em: EntityManager, profileId: string, price: number, now: Date): Promise<void> {
   await em.execute('update gamification_profiles set coins_spent = coins_spent + ?, updated_at = ? where id = ?', [price, now, profileId]);
+}
+
+export interface ProfileRow {
+  id: string;
+  xp: number;
+  highest_level: number;
+  checklist_streak: number;
+  training_streak: number;
+}
+
+/** Creates the user's profile row when missing and locks it: one user's reactions and purchases run one at a time. */
+export async function lockProfile(em: EntityManager, userId: string): Promise<ProfileRow> {
+  const now = new Date();
+  await em.execute(
+    'insert into gamification_profiles (id, created_at, updated_at, user_id) values (?, ?, ?, ?) on conflict (user_id) do nothing',
+    [randomUUID(), now, now, userId],
+  );
+  const rows = await em.execute<ProfileRow[]>(
+    'select id, xp, highest_level, checklist_streak, training_streak from gamification_profiles where user_id = ? for update',
+    [userId],
+  );
+  return rows[0]!;
+}
+
+export async function saveProfile(
+  em: EntityManager,
+  profileId: string,
+  p: { xp: number; highestLevel: number; checklistStreak: number; trainingStreak: number },
+  now: Date,
+): Promise<void> {
+  await em.execute(
+    'update gamification_profiles set xp = ?, highest_level = ?, checklist_streak = ?, training_streak = ?, updated_at = ? where id = ?',
+    [p.xp, p.highestLevel, p.checklistStreak, p.trainingStreak, now, profileId],
+  );
+}
+
+/** Adds the ledger entry once (its key: user, action, source); the XP granted, or null when it was there already. */
+export async function grantXp(em: EntityManager, userId: string, action: XpAction, sourceId: string, amount: number, grantedAt: Date, now: Date): Promise<number | null> {
+  const inserted = await em.execute<{ xp: number }[]>(
+    `insert into gamification_xp_grants (id, created_at, updated_at, user_id, action, source_id, xp, granted_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (user_id, action, source_id) do nothing returning xp`,
+    [randomUUID(), now, now, userId, action, sourceId, amount, grantedAt],
+  );
+  return inserted[0]?.xp ?? null;
+}
+
+/** Removes the ledger entry; the XP it had granted, or null when there was none. */
+export async function takeBackXp(em: EntityManager, userId: string, action: XpAction, sourceId: string): Promise<number | null> {
+  const removed = await em.execute<{ xp: number }[]>('delete from gamification_xp_grants where user_id = ? and action = ? and source_id = ? returning xp', [userId, action, sourceId]);
+  return removed[0]?.xp ?? null;
+}
+
+/** One statement for the ledger's counts per action and the achievements already unlocked. */
+export async function ledgerProgress(em: EntityManager, userId: string): Promise<{ counts: Record<string, number>; unlocked: Set<string> }> {
+  const [row] = await em.execute<{ counts: Record<string, number> | null; unlocked: string[] | null }[]>(
+    `select (select json_object_agg(action, n) from (select action, count(*)::int as n from gamification_xp_grants where user_id = ? group by action) c) as counts,
+            (select array_agg(achievement_id) from gamification_user_achievements where user_id = ?) as unlocked`,
+    [userId, userId],
+  );
+  return { counts: row?.counts ?? {}, unlocked: new Set(row?.unlocked ?? []) };
+}
+
+export async function cardioKmOf(em: EntityManager, userId: string): Promise<number> {
+  return (await em.execute<{ km: number }[]>('select coalesce(sum(distance), 0)::float8 as km from cardio_sessions where user_id = ?', [userId]))[0]!.km;
+}
+
+export async function booksFinishedOf(em: EntityManager, userId: string): Promise<number> {
+  return (await em.execute<{ n: number }[]>('select count(*)::int as n from books where user_id = ? and total_pages > 0 and current_page >= total_pages', [userId]))[0]!.n;
+}
+
+/** The task's timebox, or null when the task is gone. */
+export async function taskTimebox(em: EntityManager, taskId: string): Promise<number | null> {
+  const rows = await em.execute<{ timebox: number }[]>('select timebox from tasks where id = ?', [taskId]);
+  return rows[0]?.timebox ?? null;
+}
+
+export async function unlockedAchievementIds(em: EntityManager, userId: string): Promise<string[]> {
+  return (await em.execute<{ achievement_id: string }[]>('select achievement_id from gamification_user_achievements where user_id = ?', [userId])).map((r) => r.achievement_id);
+}
+
+/** Unlocks the achievement once; true when this call unlocked it. */
+export async function insertUnlock(em: EntityManager, userId: string, achievementId: string, now: Date): Promise<boolean> {
+  const inserted = await em.execute<{ id: string }[]>(
+    `insert into gamification_user_achievements (id, created_at, updated_at, user_id, achievement_id, unlocked_at)
+     values (?, ?, ?, ?, ?, ?) on conflict (user_id, achievement_id) do nothing returning id`,
+    [randomUUID(), now, now, userId, achievementId, now],
+  );
+  return inserted.length > 0;
+}
+
+export async function timeZoneOf(em: EntityManager, userId: string): Promise<string> {
+  const rows = await em.execute<{ timezone: string }[]>('select timezone from user_settings where user_id = ?', [userId]);
+  return rows[0]?.timezone ?? DEFAULT_TIMEZONE;
+}
+
+/** The user's completed days up to `today`, newest first (the last 1000). */
+export async function completedDatesUpTo(em: EntityManager, userId: string, today: string): Promise<string[]> {
+  const rows = await em.execute<{ d: string }[]>(
+    "select to_char(date, 'YYYY-MM-DD') as d from days where user_id = ? and completed_at is not null and date <= ?::date order by date desc limit 1000",
+    [userId, today],
+  );
+  return rows.map((r) => r.d);
+}
+
+/** Training sessions per week (keyed by the week's Monday) up to `today`, the last 520 weeks. */
+export async function trainingSessionsPerWeek(em: EntityManager, userId: string, today: string): Promise<Map<string, number>> {
+  const rows = await em.execute<{ monday: string; n: number }[]>(
+    `select to_char(d.date - (extract(isodow from d.date)::int - 1), 'YYYY-MM-DD') as monday, count(*)::int as n
+       from training_sessions s join days d on d.id = s.day_id
+      where s.user_id = ? and d.date <= ?::date
+      group by 1 order by 1 desc limit 520`,
+    [userId, today],
+  );
+  return new Map(rows.map((r) => [r.monday, r.n]));
 }

@@ -1,11 +1,24 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, mondayOf, todayIn } from '../core/dates.js';
 import type { Fact, FactName, FactPayloads, FactReactor } from '../core/events/fact-dispatcher.js';
 import { recordEvent } from '../core/events/record-event.js';
-import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
 import { ACHIEVEMENTS, achievementId, type Progress } from './achievement-catalog.seed.js';
 import { levelFor, taskXp, XP, type XpAction } from './gamification-rules.js';
+import {
+  booksFinishedOf,
+  cardioKmOf,
+  completedDatesUpTo,
+  grantXp,
+  insertUnlock,
+  ledgerProgress,
+  lockProfile,
+  saveProfile,
+  takeBackXp,
+  taskTimebox,
+  timeZoneOf,
+  trainingSessionsPerWeek,
+  unlockedAchievementIds,
+} from './gamification.queries.js';
 
 type LedgerOp = { grant: boolean; action: XpAction; sourceId: string };
 
@@ -37,14 +50,6 @@ const CHECKLIST_STREAK_FACTS = new Set(['day_completed', 'day_reopened']);
 const TRAINING_STREAK_FACTS = new Set(['training_logged', 'training_deleted']);
 const BOOK_FACTS = new Set<FactName>(['reading_logged', 'reading_deleted', 'book_progressed']);
 
-interface ProfileRow {
-  id: string;
-  xp: number;
-  highest_level: number;
-  checklist_streak: number;
-  training_streak: number;
-}
-
 /**
  * Gamification reacting to the domain's facts, in the transaction that recorded them (registered by
  * the app wiring on the core FactDispatcher): the XP ledger, level-ups, streaks and achievements, and
@@ -63,20 +68,6 @@ export const gamificationReactor: FactReactor = {
   },
 };
 
-/** Creates the user's profile row when missing and locks it: one user's reactions and purchases run one at a time. */
-export async function lockProfile(em: EntityManager, userId: string): Promise<ProfileRow> {
-  const now = new Date();
-  await em.execute(
-    'insert into gamification_profiles (id, created_at, updated_at, user_id) values (?, ?, ?, ?) on conflict (user_id) do nothing',
-    [randomUUID(), now, now, userId],
-  );
-  const rows = await em.execute<ProfileRow[]>(
-    'select id, xp, highest_level, checklist_streak, training_streak from gamification_profiles where user_id = ? for update',
-    [userId],
-  );
-  return rows[0]!;
-}
-
 async function reactFor(em: EntityManager, userId: string, facts: Fact[]): Promise<void> {
   const profile = await lockProfile(em, userId);
   const now = new Date();
@@ -87,18 +78,9 @@ async function reactFor(em: EntityManager, userId: string, facts: Fact[]): Promi
     if (op.grant) {
       const amount = op.action === 'task' ? await taskAmount(em, op.sourceId) : XP[op.action];
       if (amount === null) continue;
-      const inserted = await em.execute<{ xp: number }[]>(
-        `insert into gamification_xp_grants (id, created_at, updated_at, user_id, action, source_id, xp, granted_at)
-         values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (user_id, action, source_id) do nothing returning xp`,
-        [randomUUID(), now, now, userId, op.action, op.sourceId, amount, fact.occurredAt],
-      );
-      if (inserted[0]) xp += inserted[0].xp;
+      xp += (await grantXp(em, userId, op.action, op.sourceId, amount, fact.occurredAt, now)) ?? 0;
     } else {
-      const removed = await em.execute<{ xp: number }[]>(
-        'delete from gamification_xp_grants where user_id = ? and action = ? and source_id = ? returning xp',
-        [userId, op.action, op.sourceId],
-      );
-      if (removed[0]) xp -= removed[0].xp;
+      xp -= (await takeBackXp(em, userId, op.action, op.sourceId)) ?? 0;
     }
   }
 
@@ -131,31 +113,17 @@ async function reactFor(em: EntityManager, userId: string, facts: Fact[]): Promi
     }
   }
 
-  await em.execute(
-    'update gamification_profiles set xp = ?, highest_level = ?, checklist_streak = ?, training_streak = ?, updated_at = ? where id = ?',
-    [xp, highestLevel, checklistStreak, trainingStreak, now, profile.id],
-  );
+  await saveProfile(em, profile.id, { xp, highestLevel, checklistStreak, trainingStreak }, now);
 
-  // One statement for the ledger's counts per action and the achievements already unlocked.
-  const [progressRow] = await em.execute<{ counts: Record<string, number> | null; unlocked: string[] | null }[]>(
-    `select (select json_object_agg(action, n) from (select action, count(*)::int as n from gamification_xp_grants where user_id = ? group by action) c) as counts,
-            (select array_agg(achievement_id) from gamification_user_achievements where user_id = ?) as unlocked`,
-    [userId, userId],
-  );
-  const counts = progressRow?.counts ?? {};
-  const unlocked = new Set(progressRow?.unlocked ?? []);
-  const cardioKm = names.has('cardio_logged')
-    ? (await em.execute<{ km: number }[]>('select coalesce(sum(distance), 0)::float8 as km from cardio_sessions where user_id = ?', [userId]))[0]!.km
-    : null;
-  const booksFinished = [...names].some((n) => BOOK_FACTS.has(n))
-    ? (await em.execute<{ n: number }[]>('select count(*)::int as n from books where user_id = ? and total_pages > 0 and current_page >= total_pages', [userId]))[0]!.n
-    : null;
+  const { counts, unlocked } = await ledgerProgress(em, userId);
+  const cardioKm = names.has('cardio_logged') ? await cardioKmOf(em, userId) : null;
+  const booksFinished = [...names].some((n) => BOOK_FACTS.has(n)) ? await booksFinishedOf(em, userId) : null;
   await unlockAchievements(em, userId, { counts, xp, level, checklistStreak, trainingStreak, cardioKm, booksFinished, purchases: null }, now, unlocked);
 }
 
 async function taskAmount(em: EntityManager, taskId: string): Promise<number | null> {
-  const rows = await em.execute<{ timebox: number }[]>('select timebox from tasks where id = ?', [taskId]);
-  return rows[0] ? taskXp(rows[0].timebox) : null;
+  const timebox = await taskTimebox(em, taskId);
+  return timebox === null ? null : taskXp(timebox);
 }
 
 /**
@@ -165,28 +133,14 @@ async function taskAmount(em: EntityManager, taskId: string): Promise<number | n
 export async function unlockAchievements(em: EntityManager, userId: string, progress: Progress, now: Date, alreadyUnlocked?: ReadonlySet<string>): Promise<void> {
   const due = ACHIEVEMENTS.filter((a) => a.unlocked(progress));
   if (due.length === 0) return;
-  const have =
-    alreadyUnlocked ??
-    new Set(
-      (await em.execute<{ achievement_id: string }[]>('select achievement_id from gamification_user_achievements where user_id = ?', [userId])).map((r) => r.achievement_id),
-    );
+  const have = alreadyUnlocked ?? new Set(await unlockedAchievementIds(em, userId));
   for (const achievement of due) {
     const id = achievementId(achievement.key);
     if (have.has(id)) continue;
-    const inserted = await em.execute<{ id: string }[]>(
-      `insert into gamification_user_achievements (id, created_at, updated_at, user_id, achievement_id, unlocked_at)
-       values (?, ?, ?, ?, ?, ?) on conflict (user_id, achievement_id) do nothing returning id`,
-      [randomUUID(), now, now, userId, id, now],
-    );
-    if (inserted[0]) {
+    if (await insertUnlock(em, userId, id, now)) {
       recordEvent(em, userId, 'achievement_unlocked', { achievementId: id, achievementKey: achievement.key, unlockedAt: now.toISOString() }, now);
     }
   }
-}
-
-export async function timeZoneOf(em: EntityManager, userId: string): Promise<string> {
-  const rows = await em.execute<{ timezone: string }[]>('select timezone from user_settings where user_id = ?', [userId]);
-  return rows[0]?.timezone ?? DEFAULT_TIMEZONE;
 }
 
 /**
@@ -194,11 +148,7 @@ export async function timeZoneOf(em: EntityManager, userId: string): Promise<str
  * time zone; a day later than today does not count.
  */
 export async function checklistStreakOf(em: EntityManager, userId: string, today: string): Promise<number> {
-  const rows = await em.execute<{ d: string }[]>(
-    "select to_char(date, 'YYYY-MM-DD') as d from days where user_id = ? and completed_at is not null and date <= ?::date order by date desc limit 1000",
-    [userId, today],
-  );
-  const completed = new Set(rows.map((r) => r.d));
+  const completed = new Set(await completedDatesUpTo(em, userId, today));
   let day = completed.has(today) ? today : addDays(today, -1);
   let streak = 0;
   while (completed.has(day)) {
@@ -213,14 +163,7 @@ export async function checklistStreakOf(em: EntityManager, userId: string, today
  * it already has 3, else with last week (this week can still make it).
  */
 export async function trainingStreakOf(em: EntityManager, userId: string, today: string): Promise<number> {
-  const rows = await em.execute<{ monday: string; n: number }[]>(
-    `select to_char(d.date - (extract(isodow from d.date)::int - 1), 'YYYY-MM-DD') as monday, count(*)::int as n
-       from training_sessions s join days d on d.id = s.day_id
-      where s.user_id = ? and d.date <= ?::date
-      group by 1 order by 1 desc limit 520`,
-    [userId, today],
-  );
-  const weeks = new Map(rows.map((r) => [r.monday, r.n]));
+  const weeks = await trainingSessionsPerWeek(em, userId, today);
   let monday = mondayOf(today);
   if ((weeks.get(monday) ?? 0) < 3) monday = addDays(monday, -7);
   let streak = 0;

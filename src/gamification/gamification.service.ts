@@ -3,9 +3,9 @@ import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import { todayIn } from '../core/dates.js';
 import { ACHIEVEMENTS } from './achievement-catalog.seed.js';
 import { coinsFor, levelFor, xpForLevel } from './gamification-rules.js';
-import { checklistStreakOf, lockProfile, timeZoneOf, trainingStreakOf, unlockAchievements } from './gamification.reactor.js';
+import { checklistStreakOf, trainingStreakOf, unlockAchievements } from './gamification.reactor.js';
 import { Purchase } from './purchase.entity.js';
-import { achievementsOf, addCoinsSpent, coinsSpentAndPurchases, equipmentOf, profileBalance, shopItem, shopItems, unlockedCount } from './gamification.queries.js';
+import { achievementsOf, addCoinsSpent, coinsSpentAndPurchases, equipmentOf, lockProfile, profileBalance, shopItem, shopItems, timeZoneOf, unlockedCount } from './gamification.queries.js';
 import type { AchievementView, EquipmentItem, GamificationCharacter, GamificationStats, ShopItemView, ShopPurchase } from './gamification.types.js';
 
 /**

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../core/context.js';
+import { pingDatabase } from '../core/database/ping.js';
 
 /** Liveness, and readiness = the database (and, once wired, the job backend) answers. */
 export function healthRoutes(deps: AppDeps, readinessChecks: Array<() => Promise<void>> = []): Router {
@@ -9,7 +10,7 @@ export function healthRoutes(deps: AppDeps, readinessChecks: Array<() => Promise
   });
   router.get('/readyz', async (_req, res) => {
     try {
-      await deps.orm.em.getConnection().execute('select 1');
+      await pingDatabase(deps.orm);
       for (const check of readinessChecks) await check();
       res.json({ ok: true, data: { status: 'ready' } });
     } catch (error) {

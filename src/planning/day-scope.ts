@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows, rowShape } from '../core/database/read-rows.js';
+import { isOwnDay } from './planning.queries.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { Day } from './day.entity.js';
 
@@ -16,9 +16,7 @@ export interface DayRange {
  * user's day look the same). One plain statement: most writes only need the check.
  */
 export async function requireDay(em: EntityManager, userId: string, dayId: string, options: { field?: string } = {}): Promise<void> {
-  const day = rowShape(em, Day);
-  const rows = await queryRows(em, `select 1 from ${day.table} as t where t.id = $1 and t.${day.column('userId')} = $2`, [dayId, userId]);
-  if (!rows.length) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
+  if (!(await isOwnDay(em, userId, dayId))) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
 }
 
 /**

@@ -4,7 +4,7 @@ import { verifyPassword } from '../../accounts/password.js';
 import { InvalidCredentialsError, UnauthorizedError } from '../../core/errors.js';
 import { StoredFile } from '../../files/stored-file.entity.js';
 import { StoragePurge } from './storage-purge.entity.js';
-import { forgetRespondent } from '../../brain/forms/forget-respondent.js';
+import { forgetRespondent } from '../../brain/forms/forms.queries.js';
 import { deleteOwnedRows, deleteUserRow, deletionOrder, lockUser } from './deletion.queries.js';
 
 /**

@@ -7,6 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { ZipFile } from 'yazl';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { batchSql, type EntityPlan, type ExportModel } from './export-model.js';
+import { readBatch } from './export.queries.js';
 
 /** Rows read per statement: enough to keep round trips few, few enough to keep memory flat. */
 export const EXPORT_BATCH_SIZE = 500;
@@ -20,7 +21,7 @@ export async function* recordBatches(em: EntityManager, plan: EntityPlan, userId
   const sql = batchSql(plan, EXPORT_BATCH_SIZE);
   let after = FIRST_KEY;
   for (;;) {
-    const rows = await em.getConnection().execute<ExportRecord[]>(sql, [userId, after], 'all', em.getTransactionContext());
+    const rows = await readBatch(em, sql, userId, after);
     if (rows.length) yield rows;
     if (rows.length < EXPORT_BATCH_SIZE) return;
     after = String(rows[rows.length - 1].id);

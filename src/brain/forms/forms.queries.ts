@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows } from '../../core/database/read-rows.js';
 
+/** The Brain forms' hand-written SQL. */
+
 /**
  * A deleted account leaves other users' form answers, but not as theirs: the answers they gave
  * signed in lose the respondent's user id, in the one-response column and in the stored values.
