@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { recordStatements } from '../../test/support/statement-counter.js';
+import { recordStatements, sqlShape } from '../../test/support/statement-counter.js';
 import { createPerimeterTasks, generateWeek } from './planning.test-helpers.js';
 
 /**
@@ -132,6 +132,11 @@ async function measure(send: () => Promise<{ status: number; text: string; body:
   return best!;
 }
 
+/** The statements of a read, values masked and sorted (loaders may start in either order), one per line. */
+function snapshotOf(sql: string[]): string {
+  return `${sql.map(sqlShape).sort().join('\n')}\n`;
+}
+
 function taskCount(days: any[]): number {
   return days.reduce((n, d) => n + d.tasks.length, 0);
 }
@@ -162,6 +167,9 @@ describe('SQL statements per week read', () => {
     // The relations of the days start together and share one round trip (src/core/database/read-batch.ts).
     expect(large.roundTrips).toBe(small.roundTrips);
     expect(small.roundTrips).toBeLessThanOrEqual(5);
+    // The statements themselves, values masked: a change to this hot read's SQL shows in review
+    // (`npx vitest run src/planning/week-read-queries.test.ts -u` rewrites the file).
+    await expect(snapshotOf(large.sql)).toMatchFileSnapshot('__sql__/week-read.sql');
   });
 
   it("answers the spec's shape: each day has its own fields, checklist items, perimeter tasks and tasks, nothing more", async () => {
@@ -223,6 +231,7 @@ describe('SQL statements per day read', () => {
     // One statement per relation of Day (and per nested relation of a training session), whatever the
     // data: each domain that hangs a relation on Day adds one.
     expect(small.count).toBeLessThanOrEqual(30);
+    await expect(snapshotOf(large.sql)).toMatchFileSnapshot('__sql__/day-read.sql');
   });
 
   it('answers the day with every relation the schema gives Day, those added later included', async () => {

@@ -41,3 +41,18 @@ export function recordStatements(): StatementRecorder {
     },
   };
 }
+
+/**
+ * A statement with its values masked (quoted literals, numbers, $n placeholders and lists of them), so
+ * the same read over other data gives the same text: for SQL snapshots of hot reads
+ * (`expect(...).toMatchFileSnapshot`), where a changed query shows in review.
+ */
+export function sqlShape(statement: string): string {
+  return statement
+    .replace(/'(?:[^']|'')*'(?:::[a-z_]+(?:\[\])?)?/g, '?')
+    .replace(/\$\d+(?:::[a-z_]+(?:\[\])?)?/g, '?')
+    .replace(/\b\d+(?:\.\d+)?\b/g, '?')
+    .replace(/\?(?:\s*,\s*\?)+/g, '?, …')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
