@@ -15,10 +15,7 @@ import {
 import { AuthService, type StartedSession } from './auth.service.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from './session-token.js';
 import { User } from './user.entity.js';
-
-function service(ctx: AppContext): AuthService {
-  return new AuthService(ctx.em, ctx.deps);
-}
+import { Service } from '../core/request-services.js';
 
 function signIn(ctx: AppContext, session: StartedSession): AuthPayload {
   ctx.http.setCookie(SESSION_COOKIE, session.token, { maxAgeMs: SESSION_TTL_MS });
@@ -35,41 +32,41 @@ export class AuthResolver {
 
   @Mutation(() => AuthPayload)
   @Anonymous()
-  async register(@Args(() => CredentialsArgs) args: CredentialsArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
-    return signIn(ctx, await service(ctx).register(args.email, args.password));
+  async register(@Args(() => CredentialsArgs) args: CredentialsArgs, @Service(AuthService) authService: AuthService, @Ctx() ctx: AppContext): Promise<AuthPayload> {
+    return signIn(ctx, await authService.register(args.email, args.password));
   }
 
   @Mutation(() => AuthPayload)
   @Anonymous()
-  async login(@Args(() => LoginArgs) args: LoginArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
-    return signIn(ctx, await service(ctx).login(args.email, args.password));
+  async login(@Args(() => LoginArgs) args: LoginArgs, @Service(AuthService) authService: AuthService, @Ctx() ctx: AppContext): Promise<AuthPayload> {
+    return signIn(ctx, await authService.login(args.email, args.password));
   }
 
   @Mutation(() => MessagePayload)
   @Anonymous()
-  async logout(@Ctx() ctx: AppContext): Promise<MessagePayload> {
-    await service(ctx).logout(ctx.auth?.sessionId);
+  async logout(@Service(AuthService) authService: AuthService, @Ctx() ctx: AppContext): Promise<MessagePayload> {
+    await authService.logout(ctx.auth?.sessionId);
     ctx.http.clearCookie(SESSION_COOKIE);
     return { message: 'Signed out' };
   }
 
   @Mutation(() => MessagePayload)
   @Anonymous()
-  async requestPasswordReset(@Args(() => EmailArgs) args: EmailArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
-    await service(ctx).requestPasswordReset(args.email);
+  async requestPasswordReset(@Args(() => EmailArgs) args: EmailArgs, @Service(AuthService) authService: AuthService): Promise<MessagePayload> {
+    await authService.requestPasswordReset(args.email);
     return { message: 'If this email is registered, a reset link has been sent' };
   }
 
   @Mutation(() => MessagePayload)
   @Anonymous()
-  async resetPassword(@Args(() => ResetPasswordArgs) args: ResetPasswordArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
-    await service(ctx).resetPassword(args.token, args.newPassword);
+  async resetPassword(@Args(() => ResetPasswordArgs) args: ResetPasswordArgs, @Service(AuthService) authService: AuthService): Promise<MessagePayload> {
+    await authService.resetPassword(args.token, args.newPassword);
     return { message: 'Password reset; sign in with the new password' };
   }
 
   @Mutation(() => MessagePayload)
-  async changePassword(@Args(() => ChangePasswordArgs) args: ChangePasswordArgs, @CurrentSession() auth: Authenticated, @Ctx() ctx: AppContext): Promise<MessagePayload> {
-    await service(ctx).changePassword(auth.user.id, auth.sessionId, args.currentPassword, args.newPassword, {
+  async changePassword(@Args(() => ChangePasswordArgs) args: ChangePasswordArgs, @CurrentSession() auth: Authenticated, @Service(AuthService) authService: AuthService): Promise<MessagePayload> {
+    await authService.changePassword(auth.user.id, auth.sessionId, args.currentPassword, args.newPassword, {
       endConnectorGrants: args.endConnectorGrants ?? false,
       revokeApiKeys: args.revokeApiKeys ?? false,
     });
@@ -78,14 +75,14 @@ export class AuthResolver {
 
   @Mutation(() => AuthPayload)
   @Anonymous()
-  async verifyEmail(@Args(() => TokenArgs) args: TokenArgs, @Ctx() ctx: AppContext): Promise<AuthPayload> {
-    return { user: await service(ctx).verifyEmail(args.token) };
+  async verifyEmail(@Args(() => TokenArgs) args: TokenArgs, @Service(AuthService) authService: AuthService): Promise<AuthPayload> {
+    return { user: await authService.verifyEmail(args.token) };
   }
 
   @Mutation(() => MessagePayload)
   @Anonymous()
-  async resendVerification(@Args(() => EmailArgs) args: EmailArgs, @Ctx() ctx: AppContext): Promise<MessagePayload> {
-    await service(ctx).resendVerification(args.email);
+  async resendVerification(@Args(() => EmailArgs) args: EmailArgs, @Service(AuthService) authService: AuthService): Promise<MessagePayload> {
+    await authService.resendVerification(args.email);
     return { message: 'If this email needs verifying, a new link has been sent' };
   }
 }

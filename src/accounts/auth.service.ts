@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../core/context.js';
+import type { AppContext, AppDeps } from '../core/context.js';
 import { EmailExistsError, InvalidCredentialsError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { passwordResetMail, verificationMail } from '../mail/templates.js';
 import { AuthToken, type AuthTokenKind } from './auth-token.entity.js';
@@ -29,6 +29,11 @@ export interface StartedSession {
 
 /** Accounts: registration, sign-in sessions, password and email-verification flows. */
 export class AuthService {
+  /** Made for a request with the app's mailer, tokens and background work. */
+  static forRequest(ctx: AppContext): AuthService {
+    return new AuthService(ctx.em, ctx.deps);
+  }
+
   constructor(
     private readonly em: EntityManager,
     private readonly deps: AppDeps,

@@ -4,6 +4,7 @@ import { CurrentUserId } from '../core/current-user.js';
 import { AgendaFeedService, feedPath } from './agenda-feed.service.js';
 import { AgendaService, MAX_AGENDA_ENTRIES } from './agenda.service.js';
 import { AgendaEntry, AgendaFeedUrl, AgendaRangeArgs } from './agenda.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => AgendaEntry)
@@ -18,8 +19,8 @@ export class AgendaResolver {
   }
 
   @Mutation(() => AgendaFeedUrl, { description: 'A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on.' })
-  async createAgendaFeed(@CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<AgendaFeedUrl> {
-    const token = await new AgendaFeedService(ctx.em).rotate(userId);
+  async createAgendaFeed(@CurrentUserId() userId: string, @Service(AgendaFeedService) agendaFeedService: AgendaFeedService, @Ctx() ctx: AppContext): Promise<AgendaFeedUrl> {
+    const token = await agendaFeedService.rotate(userId);
     return { url: `${ctx.deps.config.baseUrl}${feedPath(token)}` };
   }
 }

@@ -5,18 +5,19 @@ import { Day } from '../planning/day.entity.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
 import { BodyMeasurementService } from './body-measurement.service.js';
 import { BodyMeasurementPage, CreateBodyMeasurementArgs, ListBodyMeasurementsArgs } from './body.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => BodyMeasurement)
 export class BodyMeasurementResolver {
   @Query(() => BodyMeasurementPage, { description: 'Your measurements by time; filter by a date range of their days.' })
-  bodyMeasurements(@Args(() => ListBodyMeasurementsArgs) args: ListBodyMeasurementsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BodyMeasurementPage> {
-    return new BodyMeasurementService(ctx.em).list(userId, args);
+  bodyMeasurements(@Args(() => ListBodyMeasurementsArgs) args: ListBodyMeasurementsArgs, @CurrentUserId() userId: string, @Service(BodyMeasurementService) bodyMeasurementService: BodyMeasurementService): Promise<BodyMeasurementPage> {
+    return bodyMeasurementService.list(userId, args);
   }
 
   @Mutation(() => BodyMeasurement, { description: 'At least one of weight, bodyFat, waist, hip.' })
-  createBodyMeasurement(@Args(() => CreateBodyMeasurementArgs) args: CreateBodyMeasurementArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BodyMeasurement> {
-    return new BodyMeasurementService(ctx.em).create(userId, args);
+  createBodyMeasurement(@Args(() => CreateBodyMeasurementArgs) args: CreateBodyMeasurementArgs, @CurrentUserId() userId: string, @Service(BodyMeasurementService) bodyMeasurementService: BodyMeasurementService): Promise<BodyMeasurement> {
+    return bodyMeasurementService.create(userId, args);
   }
 }
 

@@ -16,6 +16,8 @@ import { blobKey, filePrefix } from './storage/storage.js';
 import { StoredFile } from './stored-file.entity.js';
 import { VariantService } from './variant.service.js';
 import { findPage } from '../core/database/find-page.js';
+import type { AppContext } from '../core/context.js';
+import { filesRuntime } from './files-runtime.js';
 
 /** An upload whose bytes were checked: its real type is known and allowed for its `fileType`. */
 export interface CheckedUpload {
@@ -32,6 +34,11 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
  * exactly like a missing one. Other modules reference files through `requireOwnedFile`.
  */
 export class FileService {
+  /** Made for a request with the files runtime (storage adapters, signing). */
+  static async forRequest(ctx: AppContext): Promise<FileService> {
+    return new FileService(ctx.em, await filesRuntime(ctx.deps));
+  }
+
   constructor(
     private readonly em: EntityManager,
     private readonly rt: FilesRuntime,

@@ -1,5 +1,4 @@
-import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../core/context.js';
+import { Args, Authorized, Mutation, Query, Resolver } from 'type-graphql';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { AccountService } from './account.service.js';
@@ -18,34 +17,35 @@ import {
   UpdateAccountArgs,
   UpdateTransactionArgs,
 } from './finance.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => FinanceAccount)
 export class FinanceAccountResolver {
   @Query(() => AccountPage, { description: 'Your money accounts by name; filter by type and isActive.' })
-  accounts(@Args(() => ListAccountsArgs) args: ListAccountsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<AccountPage> {
-    return new AccountService(ctx.em).list(userId, args);
+  accounts(@Args(() => ListAccountsArgs) args: ListAccountsArgs, @CurrentUserId() userId: string, @Service(AccountService) accountService: AccountService): Promise<AccountPage> {
+    return accountService.list(userId, args);
   }
 
   @Query(() => FinanceAccount)
-  account(@Args(() => AccountIdArgs) args: AccountIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<FinanceAccount> {
-    return new AccountService(ctx.em).get(userId, args.accountId);
+  account(@Args(() => AccountIdArgs) args: AccountIdArgs, @CurrentUserId() userId: string, @Service(AccountService) accountService: AccountService): Promise<FinanceAccount> {
+    return accountService.get(userId, args.accountId);
   }
 
   @Mutation(() => FinanceAccount, { description: '`balance` is the opening balance; transactions move it from there.' })
-  createAccount(@Args(() => CreateAccountArgs) args: CreateAccountArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<FinanceAccount> {
-    return new AccountService(ctx.em).create(userId, args);
+  createAccount(@Args(() => CreateAccountArgs) args: CreateAccountArgs, @CurrentUserId() userId: string, @Service(AccountService) accountService: AccountService): Promise<FinanceAccount> {
+    return accountService.create(userId, args);
   }
 
   @Mutation(() => FinanceAccount, { description: 'The balance follows the transactions only.' })
-  updateAccount(@Args(() => UpdateAccountArgs) args: UpdateAccountArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<FinanceAccount> {
+  updateAccount(@Args(() => UpdateAccountArgs) args: UpdateAccountArgs, @CurrentUserId() userId: string, @Service(AccountService) accountService: AccountService): Promise<FinanceAccount> {
     const { accountId, ...changes } = args;
-    return new AccountService(ctx.em).update(userId, accountId, changes);
+    return accountService.update(userId, accountId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Deletes the account and its transactions.' })
-  deleteAccount(@Args(() => AccountIdArgs) args: AccountIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new AccountService(ctx.em).delete(userId, args.accountId);
+  deleteAccount(@Args(() => AccountIdArgs) args: AccountIdArgs, @CurrentUserId() userId: string, @Service(AccountService) accountService: AccountService): Promise<Deleted> {
+    return accountService.delete(userId, args.accountId);
   }
 }
 
@@ -53,28 +53,28 @@ export class FinanceAccountResolver {
 @Resolver(() => FinanceTransaction)
 export class FinanceTransactionResolver {
   @Query(() => TransactionPage, { description: 'Your transactions, newest first; filter by account, date range and category.' })
-  transactions(@Args(() => ListTransactionsArgs) args: ListTransactionsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TransactionPage> {
-    return new TransactionService(ctx.em).list(userId, args);
+  transactions(@Args(() => ListTransactionsArgs) args: ListTransactionsArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<TransactionPage> {
+    return transactionService.list(userId, args);
   }
 
   @Query(() => FinanceTransaction)
-  transaction(@Args(() => TransactionIdArgs) args: TransactionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<FinanceTransaction> {
-    return new TransactionService(ctx.em).get(userId, args.transactionId);
+  transaction(@Args(() => TransactionIdArgs) args: TransactionIdArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<FinanceTransaction> {
+    return transactionService.get(userId, args.transactionId);
   }
 
   @Mutation(() => FinanceTransaction, { description: "Adds the amount to the account's balance in the same database transaction." })
-  createTransaction(@Args(() => CreateTransactionArgs) args: CreateTransactionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<FinanceTransaction> {
-    return new TransactionService(ctx.em).create(userId, args);
+  createTransaction(@Args(() => CreateTransactionArgs) args: CreateTransactionArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<FinanceTransaction> {
+    return transactionService.create(userId, args);
   }
 
   @Mutation(() => FinanceTransaction, { description: 'A new amount or account moves the balances by the difference, in one database transaction.' })
-  updateTransaction(@Args(() => UpdateTransactionArgs) args: UpdateTransactionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<FinanceTransaction> {
+  updateTransaction(@Args(() => UpdateTransactionArgs) args: UpdateTransactionArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<FinanceTransaction> {
     const { transactionId, ...changes } = args;
-    return new TransactionService(ctx.em).update(userId, transactionId, changes);
+    return transactionService.update(userId, transactionId, changes);
   }
 
   @Mutation(() => Deleted, { description: "Takes the amount back out of the account's balance." })
-  deleteTransaction(@Args(() => TransactionIdArgs) args: TransactionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new TransactionService(ctx.em).delete(userId, args.transactionId);
+  deleteTransaction(@Args(() => TransactionIdArgs) args: TransactionIdArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<Deleted> {
+    return transactionService.delete(userId, args.transactionId);
   }
 }

@@ -19,34 +19,35 @@ import {
   UpdateJournalEntryArgs,
   UpdateJournalQuestionArgs,
 } from './journal.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => JournalQuestion)
 export class JournalQuestionResolver {
   @Query(() => JournalQuestionPage, { description: 'The global questions, then your own, each by order.' })
-  journalQuestions(@Args(() => ListJournalQuestionsArgs) args: ListJournalQuestionsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestionPage> {
-    return new JournalQuestionService(ctx.em).list(userId, args);
+  journalQuestions(@Args(() => ListJournalQuestionsArgs) args: ListJournalQuestionsArgs, @CurrentUserId() userId: string, @Service(JournalQuestionService) journalQuestionService: JournalQuestionService): Promise<JournalQuestionPage> {
+    return journalQuestionService.list(userId, args);
   }
 
   @Query(() => JournalQuestion, { description: 'A global question or one of your own.' })
-  journalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
-    return new JournalQuestionService(ctx.em).visible(userId, args.questionId);
+  journalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @CurrentUserId() userId: string, @Service(JournalQuestionService) journalQuestionService: JournalQuestionService): Promise<JournalQuestion> {
+    return journalQuestionService.visible(userId, args.questionId);
   }
 
   @Mutation(() => JournalQuestion, { description: 'Adds a question of your own (shown after the global ones).' })
-  createJournalQuestion(@Args(() => CreateJournalQuestionArgs) args: CreateJournalQuestionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
-    return new JournalQuestionService(ctx.em).create(userId, args);
+  createJournalQuestion(@Args(() => CreateJournalQuestionArgs) args: CreateJournalQuestionArgs, @CurrentUserId() userId: string, @Service(JournalQuestionService) journalQuestionService: JournalQuestionService): Promise<JournalQuestion> {
+    return journalQuestionService.create(userId, args);
   }
 
   @Mutation(() => JournalQuestion, { description: 'Only your own questions can be changed; global ones answer NOT_FOUND.' })
-  updateJournalQuestion(@Args(() => UpdateJournalQuestionArgs) args: UpdateJournalQuestionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalQuestion> {
+  updateJournalQuestion(@Args(() => UpdateJournalQuestionArgs) args: UpdateJournalQuestionArgs, @CurrentUserId() userId: string, @Service(JournalQuestionService) journalQuestionService: JournalQuestionService): Promise<JournalQuestion> {
     const { questionId, ...changes } = args;
-    return new JournalQuestionService(ctx.em).update(userId, questionId, changes);
+    return journalQuestionService.update(userId, questionId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Only your own questions can be deleted; their entries stay, with the question text as answered.' })
-  deleteJournalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new JournalQuestionService(ctx.em).delete(userId, args.questionId);
+  deleteJournalQuestion(@Args(() => JournalQuestionIdArgs) args: JournalQuestionIdArgs, @CurrentUserId() userId: string, @Service(JournalQuestionService) journalQuestionService: JournalQuestionService): Promise<Deleted> {
+    return journalQuestionService.delete(userId, args.questionId);
   }
 }
 
@@ -54,29 +55,29 @@ export class JournalQuestionResolver {
 @Resolver(() => JournalEntry)
 export class JournalEntryResolver {
   @Query(() => JournalEntryPage, { description: 'Your journal entries, oldest first; filter by day and question.' })
-  journalEntries(@Args(() => ListJournalEntriesArgs) args: ListJournalEntriesArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntryPage> {
-    return new JournalEntryService(ctx.em).list(userId, args);
+  journalEntries(@Args(() => ListJournalEntriesArgs) args: ListJournalEntriesArgs, @CurrentUserId() userId: string, @Service(JournalEntryService) journalEntryService: JournalEntryService): Promise<JournalEntryPage> {
+    return journalEntryService.list(userId, args);
   }
 
   @Query(() => JournalEntry)
-  journalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntry> {
-    return new JournalEntryService(ctx.em).get(userId, args.entryId);
+  journalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @CurrentUserId() userId: string, @Service(JournalEntryService) journalEntryService: JournalEntryService): Promise<JournalEntry> {
+    return journalEntryService.get(userId, args.entryId);
   }
 
   @Mutation(() => JournalEntry, { description: "The day's first entry completes its JOURNAL checklist item." })
-  createJournalEntry(@Args(() => CreateJournalEntryArgs) args: CreateJournalEntryArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntry> {
-    return new JournalEntryService(ctx.em).create(userId, args);
+  createJournalEntry(@Args(() => CreateJournalEntryArgs) args: CreateJournalEntryArgs, @CurrentUserId() userId: string, @Service(JournalEntryService) journalEntryService: JournalEntryService): Promise<JournalEntry> {
+    return journalEntryService.create(userId, args);
   }
 
   @Mutation(() => JournalEntry)
-  updateJournalEntry(@Args(() => UpdateJournalEntryArgs) args: UpdateJournalEntryArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<JournalEntry> {
+  updateJournalEntry(@Args(() => UpdateJournalEntryArgs) args: UpdateJournalEntryArgs, @CurrentUserId() userId: string, @Service(JournalEntryService) journalEntryService: JournalEntryService): Promise<JournalEntry> {
     const { entryId, ...changes } = args;
-    return new JournalEntryService(ctx.em).update(userId, entryId, changes);
+    return journalEntryService.update(userId, entryId, changes);
   }
 
   @Mutation(() => Deleted, { description: "The day's JOURNAL checklist item stays as it is." })
-  deleteJournalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new JournalEntryService(ctx.em).delete(userId, args.entryId);
+  deleteJournalEntry(@Args(() => JournalEntryIdArgs) args: JournalEntryIdArgs, @CurrentUserId() userId: string, @Service(JournalEntryService) journalEntryService: JournalEntryService): Promise<Deleted> {
+    return journalEntryService.delete(userId, args.entryId);
   }
 }
 

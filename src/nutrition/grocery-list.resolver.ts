@@ -4,31 +4,32 @@ import { CurrentUserId } from '../core/current-user.js';
 import { GroceryItem, GroceryList } from './grocery-list.entity.js';
 import { GroceryListService } from './grocery-list.service.js';
 import { AddGroceryItemArgs, UpdateGroceryItemArgs, WeekIdArgs } from './nutrition.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => GroceryList)
 export class GroceryListResolver {
   @Query(() => GroceryList, { description: "The week's grocery list (404 before it is generated)." })
-  groceryList(@Args(() => WeekIdArgs) args: WeekIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<GroceryList> {
-    return new GroceryListService(ctx.em).getForWeek(userId, args.weekId);
+  groceryList(@Args(() => WeekIdArgs) args: WeekIdArgs, @CurrentUserId() userId: string, @Service(GroceryListService) groceryListService: GroceryListService): Promise<GroceryList> {
+    return groceryListService.getForWeek(userId, args.weekId);
   }
 
   @Mutation(() => GroceryList, { description: "Makes the week's list from its cook days' meals (201), or refreshes it (200)." })
-  async generateGroceryList(@Args(() => WeekIdArgs) args: WeekIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<GroceryList> {
-    const { list, created } = await new GroceryListService(ctx.em).generate(userId, args.weekId);
+  async generateGroceryList(@Args(() => WeekIdArgs) args: WeekIdArgs, @CurrentUserId() userId: string, @Service(GroceryListService) groceryListService: GroceryListService, @Ctx() ctx: AppContext): Promise<GroceryList> {
+    const { list, created } = await groceryListService.generate(userId, args.weekId);
     if (!created) ctx.http.setStatus(200);
     return list;
   }
 
   @Mutation(() => GroceryItem)
-  updateGroceryItem(@Args(() => UpdateGroceryItemArgs) args: UpdateGroceryItemArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<GroceryItem> {
-    return new GroceryListService(ctx.em).setPurchased(userId, args.groceryListId, args.itemId, args.purchased);
+  updateGroceryItem(@Args(() => UpdateGroceryItemArgs) args: UpdateGroceryItemArgs, @CurrentUserId() userId: string, @Service(GroceryListService) groceryListService: GroceryListService): Promise<GroceryItem> {
+    return groceryListService.setPurchased(userId, args.groceryListId, args.itemId, args.purchased);
   }
 
   @Mutation(() => GroceryItem, { description: 'Adds a manual item (kept when the list is refreshed).' })
-  addGroceryItem(@Args(() => AddGroceryItemArgs) args: AddGroceryItemArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<GroceryItem> {
+  addGroceryItem(@Args(() => AddGroceryItemArgs) args: AddGroceryItemArgs, @CurrentUserId() userId: string, @Service(GroceryListService) groceryListService: GroceryListService): Promise<GroceryItem> {
     const { groceryListId, ...item } = args;
-    return new GroceryListService(ctx.em).addItem(userId, groceryListId, item);
+    return groceryListService.addItem(userId, groceryListId, item);
   }
 
   @FieldResolver(() => [GroceryItem], { description: 'Grouped by section (items without one last), then by name.' })

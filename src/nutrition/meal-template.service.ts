@@ -3,8 +3,9 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { findPage } from '../core/database/find-page.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
-import type { FileService } from '../files/file.service.js';
+import { FileService } from '../files/file.service.js';
 import { MealTemplate, type Ingredient } from './meal-template.entity.js';
+import type { AppContext } from '../core/context.js';
 
 export interface IngredientData {
   name: string;
@@ -36,6 +37,11 @@ function toIngredients(list: IngredientData[] | null | undefined): Ingredient[] 
 
 /** Meal templates of one user; an image must be one of the user's own image files. */
 export class MealTemplateService {
+  /** Made for a request with the files service its pictures need. */
+  static async forRequest(ctx: AppContext): Promise<MealTemplateService> {
+    return new MealTemplateService(ctx.em, await FileService.forRequest(ctx));
+  }
+
   constructor(
     private readonly em: EntityManager,
     private readonly files: FileService,

@@ -5,18 +5,19 @@ import { ChecklistItem } from './checklist-item.entity.js';
 import { requiredChecklist } from './checklist-key.js';
 import { ChecklistService } from './checklist.service.js';
 import { DayIdArgs, ToggleChecklistArgs } from './planning.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => ChecklistItem)
 export class ChecklistResolver {
   @Query(() => [ChecklistItem], { description: 'All checklist items of a day.' })
-  checklist(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ChecklistItem[]> {
-    return new ChecklistService(ctx.em).list(userId, args.dayId);
+  checklist(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Service(ChecklistService) checklistService: ChecklistService): Promise<ChecklistItem[]> {
+    return checklistService.list(userId, args.dayId);
   }
 
   @Mutation(() => ChecklistItem, { description: 'Toggles a checklist item; `value` is kept when it becomes done.' })
-  toggleChecklistItem(@Args(() => ToggleChecklistArgs) args: ToggleChecklistArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ChecklistItem> {
-    return new ChecklistService(ctx.em).toggle(userId, args.dayId, args.key, args.value);
+  toggleChecklistItem(@Args(() => ToggleChecklistArgs) args: ToggleChecklistArgs, @CurrentUserId() userId: string, @Service(ChecklistService) checklistService: ChecklistService): Promise<ChecklistItem> {
+    return checklistService.toggle(userId, args.dayId, args.key, args.value);
   }
 
   @FieldResolver(() => Boolean, { description: "Whether the day's mode requires this item." })

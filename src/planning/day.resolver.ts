@@ -8,24 +8,25 @@ import { DayService } from './day.service.js';
 import { PerimeterTask } from './perimeter-task.entity.js';
 import { bedtimeTargetsFor } from './bedtime-targets.js';
 import { BedtimeTargets, DayIdArgs, UpdateDayArgs } from './planning.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => Day)
 export class DayResolver {
   @Query(() => Day)
-  day(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Day> {
-    return new DayService(ctx.em).get(userId, args.dayId);
+  day(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Service(DayService) dayService: DayService): Promise<Day> {
+    return dayService.get(userId, args.dayId);
   }
 
   @Query(() => Day, { description: "Today in the user's time zone; created on first read." })
-  today(@CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Day> {
-    return new DayService(ctx.em).today(userId);
+  today(@CurrentUserId() userId: string, @Service(DayService) dayService: DayService): Promise<Day> {
+    return dayService.today(userId);
   }
 
   @Mutation(() => Day)
-  updateDay(@Args(() => UpdateDayArgs) args: UpdateDayArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Day> {
+  updateDay(@Args(() => UpdateDayArgs) args: UpdateDayArgs, @CurrentUserId() userId: string, @Service(DayService) dayService: DayService): Promise<Day> {
     const { dayId, ...changes } = args;
-    return new DayService(ctx.em).update(userId, dayId, changes);
+    return dayService.update(userId, dayId, changes);
   }
 
   @FieldResolver(() => Boolean, { description: 'Every required checklist item is done.' })

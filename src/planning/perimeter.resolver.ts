@@ -1,5 +1,4 @@
-import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../core/context.js';
+import { Args, Authorized, Mutation, Query, Resolver } from 'type-graphql';
 import { CurrentUserId } from '../core/current-user.js';
 import { deleted, Deleted } from '../core/deleted.js';
 import type { Page } from '../core/pagination.js';
@@ -13,34 +12,35 @@ import {
   SetDayPerimeterArgs,
   UpdatePerimeterTaskArgs,
 } from './planning.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => PerimeterTask)
 export class PerimeterResolver {
   @Query(() => PerimeterTaskPage, { description: "The user's reusable perimeter tasks." })
-  perimeterTasks(@Args(() => PerimeterTaskListArgs) args: PerimeterTaskListArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Page<PerimeterTask>> {
-    return new PerimeterService(ctx.em).list(userId, args);
+  perimeterTasks(@Args(() => PerimeterTaskListArgs) args: PerimeterTaskListArgs, @CurrentUserId() userId: string, @Service(PerimeterService) perimeterService: PerimeterService): Promise<Page<PerimeterTask>> {
+    return perimeterService.list(userId, args);
   }
 
   @Mutation(() => PerimeterTask)
-  createPerimeterTask(@Args(() => CreatePerimeterTaskArgs) args: CreatePerimeterTaskArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<PerimeterTask> {
-    return new PerimeterService(ctx.em).create(userId, args);
+  createPerimeterTask(@Args(() => CreatePerimeterTaskArgs) args: CreatePerimeterTaskArgs, @CurrentUserId() userId: string, @Service(PerimeterService) perimeterService: PerimeterService): Promise<PerimeterTask> {
+    return perimeterService.create(userId, args);
   }
 
   @Mutation(() => PerimeterTask)
-  updatePerimeterTask(@Args(() => UpdatePerimeterTaskArgs) args: UpdatePerimeterTaskArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<PerimeterTask> {
+  updatePerimeterTask(@Args(() => UpdatePerimeterTaskArgs) args: UpdatePerimeterTaskArgs, @CurrentUserId() userId: string, @Service(PerimeterService) perimeterService: PerimeterService): Promise<PerimeterTask> {
     const { taskId, ...changes } = args;
-    return new PerimeterService(ctx.em).update(userId, taskId, changes);
+    return perimeterService.update(userId, taskId, changes);
   }
 
   @Mutation(() => Deleted)
-  async deletePerimeterTask(@Args(() => PerimeterTaskIdArgs) args: PerimeterTaskIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    await new PerimeterService(ctx.em).delete(userId, args.taskId);
+  async deletePerimeterTask(@Args(() => PerimeterTaskIdArgs) args: PerimeterTaskIdArgs, @CurrentUserId() userId: string, @Service(PerimeterService) perimeterService: PerimeterService): Promise<Deleted> {
+    await perimeterService.delete(userId, args.taskId);
     return deleted(args.taskId, 'Perimeter task');
   }
 
   @Mutation(() => [PerimeterTask], { description: "Sets the day's perimeter: 3 to 5 tasks, or 2 to 3 in minimum mode." })
-  setDayPerimeter(@Args(() => SetDayPerimeterArgs) args: SetDayPerimeterArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<PerimeterTask[]> {
-    return new PerimeterService(ctx.em).setForDay(userId, args.dayId, args.taskIds);
+  setDayPerimeter(@Args(() => SetDayPerimeterArgs) args: SetDayPerimeterArgs, @CurrentUserId() userId: string, @Service(PerimeterService) perimeterService: PerimeterService): Promise<PerimeterTask[]> {
+    return perimeterService.setForDay(userId, args.dayId, args.taskIds);
   }
 }

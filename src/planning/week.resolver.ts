@@ -5,25 +5,26 @@ import { Day } from './day.entity.js';
 import { UpdateWeekArgs, WeekStartArgs } from './planning.types.js';
 import { Week } from './week.entity.js';
 import { WeekService } from './week.service.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => Week)
 export class WeekResolver {
   @Query(() => Week, { description: 'A generated week by its Monday, with its days.' })
-  week(@Args(() => WeekStartArgs) args: WeekStartArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Week> {
-    return new WeekService(ctx.em).findByStart(userId, args.startDate);
+  week(@Args(() => WeekStartArgs) args: WeekStartArgs, @CurrentUserId() userId: string, @Service(WeekService) weekService: WeekService): Promise<Week> {
+    return weekService.findByStart(userId, args.startDate);
   }
 
   @Mutation(() => Week, { description: 'Creates the week and its 7 days; an existing week is returned unchanged.' })
-  async generateWeek(@Args(() => WeekStartArgs) args: WeekStartArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Week> {
-    const { week, created } = await new WeekService(ctx.em).generate(userId, args.startDate);
+  async generateWeek(@Args(() => WeekStartArgs) args: WeekStartArgs, @CurrentUserId() userId: string, @Service(WeekService) weekService: WeekService, @Ctx() ctx: AppContext): Promise<Week> {
+    const { week, created } = await weekService.generate(userId, args.startDate);
     if (!created) ctx.http.setStatus(200);
     return week;
   }
 
   @Mutation(() => Week)
-  updateWeek(@Args(() => UpdateWeekArgs) args: UpdateWeekArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Week> {
-    return new WeekService(ctx.em).update(userId, args.weekId, { isStressWeek: args.isStressWeek });
+  updateWeek(@Args(() => UpdateWeekArgs) args: UpdateWeekArgs, @CurrentUserId() userId: string, @Service(WeekService) weekService: WeekService): Promise<Week> {
+    return weekService.update(userId, args.weekId, { isStressWeek: args.isStressWeek });
   }
 
   @FieldResolver(() => [Day])

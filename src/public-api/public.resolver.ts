@@ -24,6 +24,7 @@ import {
   PublicWorkoutLogged,
   PUBLIC_SEARCH_MAX,
 } from './public.types.js';
+import { Service } from '../core/request-services.js';
 
 /**
  * The caller of a Public API operation: the API key's owner on `/api/public/v1`, or the signed-in user
@@ -36,57 +37,53 @@ export function requirePublicCaller(ctx: AppContext): PublicCaller {
   throw new UnauthorizedError();
 }
 
-function service(ctx: AppContext): PublicApiService {
-  return new PublicApiService(ctx.em);
-}
-
 const TODAY = 'Logged on the caller\'s today (their time zone); `dayId` is never taken.';
 
 @Authorized(API_CALLER)
 @Resolver()
 export class PublicApiResolver {
   @Query(() => [PublicExercise], { description: `GET /exercises/search: exercises of the caller's catalog whose name contains q, the first ${PUBLIC_SEARCH_MAX} by name.` })
-  publicSearchExercises(@Args(() => PublicExerciseSearchArgs) args: PublicExerciseSearchArgs, @Ctx() ctx: AppContext): Promise<PublicExercise[]> {
-    return service(ctx).searchExercises(requirePublicCaller(ctx), args.q);
+  publicSearchExercises(@Args(() => PublicExerciseSearchArgs) args: PublicExerciseSearchArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicExercise[]> {
+    return publicApiService.searchExercises(requirePublicCaller(ctx), args.q);
   }
 
   @Mutation(() => PublicWaterLogged, { description: `POST /water: logs water intake. ${TODAY}` })
-  publicLogWater(@Args(() => PublicWaterArgs) args: PublicWaterArgs, @Ctx() ctx: AppContext): Promise<PublicWaterLogged> {
-    return service(ctx).logWater(requirePublicCaller(ctx), args);
+  publicLogWater(@Args(() => PublicWaterArgs) args: PublicWaterArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicWaterLogged> {
+    return publicApiService.logWater(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => PublicWorkoutLogged, { description: `POST /workouts: logs a training session. ${TODAY}` })
-  publicLogWorkout(@Args(() => PublicWorkoutArgs) args: PublicWorkoutArgs, @Ctx() ctx: AppContext): Promise<PublicWorkoutLogged> {
-    return service(ctx).logWorkout(requirePublicCaller(ctx), args);
+  publicLogWorkout(@Args(() => PublicWorkoutArgs) args: PublicWorkoutArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicWorkoutLogged> {
+    return publicApiService.logWorkout(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => PublicStepsLogged, { description: `POST /steps: logs a step count. ${TODAY}` })
-  publicLogSteps(@Args(() => PublicStepsArgs) args: PublicStepsArgs, @Ctx() ctx: AppContext): Promise<PublicStepsLogged> {
-    return service(ctx).logSteps(requirePublicCaller(ctx), args);
+  publicLogSteps(@Args(() => PublicStepsArgs) args: PublicStepsArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicStepsLogged> {
+    return publicApiService.logSteps(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => PublicMeditationLogged, { description: `POST /meditation: logs a meditation session. ${TODAY}` })
-  publicLogMeditation(@Args(() => PublicMeditationArgs) args: PublicMeditationArgs, @Ctx() ctx: AppContext): Promise<PublicMeditationLogged> {
-    return service(ctx).logMeditation(requirePublicCaller(ctx), args);
+  publicLogMeditation(@Args(() => PublicMeditationArgs) args: PublicMeditationArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicMeditationLogged> {
+    return publicApiService.logMeditation(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => PublicCardioLogged, { description: `POST /cardio: logs a cardio session (lunch slot rule applies). ${TODAY}` })
-  publicLogCardio(@Args(() => PublicCardioArgs) args: PublicCardioArgs, @Ctx() ctx: AppContext): Promise<PublicCardioLogged> {
-    return service(ctx).logCardio(requirePublicCaller(ctx), args);
+  publicLogCardio(@Args(() => PublicCardioArgs) args: PublicCardioArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicCardioLogged> {
+    return publicApiService.logCardio(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => PublicMoodLogged, { description: `POST /mood: writes the day's mood and energy. ${TODAY}` })
-  publicLogMood(@Args(() => PublicMoodArgs) args: PublicMoodArgs, @Ctx() ctx: AppContext): Promise<PublicMoodLogged> {
-    return service(ctx).logMood(requirePublicCaller(ctx), args);
+  publicLogMood(@Args(() => PublicMoodArgs) args: PublicMoodArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicMoodLogged> {
+    return publicApiService.logMood(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => PublicSleepLogged, { description: `POST /sleep: logs sleep and sets the day's sleepHours. ${TODAY}` })
-  publicLogSleep(@Args(() => PublicSleepArgs) args: PublicSleepArgs, @Ctx() ctx: AppContext): Promise<PublicSleepLogged> {
-    return service(ctx).logSleep(requirePublicCaller(ctx), args);
+  publicLogSleep(@Args(() => PublicSleepArgs) args: PublicSleepArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicSleepLogged> {
+    return publicApiService.logSleep(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => PublicBodyMetricsLogged, { description: `POST /body-metrics: logs a body measurement. ${TODAY}` })
-  publicLogBodyMetrics(@Args(() => PublicBodyMetricsArgs) args: PublicBodyMetricsArgs, @Ctx() ctx: AppContext): Promise<PublicBodyMetricsLogged> {
-    return service(ctx).logBodyMetrics(requirePublicCaller(ctx), args);
+  publicLogBodyMetrics(@Args(() => PublicBodyMetricsArgs) args: PublicBodyMetricsArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicBodyMetricsLogged> {
+    return publicApiService.logBodyMetrics(requirePublicCaller(ctx), args);
   }
 }

@@ -2,7 +2,6 @@ import { Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Ro
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
-import { filesRuntime } from '../files/files-runtime.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { Day } from '../planning/day.entity.js';
 import { ChecklistItem } from '../planning/checklist-item.entity.js';
@@ -23,38 +22,35 @@ import {
   UpdateBookArgs,
   UpdateReadingSessionArgs,
 } from './reading.types.js';
-
-async function books(ctx: AppContext): Promise<BookService> {
-  return new BookService(ctx.em, await filesRuntime(ctx.deps));
-}
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => Book)
 export class BookResolver {
   @Query(() => BookPage, { description: 'Your books, oldest first.' })
-  async books(@Args(() => ListBooksArgs) args: ListBooksArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BookPage> {
-    return (await books(ctx)).list(userId, args);
+  async books(@Args(() => ListBooksArgs) args: ListBooksArgs, @CurrentUserId() userId: string, @Service(BookService) bookService: BookService): Promise<BookPage> {
+    return bookService.list(userId, args);
   }
 
   @Query(() => Book)
-  async book(@Args(() => BookIdArgs) args: BookIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Book> {
-    return (await books(ctx)).get(userId, args.bookId);
+  async book(@Args(() => BookIdArgs) args: BookIdArgs, @CurrentUserId() userId: string, @Service(BookService) bookService: BookService): Promise<Book> {
+    return bookService.get(userId, args.bookId);
   }
 
   @Mutation(() => Book, { description: '`coverUrl` is the id of one of your image files.' })
-  async createBook(@Args(() => CreateBookArgs) args: CreateBookArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Book> {
-    return (await books(ctx)).create(userId, args);
+  async createBook(@Args(() => CreateBookArgs) args: CreateBookArgs, @CurrentUserId() userId: string, @Service(BookService) bookService: BookService): Promise<Book> {
+    return bookService.create(userId, args);
   }
 
   @Mutation(() => Book, { description: 'currentPage must stay within 0..totalPages.' })
-  async updateBook(@Args(() => UpdateBookArgs) args: UpdateBookArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Book> {
+  async updateBook(@Args(() => UpdateBookArgs) args: UpdateBookArgs, @CurrentUserId() userId: string, @Service(BookService) bookService: BookService): Promise<Book> {
     const { bookId, ...changes } = args;
-    return (await books(ctx)).update(userId, bookId, changes);
+    return bookService.update(userId, bookId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Deletes the book and its reading sessions.' })
-  async deleteBook(@Args(() => BookIdArgs) args: BookIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return (await books(ctx)).delete(userId, args.bookId);
+  async deleteBook(@Args(() => BookIdArgs) args: BookIdArgs, @CurrentUserId() userId: string, @Service(BookService) bookService: BookService): Promise<Deleted> {
+    return bookService.delete(userId, args.bookId);
   }
 
   @FieldResolver(() => StoredFile, { nullable: true, description: 'The cover image (with its URL), when the book has one.' })
@@ -67,29 +63,29 @@ export class BookResolver {
 @Resolver(() => ReadingSession)
 export class ReadingSessionResolver {
   @Query(() => ReadingSessionPage, { description: 'Your reading sessions, oldest first; filter by day, date range or book.' })
-  readingSessions(@Args(() => ListReadingSessionsArgs) args: ListReadingSessionsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ReadingSessionPage> {
-    return new ReadingSessionService(ctx.em).list(userId, args);
+  readingSessions(@Args(() => ListReadingSessionsArgs) args: ListReadingSessionsArgs, @CurrentUserId() userId: string, @Service(ReadingSessionService) readingSessionService: ReadingSessionService): Promise<ReadingSessionPage> {
+    return readingSessionService.list(userId, args);
   }
 
   @Query(() => ReadingSession)
-  readingSession(@Args(() => ReadingSessionIdArgs) args: ReadingSessionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ReadingSession> {
-    return new ReadingSessionService(ctx.em).get(userId, args.sessionId);
+  readingSession(@Args(() => ReadingSessionIdArgs) args: ReadingSessionIdArgs, @CurrentUserId() userId: string, @Service(ReadingSessionService) readingSessionService: ReadingSessionService): Promise<ReadingSession> {
+    return readingSessionService.get(userId, args.sessionId);
   }
 
   @Mutation(() => ReadingSession, { description: "Raises the book's currentPage by pagesRead (capped) and ticks the day's READING item with the book id." })
-  createReadingSession(@Args(() => CreateReadingSessionArgs) args: CreateReadingSessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ReadingSession> {
-    return new ReadingSessionService(ctx.em).create(userId, args);
+  createReadingSession(@Args(() => CreateReadingSessionArgs) args: CreateReadingSessionArgs, @CurrentUserId() userId: string, @Service(ReadingSessionService) readingSessionService: ReadingSessionService): Promise<ReadingSession> {
+    return readingSessionService.create(userId, args);
   }
 
   @Mutation(() => ReadingSession, { description: "A new pagesRead moves the book's currentPage by the difference (capped)." })
-  updateReadingSession(@Args(() => UpdateReadingSessionArgs) args: UpdateReadingSessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<ReadingSession> {
+  updateReadingSession(@Args(() => UpdateReadingSessionArgs) args: UpdateReadingSessionArgs, @CurrentUserId() userId: string, @Service(ReadingSessionService) readingSessionService: ReadingSessionService): Promise<ReadingSession> {
     const { sessionId, ...changes } = args;
-    return new ReadingSessionService(ctx.em).update(userId, sessionId, changes);
+    return readingSessionService.update(userId, sessionId, changes);
   }
 
   @Mutation(() => Deleted, { description: "Moves the book's currentPage back by what the session added; the READING item stays." })
-  deleteReadingSession(@Args(() => ReadingSessionIdArgs) args: ReadingSessionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new ReadingSessionService(ctx.em).delete(userId, args.sessionId);
+  deleteReadingSession(@Args(() => ReadingSessionIdArgs) args: ReadingSessionIdArgs, @CurrentUserId() userId: string, @Service(ReadingSessionService) readingSessionService: ReadingSessionService): Promise<Deleted> {
+    return readingSessionService.delete(userId, args.sessionId);
   }
 
   @FieldResolver(() => Book)

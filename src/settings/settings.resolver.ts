@@ -1,20 +1,20 @@
-import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../core/context.js';
+import { Args, Authorized, Mutation, Query, Resolver } from 'type-graphql';
 import { CurrentUserId } from '../core/current-user.js';
 import { SettingsService } from './settings.service.js';
 import { UpdateSettingsArgs } from './settings.types.js';
 import { UserSettings } from './user-settings.entity.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => UserSettings)
 export class SettingsResolver {
   @Query(() => UserSettings, { description: 'Week settings: split labels, bedtime targets, time zone.' })
-  settings(@CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<UserSettings> {
-    return new SettingsService(ctx.em).get(userId);
+  settings(@CurrentUserId() userId: string, @Service(SettingsService) settingsService: SettingsService): Promise<UserSettings> {
+    return settingsService.get(userId);
   }
 
   @Mutation(() => UserSettings)
-  updateSettings(@Args(() => UpdateSettingsArgs) args: UpdateSettingsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<UserSettings> {
-    return new SettingsService(ctx.em).update(userId, args);
+  updateSettings(@Args(() => UpdateSettingsArgs) args: UpdateSettingsArgs, @CurrentUserId() userId: string, @Service(SettingsService) settingsService: SettingsService): Promise<UserSettings> {
+    return settingsService.update(userId, args);
   }
 }

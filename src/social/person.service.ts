@@ -10,6 +10,8 @@ import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { Person } from './person.entity.js';
+import type { AppContext } from '../core/context.js';
+import { filesRuntime } from '../files/files-runtime.js';
 
 export const FRIEND = 'friend';
 
@@ -42,6 +44,11 @@ const cleanType = (type: string | null | undefined) => (type?.trim() ? type.trim
  * as one, or changed to one from anything else) queues `friend_added` with the change, in one flush.
  */
 export class PersonService {
+  /** Made for a request with the files runtime (storage adapters, signing). */
+  static async forRequest(ctx: AppContext): Promise<PersonService> {
+    return new PersonService(ctx.em, await filesRuntime(ctx.deps));
+  }
+
   private readonly files: FileService;
 
   constructor(

@@ -2,7 +2,6 @@ import { Args, Authorized, Ctx, FieldResolver, Mutation, Query, Resolver, Root }
 import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
-import { filesRuntime } from '../files/files-runtime.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 import { FileService } from '../files/file.service.js';
 import { VariantName } from '../files/file-kinds.js';
@@ -25,38 +24,35 @@ import {
   UpdatePersonArgs,
   UpdateSocialHappeningArgs,
 } from './social.types.js';
-
-async function people(ctx: AppContext): Promise<PersonService> {
-  return new PersonService(ctx.em, await filesRuntime(ctx.deps));
-}
+import { Service, serviceFor } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => Person)
 export class PersonResolver {
   @Query(() => PersonPage, { description: 'Your people by name; filter by relationshipType, search name and notes.' })
-  async people(@Args(() => ListPeopleArgs) args: ListPeopleArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<PersonPage> {
-    return (await people(ctx)).list(userId, args);
+  async people(@Args(() => ListPeopleArgs) args: ListPeopleArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<PersonPage> {
+    return personService.list(userId, args);
   }
 
   @Query(() => Person)
-  async person(@Args(() => PersonIdArgs) args: PersonIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Person> {
-    return (await people(ctx)).get(userId, args.personId);
+  async person(@Args(() => PersonIdArgs) args: PersonIdArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<Person> {
+    return personService.get(userId, args.personId);
   }
 
   @Mutation(() => Person, { description: '`pictureUrl` is the id of one of your image files; relationshipType `friend` fires friend_added.' })
-  async createPerson(@Args(() => CreatePersonArgs) args: CreatePersonArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Person> {
-    return (await people(ctx)).create(userId, args);
+  async createPerson(@Args(() => CreatePersonArgs) args: CreatePersonArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<Person> {
+    return personService.create(userId, args);
   }
 
   @Mutation(() => Person, { description: 'Changing relationshipType to `friend` fires friend_added.' })
-  async updatePerson(@Args(() => UpdatePersonArgs) args: UpdatePersonArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Person> {
+  async updatePerson(@Args(() => UpdatePersonArgs) args: UpdatePersonArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<Person> {
     const { personId, ...changes } = args;
-    return (await people(ctx)).update(userId, personId, changes);
+    return personService.update(userId, personId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Also takes the person out of the guests of your happenings.' })
-  async deletePerson(@Args(() => PersonIdArgs) args: PersonIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return (await people(ctx)).delete(userId, args.personId);
+  async deletePerson(@Args(() => PersonIdArgs) args: PersonIdArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<Deleted> {
+    return personService.delete(userId, args.personId);
   }
 
   @FieldResolver(() => StoredFile, { nullable: true, description: 'The picture (with its URL and variants, the thumbnail among them).' })
@@ -72,7 +68,7 @@ export class PersonResolver {
     if (!person.pictureUrl) return null;
     const file = await ctx.loaders.files.fileById.load(person.pictureUrl);
     if (!file?.isImage) return null;
-    const files = new FileService(ctx.em, await filesRuntime(ctx.deps));
+    const files = await serviceFor(ctx, FileService);
     return (await files.signedUrl(file, blobKey(file.userId, file.id, VariantName.thumbnail), VariantName.thumbnail)).url;
   }
 
@@ -86,29 +82,29 @@ export class PersonResolver {
 @Resolver(() => SocialHappening)
 export class SocialHappeningResolver {
   @Query(() => SocialHappeningPage, { description: 'Your happenings, most recent first; filter by day, date range or guest.' })
-  socialHappenings(@Args(() => ListSocialHappeningsArgs) args: ListSocialHappeningsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappeningPage> {
-    return new SocialHappeningService(ctx.em).list(userId, args);
+  socialHappenings(@Args(() => ListSocialHappeningsArgs) args: ListSocialHappeningsArgs, @CurrentUserId() userId: string, @Service(SocialHappeningService) socialHappeningService: SocialHappeningService): Promise<SocialHappeningPage> {
+    return socialHappeningService.list(userId, args);
   }
 
   @Query(() => SocialHappening)
-  socialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappening> {
-    return new SocialHappeningService(ctx.em).get(userId, args.happeningId);
+  socialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @CurrentUserId() userId: string, @Service(SocialHappeningService) socialHappeningService: SocialHappeningService): Promise<SocialHappening> {
+    return socialHappeningService.get(userId, args.happeningId);
   }
 
   @Mutation(() => SocialHappening, { description: 'startTime before endTime; guestIds are your people.' })
-  createSocialHappening(@Args(() => CreateSocialHappeningArgs) args: CreateSocialHappeningArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappening> {
-    return new SocialHappeningService(ctx.em).create(userId, args);
+  createSocialHappening(@Args(() => CreateSocialHappeningArgs) args: CreateSocialHappeningArgs, @CurrentUserId() userId: string, @Service(SocialHappeningService) socialHappeningService: SocialHappeningService): Promise<SocialHappening> {
+    return socialHappeningService.create(userId, args);
   }
 
   @Mutation(() => SocialHappening, { description: 'guestIds and itemIds given replace the lists.' })
-  updateSocialHappening(@Args(() => UpdateSocialHappeningArgs) args: UpdateSocialHappeningArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SocialHappening> {
+  updateSocialHappening(@Args(() => UpdateSocialHappeningArgs) args: UpdateSocialHappeningArgs, @CurrentUserId() userId: string, @Service(SocialHappeningService) socialHappeningService: SocialHappeningService): Promise<SocialHappening> {
     const { happeningId, ...changes } = args;
-    return new SocialHappeningService(ctx.em).update(userId, happeningId, changes);
+    return socialHappeningService.update(userId, happeningId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Transactions that named it keep their row without the link.' })
-  deleteSocialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new SocialHappeningService(ctx.em).delete(userId, args.happeningId);
+  deleteSocialHappening(@Args(() => SocialHappeningIdArgs) args: SocialHappeningIdArgs, @CurrentUserId() userId: string, @Service(SocialHappeningService) socialHappeningService: SocialHappeningService): Promise<Deleted> {
+    return socialHappeningService.delete(userId, args.happeningId);
   }
 }
 

@@ -1,6 +1,5 @@
-import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Args, Authorized, Mutation, Query, Resolver } from 'type-graphql';
 import { PageArgs } from '../core/pagination.js';
-import type { AppContext } from '../core/context.js';
 import { Deleted } from '../core/deleted.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { TaskCategory } from './task-category.entity.js';
@@ -11,32 +10,29 @@ import {
   TaskCategoryPage,
   UpdateTaskCategoryArgs,
 } from './task.types.js';
-
-function service(ctx: AppContext): TaskCategoryService {
-  return new TaskCategoryService(ctx.em);
-}
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => TaskCategory)
 export class TaskCategoryResolver {
   @Query(() => TaskCategoryPage, { description: 'The caller\'s task categories, oldest first.' })
-  taskCategories(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TaskCategoryPage> {
-    return service(ctx).list(userId, args);
+  taskCategories(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Service(TaskCategoryService) taskCategoryService: TaskCategoryService): Promise<TaskCategoryPage> {
+    return taskCategoryService.list(userId, args);
   }
 
   @Mutation(() => TaskCategory)
-  createTaskCategory(@Args(() => CreateTaskCategoryArgs) args: CreateTaskCategoryArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TaskCategory> {
-    return service(ctx).create(userId, args);
+  createTaskCategory(@Args(() => CreateTaskCategoryArgs) args: CreateTaskCategoryArgs, @CurrentUserId() userId: string, @Service(TaskCategoryService) taskCategoryService: TaskCategoryService): Promise<TaskCategory> {
+    return taskCategoryService.create(userId, args);
   }
 
   @Mutation(() => TaskCategory)
-  updateTaskCategory(@Args(() => UpdateTaskCategoryArgs) args: UpdateTaskCategoryArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TaskCategory> {
+  updateTaskCategory(@Args(() => UpdateTaskCategoryArgs) args: UpdateTaskCategoryArgs, @CurrentUserId() userId: string, @Service(TaskCategoryService) taskCategoryService: TaskCategoryService): Promise<TaskCategory> {
     const { categoryId, ...changes } = args;
-    return service(ctx).update(userId, categoryId, changes);
+    return taskCategoryService.update(userId, categoryId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Its tasks stay, without a category.' })
-  deleteTaskCategory(@Args(() => CategoryIdArgs) args: CategoryIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return service(ctx).delete(userId, args.categoryId);
+  deleteTaskCategory(@Args(() => CategoryIdArgs) args: CategoryIdArgs, @CurrentUserId() userId: string, @Service(TaskCategoryService) taskCategoryService: TaskCategoryService): Promise<Deleted> {
+    return taskCategoryService.delete(userId, args.categoryId);
   }
 }

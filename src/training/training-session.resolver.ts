@@ -14,34 +14,35 @@ import {
   TrainingSessionPage,
   UpdateTrainingSessionArgs,
 } from './training.types.js';
+import { Service } from '../core/request-services.js';
 
 @Authorized()
 @Resolver(() => TrainingSession)
 export class TrainingSessionResolver {
   @Query(() => TrainingSessionPage, { description: 'Your training sessions by start time; filter by day or date range.' })
-  trainingSessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSessionPage> {
-    return new TrainingSessionService(ctx.em).list(userId, args);
+  trainingSessions(@Args(() => DayRangeArgs) args: DayRangeArgs, @CurrentUserId() userId: string, @Service(TrainingSessionService) trainingSessionService: TrainingSessionService): Promise<TrainingSessionPage> {
+    return trainingSessionService.list(userId, args);
   }
 
   @Query(() => TrainingSession)
-  trainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSession> {
-    return new TrainingSessionService(ctx.em).get(userId, args.sessionId);
+  trainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @CurrentUserId() userId: string, @Service(TrainingSessionService) trainingSessionService: TrainingSessionService): Promise<TrainingSession> {
+    return trainingSessionService.get(userId, args.sessionId);
   }
 
   @Mutation(() => TrainingSession, { description: 'Logs a session; records training_logged.' })
-  createTrainingSession(@Args(() => CreateTrainingSessionArgs) args: CreateTrainingSessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSession> {
-    return new TrainingSessionService(ctx.em).create(userId, args);
+  createTrainingSession(@Args(() => CreateTrainingSessionArgs) args: CreateTrainingSessionArgs, @CurrentUserId() userId: string, @Service(TrainingSessionService) trainingSessionService: TrainingSessionService): Promise<TrainingSession> {
+    return trainingSessionService.create(userId, args);
   }
 
   @Mutation(() => TrainingSession, { description: '`exercises` replaces every exercise and set; records training_updated.' })
-  updateTrainingSession(@Args(() => UpdateTrainingSessionArgs) args: UpdateTrainingSessionArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<TrainingSession> {
+  updateTrainingSession(@Args(() => UpdateTrainingSessionArgs) args: UpdateTrainingSessionArgs, @CurrentUserId() userId: string, @Service(TrainingSessionService) trainingSessionService: TrainingSessionService): Promise<TrainingSession> {
     const { sessionId, ...changes } = args;
-    return new TrainingSessionService(ctx.em).update(userId, sessionId, changes);
+    return trainingSessionService.update(userId, sessionId, changes);
   }
 
   @Mutation(() => Deleted)
-  deleteTrainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new TrainingSessionService(ctx.em).delete(userId, args.sessionId);
+  deleteTrainingSession(@Args(() => TrainingSessionIdArgs) args: TrainingSessionIdArgs, @CurrentUserId() userId: string, @Service(TrainingSessionService) trainingSessionService: TrainingSessionService): Promise<Deleted> {
+    return trainingSessionService.delete(userId, args.sessionId);
   }
 
   @FieldResolver(() => [TrainingExercise], { description: 'In the order logged.' })

@@ -6,7 +6,6 @@ import { CurrentUser } from '../core/current-user.js';
 import { Deleted } from '../core/deleted.js';
 import { WebhookAttempt, WebhookDelivery } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
-import { webhookEngine } from './webhook-engine.js';
 import { WebhookService } from './webhook.service.js';
 import {
   CreatedWebhook,
@@ -21,44 +20,41 @@ import {
   WebhookStats,
   WebhookTestResult,
 } from './webhook.types.js';
-
-function service(ctx: AppContext): WebhookService {
-  return new WebhookService(ctx.em, ctx.deps.config, webhookEngine(ctx.deps));
-}
+import { Service } from '../core/request-services.js';
 
 @PlanGated('webhooks')
 @Resolver(() => WebhookEndpoint)
 export class WebhookResolver {
   @Query(() => WebhookPage, { description: "The caller's webhooks with their delivery statistics (needs a plan with webhooks)." })
-  webhooks(@Args(() => ListWebhooksArgs) args: ListWebhooksArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookPage> {
-    return service(ctx).list(user, args);
+  webhooks(@Args(() => ListWebhooksArgs) args: ListWebhooksArgs, @CurrentUser() user: User, @Service(WebhookService) webhookService: WebhookService): Promise<WebhookPage> {
+    return webhookService.list(user, args);
   }
 
   @Mutation(() => CreatedWebhook, { description: 'The secret is returned only here.' })
-  createWebhook(@Args(() => CreateWebhookArgs) args: CreateWebhookArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<CreatedWebhook> {
-    return service(ctx).create(user, args);
+  createWebhook(@Args(() => CreateWebhookArgs) args: CreateWebhookArgs, @CurrentUser() user: User, @Service(WebhookService) webhookService: WebhookService): Promise<CreatedWebhook> {
+    return webhookService.create(user, args);
   }
 
   @Mutation(() => WebhookEndpoint, { description: 'Change url, events, or pause/resume with active.' })
-  updateWebhook(@Args(() => UpdateWebhookArgs) args: UpdateWebhookArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookEndpoint> {
+  updateWebhook(@Args(() => UpdateWebhookArgs) args: UpdateWebhookArgs, @CurrentUser() user: User, @Service(WebhookService) webhookService: WebhookService): Promise<WebhookEndpoint> {
     const { webhookId, ...changes } = args;
-    return service(ctx).update(user, webhookId, changes);
+    return webhookService.update(user, webhookId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Permanent, with the delivery history.' })
-  deleteWebhook(@Args(() => WebhookIdArgs) args: WebhookIdArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return service(ctx).delete(user, args.webhookId);
+  deleteWebhook(@Args(() => WebhookIdArgs) args: WebhookIdArgs, @CurrentUser() user: User, @Service(WebhookService) webhookService: WebhookService): Promise<Deleted> {
+    return webhookService.delete(user, args.webhookId);
   }
 
   @Query(() => WebhookDeliveryPage, { description: 'Delivery history of one webhook, newest first.' })
-  webhookDeliveries(@Args(() => ListDeliveriesArgs) args: ListDeliveriesArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookDeliveryPage> {
+  webhookDeliveries(@Args(() => ListDeliveriesArgs) args: ListDeliveriesArgs, @CurrentUser() user: User, @Service(WebhookService) webhookService: WebhookService): Promise<WebhookDeliveryPage> {
     const { webhookId, ...filter } = args;
-    return service(ctx).deliveries(user, webhookId, filter);
+    return webhookService.deliveries(user, webhookId, filter);
   }
 
   @Mutation(() => WebhookTestResult, { description: 'Sends a test delivery when the webhook subscribes to the event (default `test`).' })
-  testWebhook(@Args(() => TestWebhookArgs) args: TestWebhookArgs, @CurrentUser() user: User, @Ctx() ctx: AppContext): Promise<WebhookTestResult> {
-    return service(ctx).test(user, args.webhookId, args.event);
+  testWebhook(@Args(() => TestWebhookArgs) args: TestWebhookArgs, @CurrentUser() user: User, @Service(WebhookService) webhookService: WebhookService): Promise<WebhookTestResult> {
+    return webhookService.test(user, args.webhookId, args.event);
   }
 
   @FieldResolver(() => WebhookStats, { description: 'Delivery counts: total, success, failed, pending.' })

@@ -15,6 +15,8 @@ import { failPendingDeliveries } from './webhooks.queries.js';
 import { generateSecret, secretPrefixOf } from './webhook-secret.js';
 import type { CreatedWebhook, WebhookTestResult } from './webhook.types.js';
 import { findPage } from '../core/database/find-page.js';
+import type { AppContext } from '../core/context.js';
+import { webhookEngine } from './webhook-engine.js';
 
 /** The test delivery's name: not a catalog event, but a webhook may subscribe to it to receive tests. */
 export const TEST_EVENT = 'test';
@@ -41,6 +43,11 @@ export function isSubscribableEvent(name: string): boolean {
  * and reaches only the caller's webhooks: another user's answers NOT_FOUND like a missing one.
  */
 export class WebhookService {
+  /** Made for a request with the config and the delivery engine. */
+  static forRequest(ctx: AppContext): WebhookService {
+    return new WebhookService(ctx.em, ctx.deps.config, webhookEngine(ctx.deps));
+  }
+
   constructor(
     private readonly em: EntityManager,
     private readonly config: Config,

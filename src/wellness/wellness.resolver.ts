@@ -9,34 +9,35 @@ import { StepsEntry } from './steps-entry.entity.js';
 import { WaterIntake } from './water-intake.entity.js';
 import { MeditationService, MoodService, SleepService, StepsService, WaterService } from './wellness.service.js';
 import { LogMeditationArgs, LogMoodArgs, LogSleepArgs, LogStepsArgs, LogWaterArgs } from './wellness.types.js';
+import { Service } from '../core/request-services.js';
 
 /** Logging water, steps, meditation, mood and sleep for one of your days (the app's side of the Public API writes). */
 @Authorized()
 @Resolver()
 export class WellnessResolver {
   @Mutation(() => WaterIntake, { description: 'Records water_logged.' })
-  logWater(@Args(() => LogWaterArgs) args: LogWaterArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<WaterIntake> {
-    return new WaterService(ctx.em).log(userId, args);
+  logWater(@Args(() => LogWaterArgs) args: LogWaterArgs, @CurrentUserId() userId: string, @Service(WaterService) waterService: WaterService): Promise<WaterIntake> {
+    return waterService.log(userId, args);
   }
 
   @Mutation(() => StepsEntry)
-  logSteps(@Args(() => LogStepsArgs) args: LogStepsArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<StepsEntry> {
-    return new StepsService(ctx.em).log(userId, args);
+  logSteps(@Args(() => LogStepsArgs) args: LogStepsArgs, @CurrentUserId() userId: string, @Service(StepsService) stepsService: StepsService): Promise<StepsEntry> {
+    return stepsService.log(userId, args);
   }
 
   @Mutation(() => MeditationSession, { description: 'Records meditation_logged.' })
-  logMeditation(@Args(() => LogMeditationArgs) args: LogMeditationArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<MeditationSession> {
-    return new MeditationService(ctx.em).log(userId, args);
+  logMeditation(@Args(() => LogMeditationArgs) args: LogMeditationArgs, @CurrentUserId() userId: string, @Service(MeditationService) meditationService: MeditationService): Promise<MeditationSession> {
+    return meditationService.log(userId, args);
   }
 
   @Mutation(() => MoodEntry, { description: "Also sets the day's mood and energy." })
-  logMood(@Args(() => LogMoodArgs) args: LogMoodArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<MoodEntry> {
-    return new MoodService(ctx.em).log(userId, args);
+  logMood(@Args(() => LogMoodArgs) args: LogMoodArgs, @CurrentUserId() userId: string, @Service(MoodService) moodService: MoodService): Promise<MoodEntry> {
+    return moodService.log(userId, args);
   }
 
   @Mutation(() => SleepEntry, { description: "Also sets the day's sleepHours." })
-  logSleep(@Args(() => LogSleepArgs) args: LogSleepArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<SleepEntry> {
-    return new SleepService(ctx.em).log(userId, args);
+  logSleep(@Args(() => LogSleepArgs) args: LogSleepArgs, @CurrentUserId() userId: string, @Service(SleepService) sleepService: SleepService): Promise<SleepEntry> {
+    return sleepService.log(userId, args);
   }
 }
 

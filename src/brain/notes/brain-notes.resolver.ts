@@ -1,5 +1,4 @@
-import { Args, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { AppContext } from '../../core/context.js';
+import { Args, Authorized, Mutation, Query, Resolver } from 'type-graphql';
 import { Deleted } from '../../core/deleted.js';
 import { CurrentUserId } from '../../core/current-user.js';
 import { PageArgs } from '../../core/pagination.js';
@@ -30,35 +29,36 @@ import {
   UpdateBrainNoteArgs,
   UpdateBrainTagArgs,
 } from './brain-notes.types.js';
+import { Service } from '../../core/request-services.js';
 
 
 @Authorized()
 @Resolver(() => BrainNote)
 export class BrainNoteResolver {
   @Query(() => BrainNotePage, { description: 'Your notes, most recently edited first; filter by folder (or unfiled) and tag.' })
-  brainNotes(@Args(() => ListBrainNotesArgs) args: ListBrainNotesArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNotePage> {
-    return new BrainNoteService(ctx.em).list(userId, args);
+  brainNotes(@Args(() => ListBrainNotesArgs) args: ListBrainNotesArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<BrainNotePage> {
+    return brainNoteService.list(userId, args);
   }
 
   @Query(() => BrainNote)
-  brainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNote> {
-    return new BrainNoteService(ctx.em).get(userId, args.noteId);
+  brainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<BrainNote> {
+    return brainNoteService.get(userId, args.noteId);
   }
 
   @Mutation(() => BrainNote)
-  createBrainNote(@Args(() => CreateBrainNoteArgs) args: CreateBrainNoteArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNote> {
-    return new BrainNoteService(ctx.em).create(userId, args);
+  createBrainNote(@Args(() => CreateBrainNoteArgs) args: CreateBrainNoteArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<BrainNote> {
+    return brainNoteService.create(userId, args);
   }
 
   @Mutation(() => BrainNote, { description: '`tagIds` replaces the whole set (attach and detach).' })
-  updateBrainNote(@Args(() => UpdateBrainNoteArgs) args: UpdateBrainNoteArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainNote> {
+  updateBrainNote(@Args(() => UpdateBrainNoteArgs) args: UpdateBrainNoteArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<BrainNote> {
     const { noteId, ...changes } = args;
-    return new BrainNoteService(ctx.em).update(userId, noteId, changes);
+    return brainNoteService.update(userId, noteId, changes);
   }
 
   @Mutation(() => Deleted)
-  deleteBrainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainNoteService(ctx.em).delete(userId, args.noteId);
+  deleteBrainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<Deleted> {
+    return brainNoteService.delete(userId, args.noteId);
   }
 }
 
@@ -66,29 +66,29 @@ export class BrainNoteResolver {
 @Resolver(() => BrainFolder)
 export class BrainFolderResolver {
   @Query(() => BrainFolderPage, { description: 'Your folders, flat (each with its parentId), by name.' })
-  brainFolders(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolderPage> {
-    return new BrainFolderService(ctx.em).list(userId, args);
+  brainFolders(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Service(BrainFolderService) brainFolderService: BrainFolderService): Promise<BrainFolderPage> {
+    return brainFolderService.list(userId, args);
   }
 
   @Query(() => BrainFolder)
-  brainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolder> {
-    return new BrainFolderService(ctx.em).get(userId, args.folderId);
+  brainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @CurrentUserId() userId: string, @Service(BrainFolderService) brainFolderService: BrainFolderService): Promise<BrainFolder> {
+    return brainFolderService.get(userId, args.folderId);
   }
 
   @Mutation(() => BrainFolder)
-  createBrainFolder(@Args(() => CreateBrainFolderArgs) args: CreateBrainFolderArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolder> {
-    return new BrainFolderService(ctx.em).create(userId, args);
+  createBrainFolder(@Args(() => CreateBrainFolderArgs) args: CreateBrainFolderArgs, @CurrentUserId() userId: string, @Service(BrainFolderService) brainFolderService: BrainFolderService): Promise<BrainFolder> {
+    return brainFolderService.create(userId, args);
   }
 
   @Mutation(() => BrainFolder, { description: 'Renames (`name`) and moves (`parentId`, null: to the top); never into itself or below itself.' })
-  updateBrainFolder(@Args(() => UpdateBrainFolderArgs) args: UpdateBrainFolderArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainFolder> {
+  updateBrainFolder(@Args(() => UpdateBrainFolderArgs) args: UpdateBrainFolderArgs, @CurrentUserId() userId: string, @Service(BrainFolderService) brainFolderService: BrainFolderService): Promise<BrainFolder> {
     const { folderId, ...changes } = args;
-    return new BrainFolderService(ctx.em).update(userId, folderId, changes);
+    return brainFolderService.update(userId, folderId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'Only an empty folder (no notes, no sub-folders).' })
-  deleteBrainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainFolderService(ctx.em).delete(userId, args.folderId);
+  deleteBrainFolder(@Args(() => BrainFolderIdArgs) args: BrainFolderIdArgs, @CurrentUserId() userId: string, @Service(BrainFolderService) brainFolderService: BrainFolderService): Promise<Deleted> {
+    return brainFolderService.delete(userId, args.folderId);
   }
 }
 
@@ -96,29 +96,29 @@ export class BrainFolderResolver {
 @Resolver(() => BrainTag)
 export class BrainTagResolver {
   @Query(() => BrainTagPage, { description: 'Your Brain tags, by name.' })
-  brainTags(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTagPage> {
-    return new BrainTagService(ctx.em).list(userId, args);
+  brainTags(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Service(BrainTagService) brainTagService: BrainTagService): Promise<BrainTagPage> {
+    return brainTagService.list(userId, args);
   }
 
   @Query(() => BrainTag)
-  brainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTag> {
-    return new BrainTagService(ctx.em).get(userId, args.tagId);
+  brainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @CurrentUserId() userId: string, @Service(BrainTagService) brainTagService: BrainTagService): Promise<BrainTag> {
+    return brainTagService.get(userId, args.tagId);
   }
 
   @Mutation(() => BrainTag)
-  createBrainTag(@Args(() => CreateBrainTagArgs) args: CreateBrainTagArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTag> {
-    return new BrainTagService(ctx.em).create(userId, args);
+  createBrainTag(@Args(() => CreateBrainTagArgs) args: CreateBrainTagArgs, @CurrentUserId() userId: string, @Service(BrainTagService) brainTagService: BrainTagService): Promise<BrainTag> {
+    return brainTagService.create(userId, args);
   }
 
   @Mutation(() => BrainTag)
-  updateBrainTag(@Args(() => UpdateBrainTagArgs) args: UpdateBrainTagArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainTag> {
+  updateBrainTag(@Args(() => UpdateBrainTagArgs) args: UpdateBrainTagArgs, @CurrentUserId() userId: string, @Service(BrainTagService) brainTagService: BrainTagService): Promise<BrainTag> {
     const { tagId, ...changes } = args;
-    return new BrainTagService(ctx.em).update(userId, tagId, changes);
+    return brainTagService.update(userId, tagId, changes);
   }
 
   @Mutation(() => Deleted, { description: 'The tag leaves the notes that carried it.' })
-  deleteBrainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainTagService(ctx.em).delete(userId, args.tagId);
+  deleteBrainTag(@Args(() => BrainTagIdArgs) args: BrainTagIdArgs, @CurrentUserId() userId: string, @Service(BrainTagService) brainTagService: BrainTagService): Promise<Deleted> {
+    return brainTagService.delete(userId, args.tagId);
   }
 }
 
@@ -126,28 +126,28 @@ export class BrainTagResolver {
 @Resolver(() => BrainCanvas)
 export class BrainCanvasResolver {
   @Query(() => BrainCanvasPage, { description: 'Your canvases, oldest first.' })
-  brainCanvases(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvasPage> {
-    return new BrainCanvasService(ctx.em).list(userId, args);
+  brainCanvases(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Service(BrainCanvasService) brainCanvasService: BrainCanvasService): Promise<BrainCanvasPage> {
+    return brainCanvasService.list(userId, args);
   }
 
   @Query(() => BrainCanvas)
-  brainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
-    return new BrainCanvasService(ctx.em).get(userId, args.canvasId);
+  brainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @CurrentUserId() userId: string, @Service(BrainCanvasService) brainCanvasService: BrainCanvasService): Promise<BrainCanvas> {
+    return brainCanvasService.get(userId, args.canvasId);
   }
 
   @Mutation(() => BrainCanvas)
-  createBrainCanvas(@Args(() => CreateBrainCanvasArgs) args: CreateBrainCanvasArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
-    return new BrainCanvasService(ctx.em).create(userId, args);
+  createBrainCanvas(@Args(() => CreateBrainCanvasArgs) args: CreateBrainCanvasArgs, @CurrentUserId() userId: string, @Service(BrainCanvasService) brainCanvasService: BrainCanvasService): Promise<BrainCanvas> {
+    return brainCanvasService.create(userId, args);
   }
 
   @Mutation(() => BrainCanvas, { description: '`cards` replaces every card of the board.' })
-  updateBrainCanvas(@Args(() => UpdateBrainCanvasArgs) args: UpdateBrainCanvasArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<BrainCanvas> {
+  updateBrainCanvas(@Args(() => UpdateBrainCanvasArgs) args: UpdateBrainCanvasArgs, @CurrentUserId() userId: string, @Service(BrainCanvasService) brainCanvasService: BrainCanvasService): Promise<BrainCanvas> {
     const { canvasId, ...changes } = args;
-    return new BrainCanvasService(ctx.em).update(userId, canvasId, changes);
+    return brainCanvasService.update(userId, canvasId, changes);
   }
 
   @Mutation(() => Deleted)
-  deleteBrainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<Deleted> {
-    return new BrainCanvasService(ctx.em).delete(userId, args.canvasId);
+  deleteBrainCanvas(@Args(() => BrainCanvasIdArgs) args: BrainCanvasIdArgs, @CurrentUserId() userId: string, @Service(BrainCanvasService) brainCanvasService: BrainCanvasService): Promise<Deleted> {
+    return brainCanvasService.delete(userId, args.canvasId);
   }
 }
