@@ -3,6 +3,7 @@ import type { Orm } from '../core/database/orm.js';
 import type { Logger } from '../core/logger.js';
 import { hasFeature } from '../accounts/subscription.js';
 import { API_KEY_PATTERN, hashApiKey } from './api-key-secret.js';
+import { keyByHash, recordKeyUse, type KeyRow } from './api-key.queries.js';
 import { NotificationListener } from '../core/database/notification-listener.js';
 
 /** Who a valid API key speaks for. */
@@ -19,17 +20,6 @@ export type ApiKeyCheck = { ok: true; auth: ApiKeyAuth } | { ok: false; reason: 
 
 /** `lastUsedAt` is written at most this often per key, so a busy key costs no write per request. */
 export const LAST_USED_DEBOUNCE_MS = 60_000;
-
-interface KeyRow {
-  id: string;
-  user_id: string;
-  revoked: boolean;
-  expires_at: Date | null;
-  last_used_at: Date | null;
-  plan: 'free' | 'pro';
-  plan_expires_at: Date | null;
-  timezone: string | null;
-}
 
 /** `Authorization: Bearer <key>` → the key, or why there is none. */
 export function bearerKey(header: string | undefined): { key: string } | { reason: 'missing' | 'malformed' } {
@@ -136,21 +126,10 @@ export class ApiKeyAuthenticator {
       void this.start();
     }
     const epoch = this.epoch;
-    const rows: KeyRow[] = await this.orm.em.getConnection().execute(
-      `select k.id, k.user_id, k.revoked, k.expires_at, k.last_used_at, u.plan, u.plan_expires_at, s.timezone
-         from api_keys k join users u on u.id = k.user_id left join user_settings s on s.user_id = k.user_id
-        where k.key_hash = ? limit 1`,
-      [hash],
-    );
-    const row = rows[0];
-    if (row) {
-      row.expires_at = row.expires_at ? new Date(row.expires_at) : null;
-      row.plan_expires_at = row.plan_expires_at ? new Date(row.plan_expires_at) : null;
-      row.last_used_at = row.last_used_at ? new Date(row.last_used_at) : null;
-      if (this.listening && epoch === this.epoch) {
-        if (this.cache.size >= KEY_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-        this.cache.set(hash, { row, readAt: now.getTime() });
-      }
+    const row = await keyByHash(this.orm.em, hash);
+    if (row && this.listening && epoch === this.epoch) {
+      if (this.cache.size >= KEY_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
+      this.cache.set(hash, { row, readAt: now.getTime() });
     }
     return row;
   }
@@ -175,13 +154,7 @@ export class ApiKeyAuthenticator {
     // The cached row remembers the use, so the next requests of the window skip this.
     row.last_used_at = now;
     // Only moves forward, so a slow write cannot set an older time over a newer one.
-    this.orm.em
-      .getConnection()
-      .execute('update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)', [
-        now,
-        row.id,
-        new Date(now.getTime() - LAST_USED_DEBOUNCE_MS),
-      ])
+    recordKeyUse(this.orm.em, row.id, now, new Date(now.getTime() - LAST_USED_DEBOUNCE_MS))
       .catch((error: unknown) => this.logger.warn({ err: error, keyId: row.id }, 'could not record API key use'))
       .finally(() => {
         // Keep the key marked for the debounce window so concurrent requests do not repeat the write.

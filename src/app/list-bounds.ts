@@ -17,7 +17,7 @@ import { PUBLIC_SEARCH_MAX } from '../public-api/public.types.js';
 import { PERSON_HAPPENINGS_SHOWN, IDS_MAX } from '../social/social.types.js';
 import { DAY_TASKS_MAX } from '../tasks/task.types.js';
 import { MAX_EXERCISES, MAX_SETS } from '../training/training.types.js';
-import { MAX_ATTEMPTS } from '../webhooks/webhook-engine.js';
+import { MAX_ATTEMPTS } from '../webhooks/delivery-rules.js';
 import { EVENTS_MAX } from '../webhooks/webhook.types.js';
 
 const CHECKLIST_KEYS = Object.keys(ChecklistKey).length;

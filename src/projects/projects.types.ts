@@ -20,7 +20,7 @@ import { Deadline } from './deadline.entity.js';
 import { Project } from './project.entity.js';
 import { ProjectTask } from './project-task.entity.js';
 import { Tag } from './tag.entity.js';
-import { HEX_COLOR, RequiredText } from '../core/validation/text.js';
+import { HEX_COLOR, RequiredText, TEXT_MESSAGES } from '../core/validation/text.js';
 
 export const TITLE_MAX = 300;
 export const DESCRIPTION_MAX = 10_000;
@@ -56,7 +56,7 @@ export class CreateTagArgs {
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  @Matches(HEX_COLOR, { message: TEXT_MESSAGES.hexColor('color') })
   color?: string | null;
 }
 
@@ -69,7 +69,7 @@ export class UpdateTagArgs extends TagIdArgs {
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB; null removes it.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  @Matches(HEX_COLOR, { message: TEXT_MESSAGES.hexColor('color') })
   color?: string | null;
 }
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { PAUSED_ERROR } from './webhook-engine.js';
+import { PAUSED_ERROR } from './delivery-rules.js';
 
 /** The webhooks' hand-written SQL on the request's entity manager (the engine has its own pool). */
 

@@ -2,7 +2,11 @@ import { ArgsType, Field, Float, Int } from 'type-graphql';
 import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { DateTimeISO, UUID } from '../core/scalars.js';
 
-const NOTES_MAX = 10_000;
+export const NOTES_MAX = 10_000;
+/** Mood, energy and sleep quality: 1 to 10. */
+export const SCORE_MIN = 1;
+export const SCORE_MAX = 10;
+export const scoreMessage = (field: string) => `${field} must be ${SCORE_MIN} to ${SCORE_MAX}`;
 
 /** Upper bounds shared by the session API and the Public API (one rule for both). */
 export const WATER_VOLUME_MAX_ML = 20_000;
@@ -63,14 +67,14 @@ export class LogMeditationArgs extends TimedDayLogArgs {
 export class LogMoodArgs extends TimedDayLogArgs {
   @Field(() => Int, { description: '1-10.' })
   @IsInt({ message: 'mood must be a whole number' })
-  @Min(1, { message: 'mood must be 1 to 10' })
-  @Max(10, { message: 'mood must be 1 to 10' })
+  @Min(SCORE_MIN, { message: scoreMessage('mood') })
+  @Max(SCORE_MAX, { message: scoreMessage('mood') })
   mood!: number;
 
   @Field(() => Int, { description: '1-10.' })
   @IsInt({ message: 'energy must be a whole number' })
-  @Min(1, { message: 'energy must be 1 to 10' })
-  @Max(10, { message: 'energy must be 1 to 10' })
+  @Min(SCORE_MIN, { message: scoreMessage('energy') })
+  @Max(SCORE_MAX, { message: scoreMessage('energy') })
   energy!: number;
 }
 
@@ -91,7 +95,7 @@ export class LogSleepArgs extends DayLogArgs {
   @Field(() => Int, { nullable: true, description: '1-10.' })
   @IsOptional()
   @IsInt({ message: 'quality must be a whole number' })
-  @Min(1, { message: 'quality must be 1 to 10' })
-  @Max(10, { message: 'quality must be 1 to 10' })
+  @Min(SCORE_MIN, { message: scoreMessage('quality') })
+  @Max(SCORE_MAX, { message: scoreMessage('quality') })
   quality?: number;
 }

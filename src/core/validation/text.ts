@@ -7,13 +7,25 @@ export const NOT_BLANK = /\S/;
 /** A colour as `#RRGGBB`. */
 export const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 
+/**
+ * The messages of the text rules, one wording for every surface: GraphQL and REST (class-validator,
+ * below) and the connector's tool arguments (zod, tool-arguments.ts).
+ */
+export const TEXT_MESSAGES = {
+  string: (field: string) => `${field} must be a string`,
+  empty: (field: string) => `${field} must not be empty`,
+  tooLong: (field: string, max: number) => `${field} must be at most ${max} characters`,
+  blank: (field: string) => `${field} must not be blank`,
+  hexColor: (field: string) => `${field} must be a hex colour #RRGGBB`,
+};
+
 /** A required text: a string, not empty, not blank, at most `max` characters, storable (no NUL, no lone surrogate). */
 export function RequiredText(field: string, max: number): PropertyDecorator {
   const rules = [
-    IsString({ message: `${field} must be a string` }),
-    MinLength(1, { message: `${field} must not be empty` }),
-    MaxLength(max, { message: `${field} must be at most ${max} characters` }),
-    Matches(NOT_BLANK, { message: `${field} must not be blank` }),
+    IsString({ message: TEXT_MESSAGES.string(field) }),
+    MinLength(1, { message: TEXT_MESSAGES.empty(field) }),
+    MaxLength(max, { message: TEXT_MESSAGES.tooLong(field, max) }),
+    Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank(field) }),
     StorableText(field),
   ];
   return (target, key) => rules.forEach((rule) => rule(target, key));
