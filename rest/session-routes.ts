@@ -234,6 +234,7 @@ export const sessionRoutes: RouteTable = {
 
   // Assistant connector: the connected OAuth clients
   'Query.connections': { method: 'GET', path: '/connections' },
+  'Mutation.narrowConnection': { method: 'PATCH', path: '/connections/:connectionId' },
   'Mutation.revokeConnection': { method: 'DELETE', path: '/connections/:connectionId' },
 
   // Webhook management (session cookie and a plan with webhooks)

@@ -39,3 +39,30 @@ it('refuses NUL and a lone surrogate with the argument’s path, storing nothing
   const rows = await sql(app.databaseUrl, 'select title from tasks where user_id = $1', [userId]);
   expect(rows).toEqual([]);
 });
+
+it('answers the same rule with the same words as GraphQL and REST (one validation vocabulary)', async () => {
+  const user = await signUp(app.server.deps.config.baseUrl);
+  await setPlan(app.databaseUrl, user.id, 'pro');
+  const own = await connectWithOAuth(`${app.server.deps.config.baseUrl}/mcp`, new TestOAuthClient(user.client.cookie!));
+  try {
+    const cases: { title: string; words: string }[] = [
+      { title: '   ', words: 'title must not be blank' },
+      { title: '', words: 'title must not be empty' },
+      { title: 'x'.repeat(501), words: 'title must be at most 500 characters' },
+    ];
+    for (const { title, words } of cases) {
+      const tool = toolJson(await own.callTool({ name: 'tasks_create', arguments: { title, timebox: 30 } }));
+      const rest = await user.client.post('/api/v1/tasks', { title, timebox: 30 });
+      expect(rest.status).toBe(400);
+      expect(JSON.stringify(rest.body.error), words).toContain(words);
+      expect(tool.error.details.errors.map((e: { message: string }) => e.message), words).toContain(words);
+    }
+    const day = (await user.client.get('/api/v1/days/today')).body.data;
+    const graphql = await user.client.graphql('mutation($d: UUID!) { logMood(dayId: $d, mood: 11, energy: 5) { id } }', { d: day.id });
+    expect(JSON.stringify(graphql.body.errors)).toContain('mood must be 1 to 10');
+    const tool = toolJson(await own.callTool({ name: 'log_mood', arguments: { mood: 11, energy: 5 } }));
+    expect(tool.error.details.errors).toEqual([{ path: ['mood'], message: 'mood must be 1 to 10' }]);
+  } finally {
+    await own.close();
+  }
+});

@@ -6,6 +6,7 @@ import { setPlan, sql } from '../../test/support/db.js';
 import { MISSING_ID } from '../../test/support/fixtures.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
 import { hashSecret } from './oauth/oauth-secrets.js';
+import { ALL_SCOPES } from './scopes/connector-scopes.js';
 import { connectWithOAuth, decide, hiddenFields, rawMcp, REDIRECT_URI, startConnectorApp, TestOAuthClient, toolJson } from './connector.test-helpers.js';
 
 type User = { client: HttpClient; id: string; email: string; password: string };
@@ -91,6 +92,7 @@ describe('metadata documents', () => {
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_post', 'none'],
         revocation_endpoint_auth_methods_supported: ['client_secret_post'],
+        scopes_supported: [...ALL_SCOPES],
       });
     }
   });
@@ -104,6 +106,7 @@ describe('metadata documents', () => {
         authorization_servers: [base],
         bearer_methods_supported: ['header'],
         resource_name: 'Life planner assistant connector',
+        scopes_supported: [...ALL_SCOPES],
       });
     }
   });
@@ -312,7 +315,7 @@ describe('connections, plan and isolation', () => {
     expect(list.body.data).toHaveLength(1);
     const connection = list.body.data[0];
     expect(connection).toMatchObject({ clientId: (provider.info as { client_id: string }).client_id, clientName: 'Revocable' });
-    expect(Object.keys(connection).sort()).toEqual(['clientId', 'clientName', 'createdAt', 'id', 'lastUsedAt', 'updatedAt']);
+    expect(Object.keys(connection).sort()).toEqual(['clientId', 'clientName', 'createdAt', 'id', 'lastUsedAt', 'scopes', 'updatedAt']);
 
     expect((await pro.client.delete(`/api/v1/connections/${connection.id}`)).status).toBe(404);
     expect((await user.client.delete(`/api/v1/connections/${MISSING_ID}`)).status).toBe(404);

@@ -4,6 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { signUp } from '../../test/support/http-client.js';
+import { setPlan } from '../../test/support/db.js';
+import { SCOPE_AREAS, type ScopeArea } from './scopes/connector-scopes.js';
 
 export const REDIRECT_URI = 'http://127.0.0.1:7777/callback';
 
@@ -43,16 +46,24 @@ function cookiePairs(response: Response): string[] {
   return response.headers.getSetCookie().map((c) => c.split(';')[0]!);
 }
 
+/** What the person ticks on the consent page: areas and access (default: every area, read and write). */
+export interface ConsentChoice {
+  areas?: readonly ScopeArea[];
+  access?: 'read' | 'write';
+}
+
 /**
  * What a browser does on the consent page: GET the authorization URL with the session cookie, then
- * POST the form with `decision`. Answers the final redirect's Location (the client's redirect URI).
+ * POST the form with `decision` and the ticked areas. Answers the final redirect's Location (the
+ * client's redirect URI).
  */
-export async function decide(authorizationUrl: URL | string, sessionCookie: string, decision: 'approve' | 'deny' = 'approve'): Promise<URL> {
+export async function decide(authorizationUrl: URL | string, sessionCookie: string, decision: 'approve' | 'deny' = 'approve', choice: ConsentChoice = {}): Promise<URL> {
   const page = await fetch(authorizationUrl, { headers: { cookie: sessionCookie }, redirect: 'manual' });
   const html = await page.text();
   if (page.status !== 200) throw new Error(`consent page answered ${page.status}: ${page.headers.get('location') ?? html}`);
   const cookie = [sessionCookie, ...cookiePairs(page)].join('; ');
-  const form = new URLSearchParams({ ...hiddenFields(html), decision });
+  const form = new URLSearchParams({ ...hiddenFields(html), decision, access: choice.access ?? 'write' });
+  for (const area of choice.areas ?? SCOPE_AREAS) form.append('areas', area);
   const answer = await fetch(new URL('/authorize', authorizationUrl), {
     method: 'POST',
     headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
@@ -75,6 +86,7 @@ export class TestOAuthClient implements OAuthClientProvider {
   constructor(
     private readonly sessionCookie: string,
     readonly metadata: Partial<OAuthClientMetadata> = {},
+    readonly choice: ConsentChoice = {},
   ) {}
 
   get redirectUrl(): string {
@@ -106,7 +118,7 @@ export class TestOAuthClient implements OAuthClientProvider {
   }
   async redirectToAuthorization(url: URL): Promise<void> {
     this.lastAuthorizationUrl = url;
-    const back = await decide(url, this.sessionCookie, 'approve');
+    const back = await decide(url, this.sessionCookie, 'approve', this.choice);
     if (back.searchParams.get('state') !== 'state-123') throw new Error(`state not returned: ${back}`);
     this.code = back.searchParams.get('code') ?? undefined;
     if (!this.code) throw new Error(`no code in ${back}`);
@@ -140,6 +152,37 @@ export async function rawMcp(mcpUrl: string, token: string | undefined, body: un
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: JSON.stringify(body),
   });
+}
+
+/**
+ * A signed-up pro user and their assistant, connected through the whole OAuth flow with `choice` on
+ * the consent page. The tools are listed once, so the SDK client checks every later call's
+ * `structuredContent` against the tool's `outputSchema` (it throws when they disagree).
+ */
+export async function connectedUser(app: TestApp, choice: ConsentChoice = {}): Promise<{ user: Awaited<ReturnType<typeof signUp>>; client: Client; provider: TestOAuthClient }> {
+  const base = app.server.deps.config.baseUrl;
+  const user = await signUp(base);
+  await setPlan(app.databaseUrl, user.id, 'pro');
+  const provider = new TestOAuthClient(user.client.cookie!, {}, choice);
+  const client = await connectWithOAuth(`${base}/mcp`, provider);
+  await client.listTools();
+  return { user, client, provider };
+}
+
+/** Calls a tool that must succeed and answers its structured content (the same object as its JSON text). */
+export async function callOk(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
+  const result = await client.callTool({ name, arguments: args });
+  if (result.isError) throw new Error(`${name} failed: ${(result.content as { text: string }[])[0]?.text}`);
+  const parsed = toolJson(result);
+  if (JSON.stringify(parsed) !== JSON.stringify(result.structuredContent)) throw new Error(`${name}: the JSON text and structuredContent differ`);
+  return result.structuredContent;
+}
+
+/** Calls a tool that must fail and answers its error `{ code, message, details? }`. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ code: string; message: string; details?: any }> {
+  const result = await client.callTool({ name, arguments: args });
+  if (!result.isError) throw new Error(`${name} did not fail: ${JSON.stringify(result.structuredContent)}`);
+  return toolJson(result).error;
 }
 
 /** A tool result's JSON text, parsed. */

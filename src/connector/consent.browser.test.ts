@@ -73,7 +73,12 @@ describe('the consent step in a real browser', () => {
     await Promise.all([page.waitForURL(/\/authorize\?/), page.click('button[type=submit]')]);
     expect(await page.locator('#client-name').innerText()).toBe('Browser <Assistant> & Co');
     expect(await page.locator('body').innerText()).toContain(user.email);
-    expect(await page.locator('li').count()).toBeGreaterThan(0);
+    // Every area ticked and read-and-write by default (the client named no scope); the person narrows it.
+    expect(await page.locator('input[name=areas]').count()).toBe(7);
+    expect(await page.locator('input[name=areas]:checked').count()).toBe(7);
+    expect(await page.locator('input[name=access][value=write]').isChecked()).toBe(true);
+    await page.uncheck('input[name=areas][value=money]');
+    await page.check('input[name=access][value=read]');
 
     await Promise.all([page.waitForURL(/\/callback\?/), page.click('button[name=decision][value=approve]')]);
     expect(await page.locator('#done').innerText()).toBe('back at the assistant');
@@ -88,7 +93,18 @@ describe('the consent step in a real browser', () => {
       body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: callbackUrl }).toString(),
     });
     expect(tokens.status).toBe(200);
-    expect(((await tokens.json()) as { access_token: string }).access_token).toMatch(/^lpat_/);
+    const issued = (await tokens.json()) as { access_token: string; scope: string };
+    expect(issued.access_token).toMatch(/^lpat_/);
+    expect(issued.scope).toBe('planning:read health:read food:read journal:read people:read projects:read');
+    const connections = await user.client.get('/api/v1/connections');
+    expect(connections.body.data[0].scopes).toEqual(issued.scope.split(' '));
+
+    // A client naming scopes gets them pre-ticked (and only them).
+    const narrow = new URL(authorizeUrl(clientId, challenge, 'scoped'));
+    narrow.searchParams.set('scope', 'food:write');
+    await page.goto(narrow.href, { waitUntil: 'load' });
+    expect(await page.locator('input[name=areas]:checked').evaluateAll((boxes) => boxes.map((b) => (b as HTMLInputElement).value))).toEqual(['food']);
+    expect(await page.locator('input[name=access][value=write]').isChecked()).toBe(true);
 
     // Signed in now: the next authorization goes straight to consent, and Deny says so to the client.
     await page.goto(authorizeUrl(clientId, challenge, 'second'), { waitUntil: 'load' });

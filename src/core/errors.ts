@@ -19,7 +19,10 @@ export type ErrorCode =
   // The Brain form submit codes (spec: Brain form submit errors).
   | 'VALIDATION'
   | 'ALREADY_SUBMITTED'
-  | 'CLOSED';
+  | 'CLOSED'
+  // The connector: a name that fits several records, a tool outside the connection's grant.
+  | 'AMBIGUOUS_NAME'
+  | 'INSUFFICIENT_SCOPE';
 
 export interface FieldError {
   path: (string | number)[];

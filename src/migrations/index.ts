@@ -23,6 +23,7 @@ export const migrationNames = [
   'Migration20261124164907',
   'Migration20261124165925',
   'Migration20261124173513',
+  'Migration20261127080753',
 ];
 
 /**
@@ -51,5 +52,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261124164907', class: (await import('./Migration20261124164907.js')).Migration20261124164907 },
     { name: 'Migration20261124165925', class: (await import('./Migration20261124165925.js')).Migration20261124165925 },
     { name: 'Migration20261124173513', class: (await import('./Migration20261124173513.js')).Migration20261124173513 },
+    { name: 'Migration20261127080753', class: (await import('./Migration20261127080753.js')).Migration20261127080753 },
   ];
 }

@@ -13,13 +13,11 @@ const HAND_SQL =
 const HOME = /(\.queries|\.loaders)\.ts$|^src\/core\/database\/|^src\/migrations\//;
 
 /**
- * The connector's token store (moved with issue 25's scopes), and two core modules that keep their one
- * statement beside the code it serves: the outbox insert that every
+ * Two core modules keep their one statement beside the code it serves: the outbox insert that every
  * write composes (record-event.ts builds it with the ORM's own query builder) and the job runner's
  * advisory lock around Agenda's schema set-up. The list may only shrink.
  */
 const NOT_YET_MOVED = [
-  'src/connector/oauth/oauth-provider.ts',
   'src/core/events/record-event.ts',
   'src/jobs/job-runner.ts',
 ];

@@ -667,6 +667,8 @@ export type AssistantConnection = {
   clientName: Scalars['String']['output'];
   /** Last call to /mcp with one of its tokens (updated at most once a minute). */
   lastUsedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** What the assistant may do: `<area>:read` or `<area>:write` per area (planning, health, food, journal, people, projects, money); write includes read. */
+  scopes: Array<Scalars['String']['output']>;
 };
 
 /** An exercise of the caller's catalog. */
@@ -1886,6 +1888,8 @@ export type Mutation = {
   /** Revokes the key and returns a new one (shown once) named with a rotated suffix. */
   rotateApiKey: CreatedApiKey;
   deleteApiKey: Deleted;
+  /** Narrows what a connected assistant may do (scopes it holds now only); takes effect on its next call. */
+  narrowConnection: AssistantConnection;
   /** Revokes a connection: every token of the assistant stops working at once. */
   revokeConnection: Deleted;
   /** POST /water: logs water intake. Logged on the caller's today (their time zone); `dayId` is never taken. */
@@ -2151,6 +2155,12 @@ export type MutationRotateApiKeyArgs = {
 
 export type MutationDeleteApiKeyArgs = {
   keyId: Scalars['UUID']['input'];
+};
+
+
+export type MutationNarrowConnectionArgs = {
+  connectionId: Scalars['UUID']['input'];
+  scopes: Array<Scalars['String']['input']>;
 };
 
 

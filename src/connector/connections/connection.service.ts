@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
+import { ALL_SCOPES, allows, isScope, normalizeScopes } from '../scopes/connector-scopes.js';
 import type { Deleted } from '../../core/deleted.js';
 import { OAuthConnection } from '../oauth/oauth-connection.entity.js';
 import { OAuthToken } from '../oauth/oauth-grant.entity.js';
@@ -18,6 +19,24 @@ export class ConnectionService {
 
   list(userId: string): Promise<OAuthConnection[]> {
     return this.em.find(OAuthConnection, { userId, revokedAt: null }, { orderBy: { createdAt: 'desc', id: 'asc' }, limit: CONNECTIONS_SHOWN });
+  }
+
+  /** Keeps only `scopes` of the connection's grant; its tokens are held to the narrower grant from the next call. */
+  async narrow(userId: string, connectionId: string, scopes: string[]): Promise<OAuthConnection> {
+    return this.em.transactional(async (em) => {
+      const row = await em.findOne(OAuthConnection, { id: connectionId, userId, revokedAt: null });
+      if (!row) throw new NotFoundError('Connection');
+      const errors: FieldError[] = scopes.flatMap((scope, index) =>
+        !isScope(scope)
+          ? [{ path: ['scopes', index], message: `${scope} is not a scope (${ALL_SCOPES.join(', ')})` }]
+          : !allows(row.scopes, scope)
+            ? [{ path: ['scopes', index], message: `${scope} is not granted to this connection: a wider grant needs a new consent` }]
+            : [],
+      );
+      if (errors.length) throw new ValidationError(errors.map((e) => e.message).join('; '), errors);
+      row.scopes = normalizeScopes(scopes);
+      return row;
+    });
   }
 
   async revoke(userId: string, connectionId: string): Promise<Deleted> {

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ListToolsResult } from '@modelcontextprotocol/sdk/types.js';
+import { allows } from '../scopes/connector-scopes.js';
 import type { AppDeps } from '../../core/context.js';
 import { rowCapViolation } from '../../core/database/row-caps.js';
 import { z } from 'zod';
@@ -7,7 +8,7 @@ import { AppError, ValidationError } from '../../core/errors.js';
 import { unstorableTextErrors } from '../../core/storable-text.js';
 import type { Logger } from '../../core/logger.js';
 import { connectorTools } from './tools/index.js';
-import type { ConnectorTool } from './tools/tool.js';
+import { scopeOf, type ConnectorTool } from './tools/tool.js';
 
 const INSTRUCTIONS =
   "Life planner: the user's planning day (checklist, perimeter, tasks, bedtime targets), tasks and wellness logs. " +
@@ -15,6 +16,11 @@ const INSTRUCTIONS =
 
 function text(value: unknown, isError = false): CallToolResult {
   return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value) }], ...(isError ? { isError: true } : {}) };
+}
+
+/** A tool's answer: compact JSON text, and the same object as `structuredContent` (checked by the SDK against `outputSchema`). */
+function answer(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
 /** An `isError` result in the shape every tool failure has: `{ error: { code, message, details? } }`. */
@@ -32,7 +38,7 @@ async function call(tool: ConnectorTool, args: unknown, deps: AppDeps, userId: s
   if (unstorable.length) return failure(new ValidationError(`${unstorable[0]!.path.join('.')} ${unstorable[0]!.message}`, unstorable));
   try {
     const result = await tool.run(args as never, { deps, userId, em: deps.orm.em.fork() });
-    return text(result);
+    return answer(result as Record<string, unknown>);
   } catch (caught) {
     const error = rowCapViolation(caught) ?? caught;
     if (error instanceof AppError) return failure(error);
@@ -48,12 +54,18 @@ async function call(tool: ConnectorTool, args: unknown, deps: AppDeps, userId: s
  * server): our own parse with the same shape runs first, and its issues become a VALIDATION_ERROR whose
  * `details.errors` name each argument. The SDK puts the error's message in the result's text as is.
  */
-function argumentErrorsAsToolFailures(server: McpServer, tools: ConnectorTool[]): void {
+function argumentErrorsAsToolFailures(server: McpServer, tools: ConnectorTool[], granted: readonly string[]): void {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const sdk = server as unknown as { validateToolInput(tool: unknown, args: unknown, name: string): Promise<unknown> };
   const validate = sdk.validateToolInput.bind(server);
   sdk.validateToolInput = async (tool, args, name) => {
     const ours = byName.get(name);
+    // A tool outside the grant is refused before its arguments are read, naming the scope it needs.
+    const needed = ours ? scopeOf(ours) : null;
+    if (needed && !allows(granted, needed)) {
+      const message = `This connection was not granted ${needed}: ask the person to allow it on the connection (PATCH /api/v1/connections/:id) or to connect again`;
+      throw new Error(JSON.stringify({ error: { code: 'INSUFFICIENT_SCOPE', message, details: { scope: needed } } }));
+    }
     const parsed = ours ? z.object(ours.inputSchema).safeParse(args ?? {}) : null;
     if (parsed && !parsed.success) {
       const errors = parsed.error.issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: issue.message }));
@@ -64,17 +76,40 @@ function argumentErrorsAsToolFailures(server: McpServer, tools: ConnectorTool[])
   };
 }
 
-/** The MCP server for one request of one user (stateless: made per POST /mcp). */
-export function createMcpServer(deps: AppDeps, userId: string, log: Logger, version: string): McpServer {
+/**
+ * Lists only the tools the grant allows. The SDK builds each tool's JSON schemas for `tools/list`; its
+ * handler is wrapped on this server instance (a map the SDK keeps per server) to drop the others, which
+ * stay registered so that a forced call answers INSUFFICIENT_SCOPE rather than "not found".
+ */
+function listGrantedToolsOnly(server: McpServer, tools: ConnectorTool[], granted: readonly string[]): void {
+  const hidden = new Set(tools.filter((tool) => { const needed = scopeOf(tool); return needed && !allows(granted, needed); }).map((tool) => tool.name));
+  if (!hidden.size) return;
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<ListToolsResult>> })._requestHandlers;
+  const list = handlers.get('tools/list')!;
+  handlers.set('tools/list', async (request, extra) => {
+    const result = await list(request, extra);
+    return { ...result, tools: result.tools.filter((tool) => !hidden.has(tool.name)) };
+  });
+}
+
+/** The MCP server for one request of one user (stateless: made per POST /mcp), offering what `granted` allows. */
+export function createMcpServer(deps: AppDeps, userId: string, granted: readonly string[], log: Logger, version: string): McpServer {
   const server = new McpServer({ name: 'life-planner', title: 'Life planner', version }, { instructions: INSTRUCTIONS });
   const tools = connectorTools();
-  argumentErrorsAsToolFailures(server, tools);
+  argumentErrorsAsToolFailures(server, tools, granted);
   for (const tool of tools) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, annotations: { title: tool.title, ...tool.annotations } },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
+        annotations: { title: tool.title, ...tool.annotations },
+      },
       (args: unknown) => call(tool, args, deps, userId, log),
     );
   }
+  listGrantedToolsOnly(server, tools, granted);
   return server;
 }

@@ -25,7 +25,7 @@ export function mcpRoutes(deps: AppDeps, requireToken: RequestHandler, options: 
     const log = (req as Request & { log?: Logger }).log ?? deps.logger;
     try {
       const [{ createMcpServer }, { StreamableHTTPServerTransport }] = await mcpRuntime();
-      const server = createMcpServer(deps, userId, log, options.version);
+      const server = createMcpServer(deps, userId, req.auth?.scopes ?? [], log, options.version);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();

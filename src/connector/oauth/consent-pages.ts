@@ -1,19 +1,11 @@
 import escapeHtml from 'escape-html';
 import { CSRF_FIELD } from '../../http/form-csrf.js';
+import { AREA_LABELS, SCOPE_AREAS, type ScopeAccess, type ScopeArea } from '../scopes/connector-scopes.js';
+import { CONSENT_ACCESS_FIELD, CONSENT_AREAS_FIELD } from './consent-form.js';
 
 /** The authorization request's parameters, carried through the sign-in and consent forms as hidden fields. */
 export const AUTHORIZE_FIELDS = ['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'] as const;
 export type AuthorizeRequest = Partial<Record<(typeof AUTHORIZE_FIELDS)[number], string>>;
-
-/** What an approved assistant may do, as the consent page says it (the tools of src/connector/mcp/tools). */
-export const CONNECTOR_CAPABILITIES = [
-  'read the date and time in your time zone',
-  'read your planning day: checklist, perimeter, tasks and bedtime targets',
-  'list your tasks, create tasks and change their status',
-  'tick checklist items and log water and mood',
-  'read your agenda',
-  'list, make, change, publish, answer and delete your Brain forms',
-] as const;
 
 function hidden(request: AuthorizeRequest, csrf: string): string {
   const fields = AUTHORIZE_FIELDS.filter((name) => request[name] !== undefined).map(
@@ -34,6 +26,8 @@ function layout(title: string, body: string): string {
   <style>
     body { font: 16px/1.5 system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; }
     label { display: block; margin: .75rem 0 .25rem; }
+    fieldset { margin: 1rem 0; border: 1px solid #ccc; }
+    fieldset label { margin: .35rem 0; }
     input[type=email], input[type=password] { width: 100%; padding: .5rem; box-sizing: border-box; }
     button { padding: .5rem 1.25rem; margin: 1rem .5rem 0 0; }
     .error { color: #b00020; }
@@ -65,22 +59,47 @@ ${hidden(input.request, input.csrf)}
   );
 }
 
-export function consentPage(input: { clientName: string; clientUri?: string; redirectUri: string; email: string; request: AuthorizeRequest; csrf: string }): string {
-  const items = CONNECTOR_CAPABILITIES.map((c) => `    <li>${escapeHtml(c)}</li>`).join('\n');
+/** One checkbox per area, ticked as `defaults` says, and the read-only / read-and-write choice. */
+function grantFields(defaults: { areas: readonly ScopeArea[]; access: ScopeAccess }): string {
+  const areas = SCOPE_AREAS.map(
+    (area) =>
+      `      <label><input type="checkbox" name="${CONSENT_AREAS_FIELD}" value="${area}"${defaults.areas.includes(area) ? ' checked' : ''}> ${escapeHtml(AREA_LABELS[area])}</label>`,
+  ).join('\n');
+  const access = (value: ScopeAccess, label: string) =>
+    `      <label><input type="radio" name="${CONSENT_ACCESS_FIELD}" value="${value}"${defaults.access === value ? ' checked' : ''}> ${label}</label>`;
+  return `    <fieldset>
+      <legend>Areas it may use</legend>
+${areas}
+    </fieldset>
+    <fieldset>
+      <legend>What it may do there</legend>
+${access('read', 'Read only')}
+${access('write', 'Read and write (through the same rules as the app)')}
+    </fieldset>`;
+}
+
+export function consentPage(input: {
+  clientName: string;
+  clientUri?: string;
+  redirectUri: string;
+  email: string;
+  request: AuthorizeRequest;
+  csrf: string;
+  defaults: { areas: readonly ScopeArea[]; access: ScopeAccess };
+  error?: string;
+}): string {
   const host = new URL(input.redirectUri).host || input.redirectUri;
   const site = input.clientUri ? `  <p class="muted">Client site: ${escapeHtml(input.clientUri)}</p>\n` : '';
+  const error = input.error ? `  <p class="error" role="alert">${escapeHtml(input.error)}</p>\n` : '';
   return layout(
     `Allow ${input.clientName}?`,
     `  <h1>Allow <span id="client-name">${escapeHtml(input.clientName)}</span> to use your account?</h1>
   <p class="muted">Signed in as ${escapeHtml(input.email)}.</p>
-  <p>If you allow it, this assistant may:</p>
-  <ul>
-${items}
-  </ul>
-  <p>It acts through the same rules as the app. You can revoke it at any time (<code>DELETE /api/v1/connections/:id</code>).</p>
+${error}  <p>Choose what this assistant may use. It can always read the date and time in your time zone. You can narrow this later or revoke it at any time (<code>/api/v1/connections</code>).</p>
 ${site}  <p class="muted">You will be sent back to ${escapeHtml(host)}.</p>
   <form method="post" action="/authorize">
 ${hidden(input.request, input.csrf)}
+${grantFields(input.defaults)}
     <button type="submit" name="decision" value="approve">Allow</button>
     <button type="submit" name="decision" value="deny">Deny</button>
   </form>`,

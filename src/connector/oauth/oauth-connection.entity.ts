@@ -4,6 +4,7 @@ import { BaseEntity } from '../../core/database/base.entity.js';
 import { DateTimeISO } from '../../core/scalars.js';
 import { User } from '../../accounts/user.entity.js';
 import { OAuthClient } from './oauth-client.entity.js';
+import { ALL_SCOPES } from '../scopes/connector-scopes.js';
 
 /**
  * A user's consent to one client: made at the first approval, reused by later ones. Every code and
@@ -30,4 +31,12 @@ export class OAuthConnection extends BaseEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   revokedAt?: Date | null = null;
+
+  /**
+   * The person's grant (connector-scopes.ts): `<area>:read` / `<area>:write`. Connections made before
+   * scopes existed were granted everything, and keep it.
+   */
+  @Field(() => [String], { description: 'What the assistant may do: `<area>:read` or `<area>:write` per area (planning, health, food, journal, people, projects, money); write includes read.' })
+  @Property({ type: 'string[]', columnType: 'text[]', default: `{${ALL_SCOPES.join(',')}}` })
+  scopes: string[] = [...ALL_SCOPES];
 }

@@ -37,6 +37,10 @@ export class OAuthCode extends BaseEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   usedAt?: Date | null = null;
+
+  /** The scopes the person granted on the consent page (the tokens it starts carry them). */
+  @Property({ type: 'string[]', columnType: 'text[]', default: '{}' })
+  scopes: string[] = [];
 }
 
 export type OAuthTokenKind = 'access' | 'refresh';
@@ -77,4 +81,12 @@ export class OAuthToken extends BaseEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   revokedAt?: Date | null = null;
+
+  /**
+   * The scopes this token may use (its code's, or fewer when a refresh named fewer); a call is also
+   * held to the connection's current grant, so narrowing the connection narrows its tokens at once.
+   * Null on tokens issued before scopes existed: the connection's grant alone.
+   */
+  @Property({ type: 'string[]', columnType: 'text[]', nullable: true })
+  scopes?: string[] | null = null;
 }

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import { AccessDeniedError, InvalidGrantError, InvalidRequestError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { AccessDeniedError, InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AppDeps } from '../../core/context.js';
 import { AuthService } from '../../accounts/auth.service.js';
@@ -19,6 +19,9 @@ import { OAuthClient } from './oauth-client.entity.js';
 import { OAuthConnection } from './oauth-connection.entity.js';
 import { OAuthCode, OAuthToken } from './oauth-grant.entity.js';
 import { ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS, hashSecret, newSecret } from './oauth-secrets.js';
+import { connectionStanding, deleteUnapprovedClients, recordConnectionUse, tokenByHash, type TokenRow } from './oauth.queries.js';
+import { ALL_SCOPES, allows, consentDefaults, isScope, normalizeScopes, SCOPE_AREAS, type Scope } from '../scopes/connector-scopes.js';
+import { consentedGrant } from './consent-form.js';
 import { AUTHORIZE_FIELDS, consentPage, signInPage, type AuthorizeRequest } from './consent-pages.js';
 
 const CONNECTOR_FEATURE = 'assistant_connector';
@@ -33,23 +36,8 @@ function comparable(value: string | URL): string {
   return (hash === -1 ? text : text.slice(0, hash)).replace(/\/$/, '');
 }
 
-interface TokenRow {
-  id: string;
-  kind: string;
-  client_id: string;
-  resource: string;
-  expires_at: Date;
-  revoked_at: Date | null;
-  connection_id: string;
-  connection_revoked_at: Date | null;
-  last_used_at: Date | null;
-  user_id: string;
-  plan: 'free' | 'pro';
-  plan_expires_at: Date | null;
-}
-
 /** A grant's result, decided in a transaction; a family to revoke is revoked after it (so the refusal does not undo it). */
-type GrantOutcome = { error: string; revokeFamily?: string } | { tokens: OAuthTokens };
+type GrantOutcome = { error: string; revokeFamily?: string; invalidScope?: boolean } | { tokens: OAuthTokens };
 
 /** `lastUsedAt` of a connection is written at most this often. */
 const LAST_USED_DEBOUNCE_MS = 60_000;
@@ -82,10 +70,7 @@ export class PgClientsStore implements OAuthRegisteredClientsStore {
     const em = this.deps.orm.em.fork();
     // Unused clients expire: one nobody approved within a day of registering is removed (each
     // registration sweeps them, so their number stays bounded by the registration limit).
-    await em.getConnection().execute(
-      `delete from oauth_clients c where c.created_at < now() - make_interval(hours => ${UNAPPROVED_CLIENT_HOURS})
-         and not exists (select 1 from oauth_connections k where k.client_id = c.id)`,
-    );
+    await deleteUnapprovedClients(em, UNAPPROVED_CLIENT_HOURS);
     const id = client_id && /^[0-9a-f-]{36}$/i.test(client_id) ? client_id : randomUUID();
     const row = em.create(OAuthClient, {
       id,
@@ -153,17 +138,32 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
     if (!hasFeature(auth.user, CONNECTOR_FEATURE)) {
       throw new AccessDeniedError('The assistant connector needs a plan that includes it (pro)');
     }
+    const consentInput = {
+      clientName,
+      clientUri: client.client_uri,
+      redirectUri: params.redirectUri,
+      email: auth.user.email,
+      request,
+      csrf: this.options.csrf.token(req, res),
+      // What the client asked for pre-ticks the form (everything when it named nothing); the person decides.
+      defaults: params.scopes?.length ? consentDefaults(params.scopes) : { areas: [...SCOPE_AREAS], access: 'write' as const },
+    };
     if (req.method === 'POST' && source.decision !== undefined) {
       if (source.decision === 'deny') {
         res.redirect(302, this.redirectWith(params.redirectUri, { error: 'access_denied', error_description: 'The user denied access', state: params.state }));
         return;
       }
       if (source.decision !== 'approve') throw new InvalidRequestError('decision must be approve or deny');
-      const code = await this.issueCode(em, auth.user.id, client, clientName, params);
+      const grant = consentedGrant(source);
+      if (!grant.length) {
+        res.status(400).type('html').send(consentPage({ ...consentInput, error: 'Tick at least one area, or deny' }));
+        return;
+      }
+      const code = await this.issueCode(em, auth.user.id, client, clientName, params, grant);
       res.redirect(302, this.redirectWith(params.redirectUri, { code, state: params.state }));
       return;
     }
-    res.status(200).type('html').send(consentPage({ clientName, clientUri: client.client_uri, redirectUri: params.redirectUri, email: auth.user.email, request, csrf: this.options.csrf.token(req, res) }));
+    res.status(200).type('html').send(consentPage(consentInput));
   }
 
   /** The sign-in form's POST: counted like the auth routes; success sets the session and returns to GET /authorize. */
@@ -201,11 +201,13 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
     return url.href;
   }
 
-  private async issueCode(em: EntityManager, userId: string, client: OAuthClientInformationFull, clientName: string, params: AuthorizationParams): Promise<string> {
+  private async issueCode(em: EntityManager, userId: string, client: OAuthClientInformationFull, clientName: string, params: AuthorizationParams, grant: Scope[]): Promise<string> {
     const code = newSecret('lpac_');
     await em.transactional(async (tx) => {
       let connection = await tx.findOne(OAuthConnection, { userId, clientId: client.client_id, revokedAt: null }, { orderBy: { createdAt: 'desc' } });
-      connection ??= tx.create(OAuthConnection, { userId, clientId: client.client_id, clientName: clientName.slice(0, 200) });
+      connection ??= tx.create(OAuthConnection, { userId, clientId: client.client_id, clientName: clientName.slice(0, 200), scopes: grant });
+      // A new consent replaces the connection's grant (tokens issued before are held to it at once).
+      connection.scopes = grant;
       tx.create(OAuthCode, {
         codeHash: code.hash,
         connectionId: connection.id,
@@ -214,6 +216,7 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
         codeChallenge: params.codeChallenge,
         resource: this.options.resource(),
         familyId: randomUUID(),
+        scopes: grant,
         expiresAt: new Date(Date.now() + AUTHORIZATION_CODE_TTL_SECONDS * 1000),
       });
     });
@@ -239,7 +242,7 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
       code.usedAt = new Date();
       const refused = await this.refusal(tx, code.connectionId);
       if (refused) return { error: refused };
-      return { tokens: this.issueTokens(tx, code.connectionId, client.client_id, code.familyId) };
+      return { tokens: this.issueTokens(tx, code.connectionId, client.client_id, code.familyId, code.scopes) };
     });
     if ('error' in outcome) {
       if (outcome.revokeFamily) await this.revokeFamily(em, outcome.revokeFamily);
@@ -248,7 +251,8 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
     return outcome.tokens;
   }
 
-  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+  /** A refresh may name fewer scopes than its token holds (never more: invalid_scope); the new tokens hold those. */
+  async exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, scopes?: string[], resource?: URL): Promise<OAuthTokens> {
     this.checkResource(resource);
     const em = this.deps.orm.em.fork();
     const outcome = await em.transactional(async (tx): Promise<GrantOutcome> => {
@@ -258,13 +262,17 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
       if (token.rotatedAt) return { error: 'Refresh token was already used; its grant is revoked', revokeFamily: token.familyId };
       if (token.revokedAt) return { error: 'Refresh token was revoked' };
       if (token.expiresAt.getTime() <= Date.now()) return { error: 'Refresh token expired' };
+      const held = token.scopes ?? [...ALL_SCOPES];
+      const beyond = (scopes ?? []).filter((scope) => !isScope(scope) || !allows(held, scope));
+      if (beyond.length) return { error: `The refresh token does not hold ${beyond.join(' ')}`, invalidScope: true };
       const refused = await this.refusal(tx, token.connectionId);
       if (refused) return { error: refused };
       token.rotatedAt = new Date();
-      return { tokens: this.issueTokens(tx, token.connectionId, client.client_id, token.familyId) };
+      return { tokens: this.issueTokens(tx, token.connectionId, client.client_id, token.familyId, scopes?.length ? normalizeScopes(scopes) : held) };
     });
     if ('error' in outcome) {
       if (outcome.revokeFamily) await this.revokeFamily(em, outcome.revokeFamily);
+      if (outcome.invalidScope) throw new InvalidScopeError(outcome.error);
       throw new InvalidGrantError(outcome.error);
     }
     return outcome.tokens;
@@ -272,10 +280,7 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
 
   /** Why a connection may not get tokens any more (revoked, or its user's plan lapsed), or null. */
   private async refusal(em: EntityManager, connectionId: string): Promise<string | null> {
-    const [row] = await em.execute<{ revoked_at: Date | null; plan: 'free' | 'pro'; plan_expires_at: Date | null }[]>(
-      'select c.revoked_at, u.plan, u.plan_expires_at from oauth_connections c join users u on u.id = c.user_id where c.id = ? for share of c',
-      [connectionId],
-    );
+    const row = await connectionStanding(em, connectionId);
     if (!row || row.revoked_at) return 'The connection was revoked';
     if (!hasFeature({ plan: row.plan, planExpiresAt: row.plan_expires_at ? new Date(row.plan_expires_at) : null }, CONNECTOR_FEATURE)) {
       return 'The assistant connector needs a plan that includes it';
@@ -283,14 +288,14 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
     return null;
   }
 
-  private issueTokens(em: EntityManager, connectionId: string, clientId: string, familyId: string): OAuthTokens {
+  private issueTokens(em: EntityManager, connectionId: string, clientId: string, familyId: string, scopes: string[]): OAuthTokens {
     const access = newSecret('lpat_');
     const refresh = newSecret('lprt_');
     const now = Date.now();
     const resource = this.options.resource();
-    em.create(OAuthToken, { tokenHash: access.hash, kind: 'access', connectionId, clientId, familyId, resource, expiresAt: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000) });
-    em.create(OAuthToken, { tokenHash: refresh.hash, kind: 'refresh', connectionId, clientId, familyId, resource, expiresAt: new Date(now + REFRESH_TOKEN_TTL_SECONDS * 1000) });
-    return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh.value };
+    em.create(OAuthToken, { tokenHash: access.hash, kind: 'access', connectionId, clientId, familyId, resource, scopes, expiresAt: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000) });
+    em.create(OAuthToken, { tokenHash: refresh.hash, kind: 'refresh', connectionId, clientId, familyId, resource, scopes, expiresAt: new Date(now + REFRESH_TOKEN_TTL_SECONDS * 1000) });
+    return { access_token: access.value, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refresh.value, scope: scopes.join(' ') };
   }
 
   private async revokeFamily(em: EntityManager, familyId: string): Promise<void> {
@@ -302,14 +307,7 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
    * cached, so a revocation or a lapsed plan takes effect on the next request.
    */
   async verifyAccessToken(token: string): Promise<AuthInfo> {
-    const rows: TokenRow[] = await this.deps.orm.em.getConnection().execute(
-      `select t.id, t.kind, t.client_id, t.resource, t.expires_at, t.revoked_at, t.connection_id,
-              c.revoked_at as connection_revoked_at, c.last_used_at, c.user_id, u.plan, u.plan_expires_at
-         from oauth_tokens t join oauth_connections c on c.id = t.connection_id join users u on u.id = c.user_id
-        where t.token_hash = ? limit 1`,
-      [hashSecret(token)],
-    );
-    const row = rows[0];
+    const row = await tokenByHash(this.deps.orm.em, hashSecret(token));
     if (!row || row.kind !== 'access') throw new InvalidTokenError('Unknown access token');
     if (row.revoked_at || row.connection_revoked_at) throw new InvalidTokenError('The access token was revoked');
     const expiresAt = new Date(row.expires_at).getTime();
@@ -320,7 +318,8 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
     return {
       token,
       clientId: row.client_id,
-      scopes: [],
+      // What this call may do: the token's scopes, held to the connection's grant as it is now.
+      scopes: (row.scopes ?? [...ALL_SCOPES]).filter((scope) => isScope(scope) && allows(row.connection_scopes, scope)),
       expiresAt: Math.floor(expiresAt / 1000),
       resource: new URL(row.resource),
       extra: { userId: row.user_id, connectionId: row.connection_id },
@@ -330,9 +329,7 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
   private touch(row: TokenRow): void {
     const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
     if (Date.now() - last < LAST_USED_DEBOUNCE_MS) return;
-    this.deps.orm.em
-      .getConnection()
-      .execute("update oauth_connections set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')", [row.connection_id])
+    recordConnectionUse(this.deps.orm.em, row.connection_id)
       .catch((error: unknown) => this.deps.logger.warn({ err: error, connectionId: row.connection_id }, 'could not record connection use'));
   }
 

@@ -4,6 +4,7 @@ import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middlew
 import type { AppDeps } from '../../core/context.js';
 import { formCsrfFor } from '../../http/form-csrf.js';
 import { clientKey, type LimiterStores, type SessionLimiters } from '../../http/rate-limits.js';
+import { ALL_SCOPES } from '../scopes/connector-scopes.js';
 import { authorizeGuard } from './authorize-guard.js';
 import { registrationPolicy } from './client-registration.js';
 import { ConnectorOAuthProvider } from './oauth-provider.js';
@@ -78,18 +79,20 @@ export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimite
   const buildParts = async (): Promise<OAuthParts> => {
     const { createOAuthMetadata, mcpAuthRouter } = await import('@modelcontextprotocol/sdk/server/auth/router.js');
     const issuerUrl = new URL(base());
-    const asMetadata = { ...createOAuthMetadata({ provider, issuerUrl }), issuer: base() };
+    const asMetadata = { ...createOAuthMetadata({ provider, issuerUrl, scopesSupported: [...ALL_SCOPES] }), issuer: base() };
     const prMetadata = {
       resource: resource(),
       authorization_servers: [base()],
       bearer_methods_supported: ['header'],
       resource_name: 'Life planner assistant connector',
+      scopes_supported: [...ALL_SCOPES],
     };
     const sdk = mcpAuthRouter({
       provider,
       issuerUrl,
       resourceServerUrl: new URL(resource()),
       resourceName: prMetadata.resource_name,
+      scopesSupported: [...ALL_SCOPES],
       authorizationOptions: { rateLimit: false },
       tokenOptions: { rateLimit: false },
       clientRegistrationOptions: { rateLimit: false },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AgendaService } from '../../../agenda/agenda.service.js';
+import { isoDateTime } from './outputs.js';
 import { defineTool, READ_ONLY, type ConnectorTool } from './tool.js';
 
 export const agendaTools: ConnectorTool[] = [
@@ -13,9 +14,18 @@ export const agendaTools: ConnectorTool[] = [
       end: z.string().min(1).describe('ISO 8601 date or datetime, after start.'),
       showAllTransactions: z.boolean().optional(),
     },
+    outputSchema: {
+      entries: z.array(
+        z.object({ type: z.string(), id: z.string(), title: z.string(), start: isoDateTime, end: isoDateTime.nullable(), allDay: z.boolean(), sourceId: z.string() }),
+      ),
+    },
+    area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      return { entries: await AgendaService.range(ctx.em, ctx.userId, args) };
+      const entries = await AgendaService.range(ctx.em, ctx.userId, args);
+      return {
+        entries: entries.map((e) => ({ type: e.type, id: e.id, title: e.title, start: e.start.toISOString(), end: e.end?.toISOString() ?? null, allDay: e.allDay, sourceId: e.sourceId })),
+      };
     },
   }),
 ];

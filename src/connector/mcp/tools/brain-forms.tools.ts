@@ -2,10 +2,24 @@ import { z } from 'zod';
 import { given } from '../../../core/given-args.js';
 import { deleteForm, listForms, makeForm, publishForm, updateForm } from '../../../brain/forms/form.service.js';
 import { submitOwnForm } from '../../../brain/forms/form-submit.service.js';
-import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool, type ToolAnnotations } from './tool.js';
+import { isoDateTime } from './outputs.js';
+import { ADDITIVE, defineTool, READ_ONLY, REMOVES, SETS_STATE, type ConnectorTool } from './tool.js';
 
-const SETS_STATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const REMOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+/** A form as every surface answers it (form.service.ts formView); config and fields stay open objects. */
+const formShape = {
+  id: z.string(),
+  name: z.string(),
+  databaseId: z.string(),
+  config: z.looseObject({ hasAccessPassword: z.boolean() }),
+  hasAccessPassword: z.boolean(),
+  syncFields: z.boolean(),
+  published: z.boolean(),
+  publicSlug: z.string().nullable(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+};
+const databaseOut = z.looseObject({ id: z.string(), name: z.string(), properties: z.array(z.looseObject({})) });
+const formEditorShape = { ...formShape, fields: z.array(z.looseObject({ key: z.string() })), database: databaseOut };
 
 /**
  * A form's `config` as operations.md fixes it; the form service checks every rule (the same as
@@ -46,6 +60,8 @@ export const brainFormTools: ConnectorTool[] = [
     title: 'List Brain forms',
     description: "The user's Brain forms with their database, published state and public slug.",
     inputSchema: {},
+    outputSchema: { forms: z.array(z.object(formShape)) },
+    area: 'journal',
     annotations: READ_ONLY,
     async run(_args, ctx) {
       return { forms: await listForms(ctx.em, ctx.userId) };
@@ -62,6 +78,8 @@ export const brainFormTools: ConnectorTool[] = [
       createDatabase: z.object({ name: z.string() }).optional(),
       config: config.optional(),
     },
+    outputSchema: formEditorShape,
+    area: 'journal',
     annotations: ADDITIVE,
     async run(args, ctx) {
       return makeForm(ctx.em, ctx.userId, given(args));
@@ -72,6 +90,8 @@ export const brainFormTools: ConnectorTool[] = [
     title: 'Update a Brain form',
     description: "Renames a form or replaces its `config` (the whole config, as in PATCH /brain/forms/:id).",
     inputSchema: { formId: z.string().uuid(), name: z.string().optional(), config: config.optional() },
+    outputSchema: formEditorShape,
+    area: 'journal',
     annotations: SETS_STATE,
     async run({ formId, ...changes }, ctx) {
       return updateForm(ctx.em, ctx.userId, formId, given(changes));
@@ -82,6 +102,8 @@ export const brainFormTools: ConnectorTool[] = [
     title: 'Publish or unpublish a Brain form',
     description: 'Publishing assigns the form its `publicSlug` (its public page is BASE_URL/brain/f/<publicSlug>); unpublishing hides it.',
     inputSchema: { formId: z.string().uuid(), published: z.boolean() },
+    outputSchema: formShape,
+    area: 'journal',
     annotations: SETS_STATE,
     async run({ formId, published }, ctx) {
       return publishForm(ctx.em, ctx.userId, formId, { published });
@@ -93,6 +115,14 @@ export const brainFormTools: ConnectorTool[] = [
     description:
       'Answers one of the user\'s forms with `values` keyed by field key: the same rules as every submit (required fields, closing, one response per person), a quiz is scored, a record is created and brain_form_submitted is recorded.',
     inputSchema: { formId: z.string().uuid(), values: z.record(z.string(), z.unknown()), respondentName: z.string().optional() },
+    outputSchema: {
+      form: z.object(formShape),
+      database: databaseOut,
+      record: z.looseObject({ id: z.string() }),
+      quiz: z.object({ score: z.number(), max: z.number(), pct: z.number() }).optional(),
+      thankYouMessage: z.string(),
+    },
+    area: 'journal',
     annotations: ADDITIVE,
     async run({ formId, values, respondentName }, ctx) {
       return submitOwnForm(ctx.em, ctx.userId, formId, { values, respondentName });
@@ -103,6 +133,8 @@ export const brainFormTools: ConnectorTool[] = [
     title: 'Delete a Brain form',
     description: 'Deletes the form; its database and the records its answers made stay.',
     inputSchema: { formId: z.string().uuid() },
+    outputSchema: { id: z.string(), deleted: z.literal(true) },
+    area: 'journal',
     annotations: REMOVES,
     async run({ formId }, ctx) {
       return deleteForm(ctx.em, ctx.userId, formId);

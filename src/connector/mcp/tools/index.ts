@@ -3,6 +3,17 @@ import { brainFormTools } from './brain-forms.tools.js';
 import { planningTools } from './planning.tools.js';
 import { systemTools } from './system.tools.js';
 import { tasksTools } from './tasks.tools.js';
+import { trainingTools } from './training.tools.js';
+import { healthTools } from './health.tools.js';
+import { nutritionTools } from './nutrition.tools.js';
+import { journalTools } from './journal.tools.js';
+import { readingTools } from './reading.tools.js';
+import { filesTools } from './files.tools.js';
+import { brainNoteTools } from './brain-notes.tools.js';
+import { socialTools } from './social.tools.js';
+import { projectsTools } from './projects.tools.js';
+import { financeTools } from './finance.tools.js';
+import { gamificationTools } from './gamification.tools.js';
 import type { ConnectorTool } from './tool.js';
 import { wellnessTools } from './wellness.tools.js';
 
@@ -10,7 +21,25 @@ import { wellnessTools } from './wellness.tools.js';
  * Every tool the connector offers, one list per domain file (`<domain>.tools.ts`). A new domain adds
  * its file and one entry here; names must be unique (checked when the server is built).
  */
-export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [systemTools, planningTools, tasksTools, wellnessTools, agendaTools, brainFormTools];
+export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
+  systemTools,
+  planningTools,
+  tasksTools,
+  agendaTools,
+  gamificationTools,
+  wellnessTools,
+  healthTools,
+  trainingTools,
+  nutritionTools,
+  journalTools,
+  readingTools,
+  brainFormTools,
+  brainNoteTools,
+  filesTools,
+  socialTools,
+  projectsTools,
+  financeTools,
+];
 
 export function connectorTools(): ConnectorTool[] {
   const tools = TOOL_GROUPS.flat();

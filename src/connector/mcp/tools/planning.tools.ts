@@ -8,7 +8,16 @@ import { SettingsService } from '../../../settings/settings.service.js';
 import { TaskService } from '../../../tasks/task.service.js';
 import type { ChecklistItem } from '../../../planning/checklist-item.entity.js';
 import type { Task } from '../../../tasks/task.entity.js';
+import { isoDate, isoDateTime, taskOut } from './outputs.js';
 import { defineTool, READ_ONLY, type ConnectorTool, type ToolContext } from './tool.js';
+
+const checklistItemOut = z.object({
+  key: z.enum(Object.values(ChecklistKey) as [ChecklistKey, ...ChecklistKey[]]),
+  completed: z.boolean(),
+  required: z.boolean(),
+  value: z.unknown().describe('What the item carries when done (e.g. litres for WATER), or null.'),
+  completedAt: isoDateTime.nullable(),
+});
 
 export function checklistItemJson(item: ChecklistItem, required: readonly ChecklistKey[]) {
   return { key: item.key, completed: item.completed, required: required.includes(item.key), value: item.value ?? null, completedAt: item.completedAt?.toISOString() ?? null };
@@ -43,6 +52,22 @@ export const planningTools: ConnectorTool[] = [
     description:
       "The user's today (in their time zone, created on first read): mode, mood and energy, the checklist (which items the day requires and which are done), the perimeter tasks, the day's tasks and the bedtime targets in effect.",
     inputSchema: {},
+    outputSchema: {
+      id: z.string(),
+      date: isoDate,
+      weekId: z.string(),
+      minimumMode: z.boolean(),
+      completed: z.boolean(),
+      mood: z.number().nullable(),
+      energy: z.number().nullable(),
+      sleepHours: z.number().nullable(),
+      notes: z.string().nullable(),
+      checklist: z.array(checklistItemOut),
+      perimeterTasks: z.array(z.object({ id: z.string(), title: z.string() })),
+      tasks: z.array(taskOut),
+      bedtimeTargets: z.object({ wakeTime: z.string().nullable(), inBedTime: z.string().nullable(), lightsOutTime: z.string().nullable(), stressWeek: z.boolean() }),
+    },
+    area: 'planning',
     annotations: READ_ONLY,
     async run(_args, ctx) {
       const day = await new DayService(ctx.em).today(ctx.userId);
@@ -82,6 +107,8 @@ export const planningTools: ConnectorTool[] = [
       dayId: dayIdArg,
       value: z.union([z.number(), z.string(), z.boolean()]).optional().describe('A value the item carries when done (e.g. litres for WATER).'),
     },
+    outputSchema: { dayId: z.string(), ...checklistItemOut.shape, dayCompleted: z.boolean() },
+    area: 'planning',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(args, ctx) {
       const dayId = await dayIdOrToday(ctx, args.dayId);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DateTime } from 'luxon';
 import { SettingsService } from '../../../settings/settings.service.js';
 import { todayIn } from '../../../core/dates.js';
@@ -9,6 +10,8 @@ export const systemTools: ConnectorTool[] = [
     title: 'Current date and time',
     description: "The current instant in UTC and in the user's time zone (their `timezone` setting), with the user's today.",
     inputSchema: {},
+    outputSchema: { utc: z.string(), timezone: z.string(), local: z.string(), date: z.string(), weekday: z.string() },
+    area: null,
     annotations: { ...READ_ONLY, idempotentHint: false },
     async run(_args, ctx) {
       const now = new Date();

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { TaskService } from '../../../tasks/task.service.js';
 import { TaskStatus } from '../../../tasks/task-status.js';
 import { DESCRIPTION_MAX, NEXT_STEP_MAX, TIMEBOX_MAX, TITLE_MAX } from '../../../tasks/task.types.js';
+import { boundedInt, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { taskJson } from './planning.tools.js';
-import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool } from './tool.js';
+import { pageMetaOut, taskOut } from './outputs.js';
+import { ADDITIVE, defineTool, READ_ONLY, SETS_STATE, type ConnectorTool } from './tool.js';
 
 const status = z.enum(Object.values(TaskStatus) as [TaskStatus, ...TaskStatus[]]);
 
@@ -20,6 +22,8 @@ export const tasksTools: ConnectorTool[] = [
       page: z.number().int().min(1).optional(),
       limit: z.number().int().min(1).optional().describe(`Items per page (default 50; more than ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE}).`),
     },
+    outputSchema: { tasks: z.array(taskOut), meta: pageMetaOut },
+    area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
       const page = await new TaskService(ctx.em).list(ctx.userId, args);
@@ -31,12 +35,14 @@ export const tasksTools: ConnectorTool[] = [
     title: 'Create a task',
     description: 'A new task (status todo) with a hard timebox in minutes; optionally in a category and on a day. Records task_created.',
     inputSchema: {
-      title: z.string().trim().min(1, 'title must not be blank').max(TITLE_MAX),
-      description: z.string().max(DESCRIPTION_MAX).optional(),
-      timebox: z.number().int().min(1).max(TIMEBOX_MAX).describe(`Minutes, 1-${TIMEBOX_MAX}.`),
+      title: requiredText('title', TITLE_MAX),
+      description: optionalText('description', DESCRIPTION_MAX),
+      timebox: boundedInt('timebox', 1, TIMEBOX_MAX).describe(`Minutes, 1-${TIMEBOX_MAX}.`),
       categoryId: z.string().uuid().optional(),
       dayId: z.string().uuid().optional(),
     },
+    outputSchema: taskOut.shape,
+    area: 'planning',
     annotations: ADDITIVE,
     async run(args, ctx) {
       return taskJson(await new TaskService(ctx.em).create(ctx.userId, args));
@@ -50,9 +56,11 @@ export const tasksTools: ConnectorTool[] = [
     inputSchema: {
       taskId: z.string().uuid(),
       status: status,
-      nextStep: z.string().max(NEXT_STEP_MAX).optional().describe('Required to defer.'),
+      nextStep: optionalText('nextStep', NEXT_STEP_MAX).describe('Required to defer.'),
     },
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    outputSchema: taskOut.shape,
+    area: 'planning',
+    annotations: SETS_STATE,
     async run(args, ctx) {
       const changes = { status: args.status, ...(args.nextStep !== undefined ? { nextStep: args.nextStep } : {}) };
       return taskJson(await new TaskService(ctx.em).update(ctx.userId, args.taskId, changes));

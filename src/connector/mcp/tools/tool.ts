@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { AppDeps } from '../../../core/context.js';
+import type { Scope, ScopeArea } from '../../scopes/connector-scopes.js';
 
 /** Who a tool call speaks for: the user of the access token, with a fresh entity manager per call. */
 export interface ToolContext {
@@ -18,24 +19,41 @@ export interface ToolAnnotations {
 }
 
 /**
- * One assistant tool: its name, title and description, a zod shape for its arguments (the JSON schema
- * clients see), MCP annotations, and `run`, which calls the domain service and returns what is
- * answered as JSON text. A service error (AppError) becomes an `isError` result with its message.
+ * One assistant tool: its name (`<domain>_<act>`), title and description, zod shapes for its arguments
+ * and its answer (the JSON schemas clients see; the answer is sent as JSON text and as
+ * `structuredContent`, which the SDK checks against `outputSchema`), MCP annotations, the area whose
+ * grant it needs (`null`: none, e.g. the clock), and `run`, which calls the domain service. A service
+ * error (AppError) becomes an `isError` result with its code, message and details.
  */
-export interface ConnectorTool<Shape extends z.ZodRawShape = z.ZodRawShape> {
+export interface ConnectorTool<Shape extends z.ZodRawShape = z.ZodRawShape, Output extends z.ZodRawShape = z.ZodRawShape> {
   name: string;
   title: string;
   description: string;
+  area: ScopeArea | null;
   inputSchema: Shape;
+  outputSchema: Output;
   annotations: ToolAnnotations;
-  run(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<unknown>;
+  /**
+   * The answer: an object matching `outputSchema` (checked at run time by the SDK on both ends; the
+   * domain views are interfaces, which TypeScript will not match against the schema's index signatures).
+   */
+  run(args: z.infer<z.ZodObject<Shape>>, ctx: ToolContext): Promise<object>;
 }
 
-/** Keeps a tool's argument types checked against its shape while the list holds tools of any shape. */
-export function defineTool<Shape extends z.ZodRawShape>(tool: ConnectorTool<Shape>): ConnectorTool {
+/** Keeps a tool's argument and answer types checked against its shapes while the list holds tools of any shape. */
+export function defineTool<Shape extends z.ZodRawShape, Output extends z.ZodRawShape>(tool: ConnectorTool<Shape, Output>): ConnectorTool {
   return tool as unknown as ConnectorTool;
+}
+
+/** The scope a tool needs: its area's write scope unless it only reads; null when it needs none. */
+export function scopeOf(tool: ConnectorTool): Scope | null {
+  return tool.area ? `${tool.area}:${tool.annotations.readOnlyHint ? 'read' : 'write'}` : null;
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 /** Adds a record (calling twice adds two). */
 export const ADDITIVE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/** Sets a state (calling twice leaves what once does). */
+export const SETS_STATE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+/** Removes a record. */
+export const REMOVES: ToolAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };

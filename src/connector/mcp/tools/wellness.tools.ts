@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import { MoodService, WaterService } from '../../../wellness/wellness.service.js';
-import { WATER_VOLUME_MAX_ML } from '../../../wellness/wellness.types.js';
+import { NOTES_MAX, SCORE_MAX, SCORE_MIN, scoreMessage, WATER_VOLUME_MAX_ML } from '../../../wellness/wellness.types.js';
+import { optionalText, boundedInt } from '../../../core/validation/tool-arguments.js';
 import { dayIdOrToday } from './planning.tools.js';
+import { isoDateTime } from './outputs.js';
 import { ADDITIVE, defineTool, type ConnectorTool } from './tool.js';
 
 const dayId = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
 const time = z.string().datetime({ offset: true }).optional().describe('ISO date-time; now when absent.');
-const notes = z.string().max(10_000).optional();
+const notes = optionalText('notes', NOTES_MAX);
 
 export const wellnessTools: ConnectorTool[] = [
   defineTool({
@@ -19,6 +21,8 @@ export const wellnessTools: ConnectorTool[] = [
       time,
       notes,
     },
+    outputSchema: { id: z.string(), dayId: z.string(), volume: z.number(), time: isoDateTime, message: z.string() },
+    area: 'health',
     annotations: ADDITIVE,
     async run(args, ctx) {
       const day = await dayIdOrToday(ctx, args.dayId);
@@ -31,12 +35,14 @@ export const wellnessTools: ConnectorTool[] = [
     title: 'Log mood and energy',
     description: "Records a mood and energy check-in (each 1-10) on a day (today by default) and sets the day's mood and energy to it.",
     inputSchema: {
-      mood: z.number().int().min(1).max(10),
-      energy: z.number().int().min(1).max(10),
+      mood: boundedInt('mood', SCORE_MIN, SCORE_MAX, scoreMessage('mood')),
+      energy: boundedInt('energy', SCORE_MIN, SCORE_MAX, scoreMessage('energy')),
       dayId,
       time,
       notes,
     },
+    outputSchema: { id: z.string(), dayId: z.string(), mood: z.number(), energy: z.number(), time: isoDateTime },
+    area: 'health',
     annotations: ADDITIVE,
     async run(args, ctx) {
       const day = await dayIdOrToday(ctx, args.dayId);
