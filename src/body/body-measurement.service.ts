@@ -58,4 +58,10 @@ export class BodyMeasurementService {
     const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<BodyMeasurement>;
     return findPage(this.em, BodyMeasurement, where, { measuredAt: 'asc', id: 'asc' }, filter);
   }
+
+  /** As `list`, newest first (the latest measurements on page 1). */
+  async latest(userId: string, filter: BodyMeasurementFilter): Promise<Page<BodyMeasurement>> {
+    const where = { userId, ...(await dayRangeWhere(this.em, userId, filter)) } as FilterQuery<BodyMeasurement>;
+    return findPage(this.em, BodyMeasurement, where, { measuredAt: 'desc', id: 'desc' }, filter);
+  }
 }

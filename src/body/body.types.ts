@@ -8,6 +8,17 @@ const FINITE = { allowNaN: false, allowInfinity: false } as const;
 
 /** Upper bound shared by the session API and the Public API (one rule for both). */
 export const BODY_WEIGHT_MAX_KG = 1_000;
+/** Body fat in percent; waist and hip girths in centimetres; a measurement's notes. */
+export const BODY_FAT_MAX = 100;
+export const GIRTH_MAX_CM = 1_000;
+export const BODY_NOTES_MAX = 10_000;
+
+/** The wording of the measurement rules, one for the GraphQL and REST arguments below and the connector's tools. */
+export const BODY_MESSAGES = {
+  positive: (field: string) => `${field} must be positive`,
+  range: (field: string, min: number, max: number) => `${field} must be ${min} to ${max}`,
+  atMostKg: (field: string, max: number) => `${field} must be at most ${max} kg`,
+};
 
 @ArgsType()
 export class ListBodyMeasurementsArgs extends PageArgs {
@@ -26,35 +37,35 @@ export class CreateBodyMeasurementArgs {
   @Field(() => Float, { nullable: true, description: 'Kilograms, above 0.' })
   @IsOptional()
   @IsNumber(FINITE)
-  @Min(0.001, { message: 'weight must be positive' })
-  @Max(BODY_WEIGHT_MAX_KG, { message: `weight must be at most ${BODY_WEIGHT_MAX_KG} kg` })
+  @Min(0.001, { message: BODY_MESSAGES.positive('weight') })
+  @Max(BODY_WEIGHT_MAX_KG, { message: BODY_MESSAGES.atMostKg('weight', BODY_WEIGHT_MAX_KG) })
   weight?: number;
 
   @Field(() => Float, { nullable: true, description: 'Percent, 0-100.' })
   @IsOptional()
   @IsNumber(FINITE)
-  @Min(0, { message: 'bodyFat must be 0 to 100' })
-  @Max(100, { message: 'bodyFat must be 0 to 100' })
+  @Min(0, { message: BODY_MESSAGES.range('bodyFat', 0, BODY_FAT_MAX) })
+  @Max(BODY_FAT_MAX, { message: BODY_MESSAGES.range('bodyFat', 0, BODY_FAT_MAX) })
   bodyFat?: number;
 
   @Field(() => Float, { nullable: true, description: 'Centimetres, above 0.' })
   @IsOptional()
   @IsNumber(FINITE)
-  @Min(0.001, { message: 'waist must be positive' })
-  @Max(1_000)
+  @Min(0.001, { message: BODY_MESSAGES.positive('waist') })
+  @Max(GIRTH_MAX_CM)
   waist?: number;
 
   @Field(() => Float, { nullable: true, description: 'Centimetres, above 0.' })
   @IsOptional()
   @IsNumber(FINITE)
-  @Min(0.001, { message: 'hip must be positive' })
-  @Max(1_000)
+  @Min(0.001, { message: BODY_MESSAGES.positive('hip') })
+  @Max(GIRTH_MAX_CM)
   hip?: number;
 
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsString()
-  @MaxLength(10_000)
+  @MaxLength(BODY_NOTES_MAX)
   notes?: string;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })

@@ -6,6 +6,7 @@ import type { TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { setPlan, sql } from '../../test/support/db.js';
 import { FINGERPRINT_FIELDS } from '../brain/forms/form-submit.service.js';
+import { connectorTools } from './mcp/tools/index.js';
 import { connectWithOAuth, connectWithToken, rawMcp, TestOAuthClient, toolJson, startConnectorApp } from './connector.test-helpers.js';
 
 let app: TestApp;
@@ -76,13 +77,18 @@ describe('the whole OAuth flow with the SDK client', () => {
 
   it('lists every tool with a title, annotations and a JSON schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(Object.keys(EXPECTED_TOOLS).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(connectorTools().map((t) => t.name).sort());
     for (const tool of tools) {
       expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description, tool.name).toBeTruthy();
       expect(tool.inputSchema.type).toBe('object');
-      expect(tool.annotations, tool.name).toMatchObject(EXPECTED_TOOLS[tool.name as keyof typeof EXPECTED_TOOLS]);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean), openWorldHint: false });
+      if (tool.name in EXPECTED_TOOLS) expect(tool.annotations, tool.name).toMatchObject(EXPECTED_TOOLS[tool.name as keyof typeof EXPECTED_TOOLS]);
+      // A read-only tool is never destructive.
+      if (tool.annotations!.readOnlyHint) expect(tool.annotations!.destructiveHint, tool.name).toBe(false);
     }
+    expect(Object.keys(EXPECTED_TOOLS).every((name) => tools.some((t) => t.name === name))).toBe(true);
     const create = tools.find((t) => t.name === 'tasks_create')!;
     expect(create.inputSchema.required).toEqual(expect.arrayContaining(['title', 'timebox']));
     const update = tools.find((t) => t.name === 'tasks_update_status')!;
@@ -222,7 +228,7 @@ describe('the whole OAuth flow with the SDK client', () => {
     const again = new TestOAuthClient(user.client.cookie!);
     again.info = info;
     const reconnected = await connectWithOAuth(mcpUrl, again);
-    expect((await reconnected.listTools()).tools.length).toBe(Object.keys(EXPECTED_TOOLS).length);
+    expect((await reconnected.listTools()).tools.length).toBe(connectorTools().length);
     await reconnected.close();
     const connections = await user.client.get('/api/v1/connections');
     expect(connections.body.data).toHaveLength(1);

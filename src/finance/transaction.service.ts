@@ -7,7 +7,7 @@ import { findPage } from '../core/database/find-page.js';
 import { SocialHappening } from '../social/social-happening.entity.js';
 import { FinanceAccount } from './finance-account.entity.js';
 import { FinanceTransaction } from './finance-transaction.entity.js';
-import { moveBalance } from './finance.queries.js';
+import { moveBalance, spendingByCategory, type SpendingRow } from './finance.queries.js';
 import { requireMoney } from '../core/money.js';
 
 export interface NewTransaction {
@@ -29,6 +29,17 @@ export interface TransactionChanges {
   date?: string;
   recurring?: boolean;
   socialHappeningId?: string | null;
+}
+
+/** A spending summary covers at most this many days (a year, leap day included). */
+export const SPENDING_RANGE_MAX_DAYS = 366;
+
+export interface SpendingRange {
+  startDate: string;
+  endDate: string;
+  accountId?: string | null;
+  /** Any case. */
+  category?: string | null;
 }
 
 export interface TransactionFilter extends PageArgs {
@@ -73,6 +84,24 @@ export class TransactionService {
   /** Every transaction the filter matches (the CSV export), newest first. */
   async all(userId: string, filter: TransactionFilter): Promise<FinanceTransaction[]> {
     return this.em.find(FinanceTransaction, await this.where(userId, filter), { orderBy: { date: 'desc', createdAt: 'desc', id: 'asc' } });
+  }
+
+  /**
+   * Expenses per account currency and category over `startDate..endDate` (at most
+   * SPENDING_RANGE_MAX_DAYS days), summed in SQL: each currency's total first, then its categories.
+   */
+  async spending(userId: string, range: SpendingRange): Promise<SpendingRow[]> {
+    const days = (Date.parse(range.endDate) - Date.parse(range.startDate)) / 86_400_000 + 1;
+    if (days < 1) {
+      const message = 'startDate must not be after endDate';
+      throw new ValidationError(message, [{ path: ['startDate'], message }]);
+    }
+    if (days > SPENDING_RANGE_MAX_DAYS) {
+      const message = `The range must cover at most ${SPENDING_RANGE_MAX_DAYS} days`;
+      throw new ValidationError(message, [{ path: ['endDate'], message }]);
+    }
+    if (range.accountId && !(await this.em.count(FinanceAccount, { id: range.accountId, userId }))) throw new NotFoundError('Account', { field: 'accountId' });
+    return spendingByCategory(this.em, userId, { ...range, category: cleanCategory(range.category) });
   }
 
   private async where(userId: string, filter: TransactionFilter): Promise<FilterQuery<FinanceTransaction>> {

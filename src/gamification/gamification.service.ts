@@ -19,6 +19,12 @@ export class GamificationService {
     return profileBalance(this.em, userId);
   }
 
+  /** The coins the user has now (floor(XP ÷ 10) less what was spent). */
+  async coins(userId: string): Promise<number> {
+    const { xp, spent } = await this.balance(userId);
+    return coinsFor(xp, spent);
+  }
+
   async stats(userId: string): Promise<GamificationStats> {
     const { xp, spent } = await this.balance(userId);
     const today = todayIn(await timeZoneOf(this.em, userId));

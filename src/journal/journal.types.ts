@@ -10,6 +10,12 @@ import { NOT_BLANK } from '../core/validation/text.js';
 export const QUESTION_MAX = 500;
 export const ANSWER_MAX = 10_000;
 export const QUESTION_ORDER_MAX = 10_000;
+/** The words of the `order` rules, shared with the connector's tool arguments. */
+export const ORDER_MESSAGES = {
+  int: 'order must be a whole number',
+  min: 'order must not be negative',
+  max: `order must be at most ${QUESTION_ORDER_MAX}`,
+} as const;
 
 // ---------------------------------------------------------------- questions
 
@@ -33,9 +39,9 @@ export class CreateJournalQuestionArgs {
 
   @Field(() => Int, { nullable: true, description: `Position among your questions, 0-${QUESTION_ORDER_MAX}; defaults to after your last one.` })
   @IsOptional()
-  @IsInt({ message: 'order must be a whole number' })
-  @Min(0, { message: 'order must not be negative' })
-  @Max(QUESTION_ORDER_MAX, { message: `order must be at most ${QUESTION_ORDER_MAX}` })
+  @IsInt({ message: ORDER_MESSAGES.int })
+  @Min(0, { message: ORDER_MESSAGES.min })
+  @Max(QUESTION_ORDER_MAX, { message: ORDER_MESSAGES.max })
   order?: number | null;
 }
 
@@ -51,9 +57,9 @@ export class UpdateJournalQuestionArgs extends JournalQuestionIdArgs {
 
   @Field(() => Int, { nullable: true })
   @IfPresent('order')
-  @IsInt({ message: 'order must be a whole number' })
-  @Min(0, { message: 'order must not be negative' })
-  @Max(QUESTION_ORDER_MAX, { message: `order must be at most ${QUESTION_ORDER_MAX}` })
+  @IsInt({ message: ORDER_MESSAGES.int })
+  @Min(0, { message: ORDER_MESSAGES.min })
+  @Max(QUESTION_ORDER_MAX, { message: ORDER_MESSAGES.max })
   order?: number;
 }
 

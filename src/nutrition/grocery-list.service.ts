@@ -5,7 +5,7 @@ import { Week } from '../planning/week.entity.js';
 import { DinnerPlan } from './dinner-plan.entity.js';
 import { lockWeek } from './dinner-plan.service.js';
 import { GroceryItem, GroceryList, GrocerySource } from './grocery-list.entity.js';
-import { itemKey, mergeIngredients } from './grocery-merge.js';
+import { compareGroceryItems, itemKey, mergeIngredients } from './grocery-merge.js';
 import { MealTemplate } from './meal-template.entity.js';
 
 export interface GeneratedGroceryList {
@@ -47,6 +47,12 @@ export class GroceryListService {
     const list = await this.em.findOne(GroceryList, { weekId, userId });
     if (!list) throw new NotFoundError('Grocery list');
     return list;
+  }
+
+  /** The list's items in the order every surface shows them (by section, then name); the list must be the caller's. */
+  async items(userId: string, listId: string): Promise<GroceryItem[]> {
+    await this.requireList(userId, listId);
+    return (await this.em.find(GroceryItem, { listId, userId })).sort(compareGroceryItems);
   }
 
   async setPurchased(userId: string, listId: string, itemId: string, purchased: boolean): Promise<GroceryItem> {

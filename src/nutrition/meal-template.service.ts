@@ -51,6 +51,13 @@ export class MealTemplateService {
     return findPage(this.em, MealTemplate, { userId }, { createdAt: 'asc', id: 'asc' }, args);
   }
 
+  /** The names of the caller's templates among `ids` (others' ids are left out). */
+  async namesOf(userId: string, ids: readonly string[]): Promise<Map<string, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.em.find(MealTemplate, { id: { $in: [...ids] }, userId });
+    return new Map(rows.map((t) => [t.id, t.name]));
+  }
+
   async get(userId: string, id: string): Promise<MealTemplate> {
     const template = await this.em.findOne(MealTemplate, { id, userId });
     if (!template) throw new NotFoundError('Meal template');

@@ -31,6 +31,13 @@ export const MAX_INGREDIENTS = 100;
 /** Items one grocery list may hold (the `enforce_row_cap` trigger, migration 20261124163000). */
 export const LIST_ITEMS_MAX = 500;
 export const SERVINGS_MAX = 100;
+/** The wording of the quantity and servings rules, shared with the connector's tool arguments. */
+export const QUANTITY_POSITIVE_MESSAGE = 'quantity must be above 0';
+export const SERVINGS_MESSAGES = {
+  whole: 'servings must be a whole number',
+  min: 'servings must be at least 1',
+  max: `servings must be at most ${SERVINGS_MAX}`,
+};
 
 // ---------------------------------------------------------------- meal templates
 
@@ -47,7 +54,7 @@ export class IngredientInput {
   @Field(() => Float, { nullable: true, description: 'Above 0 (one batch); leave out for "to taste".' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @IsPositive({ message: 'quantity must be above 0' })
+  @IsPositive({ message: QUANTITY_POSITIVE_MESSAGE })
   @Max(QUANTITY_MAX)
   quantity?: number | null;
 
@@ -100,9 +107,9 @@ export class CreateMealTemplateArgs {
 
   @Field(() => Int, { nullable: true, description: `1-${SERVINGS_MAX}.` })
   @IsOptional()
-  @IsInt({ message: 'servings must be a whole number' })
-  @Min(1, { message: 'servings must be at least 1' })
-  @Max(SERVINGS_MAX, { message: `servings must be at most ${SERVINGS_MAX}` })
+  @IsInt({ message: SERVINGS_MESSAGES.whole })
+  @Min(1, { message: SERVINGS_MESSAGES.min })
+  @Max(SERVINGS_MAX, { message: SERVINGS_MESSAGES.max })
   servings?: number;
 }
 
@@ -135,9 +142,9 @@ export class UpdateMealTemplateArgs extends MealTemplateIdArgs {
 
   @Field(() => Int, { nullable: true, description: 'null clears it.' })
   @IsOptional()
-  @IsInt({ message: 'servings must be a whole number' })
-  @Min(1, { message: 'servings must be at least 1' })
-  @Max(SERVINGS_MAX, { message: `servings must be at most ${SERVINGS_MAX}` })
+  @IsInt({ message: SERVINGS_MESSAGES.whole })
+  @Min(1, { message: SERVINGS_MESSAGES.min })
+  @Max(SERVINGS_MAX, { message: SERVINGS_MESSAGES.max })
   servings?: number | null;
 }
 
@@ -203,7 +210,7 @@ export class AddGroceryItemArgs extends GroceryListIdArgs {
   @Field(() => Float, { nullable: true, description: 'Above 0; may be left out.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @IsPositive({ message: 'quantity must be above 0' })
+  @IsPositive({ message: QUANTITY_POSITIVE_MESSAGE })
   @Max(QUANTITY_MAX)
   quantity?: number;
 

@@ -104,7 +104,7 @@ function clone<T>(value: T): T {
 }
 
 /** class-validator rules of a class → OpenAPI keywords per property. */
-function constraintsOf(target: Function | undefined): Map<string, Json> {
+export function constraintsOf(target: Function | undefined): Map<string, Json> {
   const out = new Map<string, Json>();
   if (!target) return out;
   const rules = validationStorage().getTargetValidationMetadatas(target, '', true, false);
@@ -143,7 +143,7 @@ function constraintsOf(target: Function | undefined): Map<string, Json> {
 }
 
 /** Args class of each root field, and class of each input object, from type-graphql's metadata. */
-function sources(): { argsOf(field: string): Function | undefined; inputClass(name: string): Function | undefined } {
+export function sources(): { argsOf(field: string): Function | undefined; inputClass(name: string): Function | undefined } {
   const storage = graphqlStorage();
   const args = new Map<string, Function>();
   for (const resolver of [...storage.queries, ...storage.mutations]) {

@@ -18,6 +18,13 @@ export class DayService {
     return day;
   }
 
+  /** The user's day on `date` (YYYY-MM-DD), if it was planned (its week generated); NOT_FOUND otherwise. */
+  async onDate(userId: string, date: string): Promise<Day> {
+    const day = await this.em.findOne(Day, { userId, date });
+    if (!day) throw new NotFoundError('Day', { date });
+    return day;
+  }
+
   /**
    * Today in the user's time zone, created (with its week) when it does not exist yet. A caller that
    * already read the time zone (the Public API reads it with the key) passes it and saves a query.

@@ -14,6 +14,15 @@ import { requireOwnTags } from './tag.service.js';
 
 type Links = Pick<CreateProjectTaskArgs, 'deadlineId' | 'categoryIds' | 'tagIds'>;
 
+/** What ProjectTaskService.findOwn narrows by. */
+export interface OwnTaskFilter {
+  projectId?: string;
+  taskId?: string;
+  titleContains?: string;
+  dueFrom?: Date;
+  dueUntil?: Date;
+}
+
 /** Each id must be one of the user's task categories (else NOT_FOUND naming `field`). */
 async function requireOwnCategories(em: EntityManager, userId: string, ids: string[], field = 'categoryIds'): Promise<string[]> {
   const unique = [...new Set(ids)];
@@ -49,6 +58,24 @@ export class ProjectTaskService {
     if (args.tagId) where.tagIds = { $contains: [args.tagId] };
     if (args.search) where.$or = [{ title: { $ilike: likePattern(args.search) } }, { description: { $ilike: likePattern(args.search) } }];
     return findPage(this.em, ProjectTask, where, { createdAt: 'asc', id: 'asc' }, args);
+  }
+
+  /**
+   * The caller's tasks across their projects, at most `limit` (the connector finds a card by id or title
+   * without its project, and lists due dates): narrowed by project, id, a title containing `titleContains`
+   * (any case), or a due date in `dueFrom`..`dueUntil` (then not done, soonest first); else oldest first.
+   */
+  async findOwn(userId: string, filter: OwnTaskFilter, limit: number): Promise<ProjectTask[]> {
+    const where: FilterQuery<ProjectTask> & Record<string, unknown> = { userId };
+    if (filter.projectId) where.projectId = filter.projectId;
+    if (filter.taskId) where.id = filter.taskId;
+    if (filter.titleContains) where.title = { $ilike: likePattern(filter.titleContains) };
+    const byDue = !!(filter.dueFrom || filter.dueUntil);
+    if (byDue) {
+      where.dueDate = { ...(filter.dueFrom ? { $gte: filter.dueFrom } : { $ne: null }), ...(filter.dueUntil ? { $lte: filter.dueUntil } : {}) };
+      where.status = { $ne: 'done' };
+    }
+    return this.em.find(ProjectTask, where, { orderBy: byDue ? { dueDate: 'asc', id: 'asc' } : { createdAt: 'asc', id: 'asc' }, limit });
   }
 
   async get(userId: string, projectId: string, taskId: string): Promise<ProjectTask> {

@@ -35,9 +35,14 @@ export const PROJECT_STATUSES = ['active', 'on_hold', 'completed', 'archived'];
 export const DEADLINE_STATUSES = ['pending', 'in_progress', 'done', 'missed'];
 export const PRIORITIES = ['low', 'medium', 'high', 'urgent'];
 export const TASK_STATUSES = ['todo', 'doing', 'done'];
+/** The wording of the `order` rules (a board position), shared with the connector's tools. */
+export const ORDER_MESSAGES = { int: 'order must be a whole number', min: 'order must not be negative' };
+
+/** The wording of a value outside its list (status, priority), shared with the connector's tools. */
+export const oneOfMessage = (field: string, values: readonly string[]) => `${field} must be one of ${values.join(', ')}`;
 
 function OneOf(field: string, values: string[]): PropertyDecorator {
-  return IsIn(values, { message: `${field} must be one of ${values.join(', ')}` });
+  return IsIn(values, { message: oneOfMessage(field, values) });
 }
 
 // ---------------------------------------------------------------- tags
@@ -299,8 +304,8 @@ export class MoveProjectTaskArgs extends ProjectTaskIdArgs {
   columnId!: string;
 
   @Field(() => Int, { description: '0-based; beyond the end places the task last.' })
-  @IsInt({ message: 'order must be a whole number' })
-  @Min(0, { message: 'order must not be negative' })
+  @IsInt({ message: ORDER_MESSAGES.int })
+  @Min(0, { message: ORDER_MESSAGES.min })
   order!: number;
 }
 

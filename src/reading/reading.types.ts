@@ -13,6 +13,16 @@ export const PAGES_MAX = 100_000;
 /** A session lasts at most a day. */
 export const READING_MINUTES_MAX = 1_440;
 
+/** The words of the number rules, shared with the connector's tool arguments. */
+export const pagesMessages = (field: 'totalPages' | 'pagesRead') =>
+  ({ int: `${field} must be a whole number`, min: `${field} must be at least 1`, max: `${field} must be at most ${PAGES_MAX}` }) as const;
+export const CURRENT_PAGE_MESSAGES = { int: 'currentPage must be a whole number', min: 'currentPage must not be negative' } as const;
+export const DURATION_MESSAGES = {
+  int: 'duration must be whole minutes',
+  min: 'duration must be a positive number of minutes',
+  max: `duration must be at most ${READING_MINUTES_MAX} minutes`,
+} as const;
+
 // ---------------------------------------------------------------- books
 
 @ArgsType()
@@ -41,9 +51,9 @@ export class CreateBookArgs {
   author!: string;
 
   @Field(() => Int, { description: `1-${PAGES_MAX}.` })
-  @IsInt({ message: 'totalPages must be a whole number' })
-  @Min(1, { message: 'totalPages must be at least 1' })
-  @Max(PAGES_MAX, { message: `totalPages must be at most ${PAGES_MAX}` })
+  @IsInt({ message: pagesMessages('totalPages').int })
+  @Min(1, { message: pagesMessages('totalPages').min })
+  @Max(PAGES_MAX, { message: pagesMessages('totalPages').max })
   totalPages!: number;
 
   @Field(() => UUID, { nullable: true, description: 'The id of one of your image files (POST /files/upload).' })
@@ -51,8 +61,8 @@ export class CreateBookArgs {
 
   @Field(() => Int, { nullable: true, description: '0..totalPages; defaults to 0.' })
   @IsOptional()
-  @IsInt({ message: 'currentPage must be a whole number' })
-  @Min(0, { message: 'currentPage must not be negative' })
+  @IsInt({ message: CURRENT_PAGE_MESSAGES.int })
+  @Min(0, { message: CURRENT_PAGE_MESSAGES.min })
   currentPage?: number | null;
 }
 
@@ -60,8 +70,8 @@ export class CreateBookArgs {
 export class UpdateBookArgs extends BookIdArgs {
   @Field(() => Int, { nullable: true, description: '0..totalPages.' })
   @IfPresent('currentPage')
-  @IsInt({ message: 'currentPage must be a whole number' })
-  @Min(0, { message: 'currentPage must not be negative' })
+  @IsInt({ message: CURRENT_PAGE_MESSAGES.int })
+  @Min(0, { message: CURRENT_PAGE_MESSAGES.min })
   currentPage?: number;
 
   @Field(() => String, { nullable: true })
@@ -82,9 +92,9 @@ export class UpdateBookArgs extends BookIdArgs {
 
   @Field(() => Int, { nullable: true, description: 'Not below currentPage.' })
   @IfPresent('totalPages')
-  @IsInt({ message: 'totalPages must be a whole number' })
-  @Min(1, { message: 'totalPages must be at least 1' })
-  @Max(PAGES_MAX, { message: `totalPages must be at most ${PAGES_MAX}` })
+  @IsInt({ message: pagesMessages('totalPages').int })
+  @Min(1, { message: pagesMessages('totalPages').min })
+  @Max(PAGES_MAX, { message: pagesMessages('totalPages').max })
   totalPages?: number;
 
   @Field(() => UUID, { nullable: true, description: 'One of your image files; null removes the cover.' })
@@ -117,15 +127,15 @@ export class CreateReadingSessionArgs {
   bookId!: string;
 
   @Field(() => Int, { description: `1-${PAGES_MAX}; raises the book's currentPage (capped at totalPages).` })
-  @IsInt({ message: 'pagesRead must be a whole number' })
-  @Min(1, { message: 'pagesRead must be at least 1' })
-  @Max(PAGES_MAX, { message: `pagesRead must be at most ${PAGES_MAX}` })
+  @IsInt({ message: pagesMessages('pagesRead').int })
+  @Min(1, { message: pagesMessages('pagesRead').min })
+  @Max(PAGES_MAX, { message: pagesMessages('pagesRead').max })
   pagesRead!: number;
 
   @Field(() => Int, { description: `Minutes, 1-${READING_MINUTES_MAX}.` })
-  @IsInt({ message: 'duration must be whole minutes' })
-  @Min(1, { message: 'duration must be a positive number of minutes' })
-  @Max(READING_MINUTES_MAX, { message: `duration must be at most ${READING_MINUTES_MAX} minutes` })
+  @IsInt({ message: DURATION_MESSAGES.int })
+  @Min(1, { message: DURATION_MESSAGES.min })
+  @Max(READING_MINUTES_MAX, { message: DURATION_MESSAGES.max })
   duration!: number;
 }
 
@@ -133,16 +143,16 @@ export class CreateReadingSessionArgs {
 export class UpdateReadingSessionArgs extends ReadingSessionIdArgs {
   @Field(() => Int, { nullable: true, description: "Moves the book's currentPage by the difference (capped)." })
   @IfPresent('pagesRead')
-  @IsInt({ message: 'pagesRead must be a whole number' })
-  @Min(1, { message: 'pagesRead must be at least 1' })
-  @Max(PAGES_MAX, { message: `pagesRead must be at most ${PAGES_MAX}` })
+  @IsInt({ message: pagesMessages('pagesRead').int })
+  @Min(1, { message: pagesMessages('pagesRead').min })
+  @Max(PAGES_MAX, { message: pagesMessages('pagesRead').max })
   pagesRead?: number;
 
   @Field(() => Int, { nullable: true })
   @IfPresent('duration')
-  @IsInt({ message: 'duration must be whole minutes' })
-  @Min(1, { message: 'duration must be a positive number of minutes' })
-  @Max(READING_MINUTES_MAX, { message: `duration must be at most ${READING_MINUTES_MAX} minutes` })
+  @IsInt({ message: DURATION_MESSAGES.int })
+  @Min(1, { message: DURATION_MESSAGES.min })
+  @Max(READING_MINUTES_MAX, { message: DURATION_MESSAGES.max })
   duration?: number;
 }
 

@@ -25,13 +25,47 @@ import { Exercise } from './exercise.entity.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { MobilitySession } from './mobility-session.entity.js';
 import { TrainingSession } from './training-session.entity.js';
-import { NOT_BLANK } from '../core/validation/text.js';
+import { NOT_BLANK, TEXT_MESSAGES } from '../core/validation/text.js';
 
 export const NOTES_MAX = 10_000;
 /** A session lasts at most a day. */
 export const DURATION_MAX = 1_440;
 export const MAX_EXERCISES = 50;
 export const MAX_SETS = 50;
+/** A session's split label, a mobility focus and a cardio type: at most this many characters. */
+export const SPLIT_MAX = 100;
+export const FOCUS_MAX = 200;
+export const CARDIO_TYPE_MAX = 100;
+/** An exercise's name and category (and the catalog search's text for them). */
+export const EXERCISE_NAME_MAX = 200;
+export const EXERCISE_CATEGORY_MAX = 100;
+/** RPE, session RPE and intensity are rated 1 to 10; reps in reserve 0 to 10. */
+export const RATING_MIN = 1;
+export const RATING_MAX = 10;
+export const RIR_MAX = 10;
+/** Seconds of rest after a set: at most a day. */
+export const REST_TIME_MAX = 86_400;
+
+/**
+ * The wording of this module's number rules, one for the GraphQL and REST arguments below and the
+ * connector's tool arguments (src/connector/mcp/tools/training.tools.ts).
+ */
+export const TRAINING_MESSAGES = {
+  wholeNumber: (field: string) => `${field} must be a whole number`,
+  wholeSeconds: (field: string) => `${field} must be whole seconds`,
+  wholeMinutes: (field: string) => `${field} must be whole minutes`,
+  notNegative: (field: string) => `${field} must not be negative`,
+  positive: (field: string) => `${field} must be positive`,
+  positiveMinutes: (field: string) => `${field} must be a positive number of minutes`,
+  atMostMinutes: (field: string, max: number) => `${field} must be at most ${max} minutes`,
+  atLeast: (field: string, min: number) => `${field} must be at least ${min}`,
+  range: (field: string, min: number, max: number) => `${field} must be ${min} to ${max}`,
+  number: (field: string) => `${field} must be a number`,
+  halfStep: (field: string) => `${field} must be in steps of 0.5`,
+  tempo: 'tempo must look like 3-1-1-0 (three or four phases of seconds or X)',
+  tooManySets: `at most ${MAX_SETS} sets per exercise`,
+  tooManyExercises: `at most ${MAX_EXERCISES} exercises per session`,
+};
 
 /** Upper bounds of what a session logs, shared by the session API and the Public API (one rule for both). */
 export const SET_NUMBER_MAX = 1_000;
@@ -76,7 +110,7 @@ export class ListExercisesArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Exact category, any case.' })
   @IsOptional()
   @IsString()
-  @MaxLength(100)
+  @MaxLength(EXERCISE_CATEGORY_MAX)
   category?: string;
 
   @Field(() => String, { nullable: true, description: 'Exercises working this muscle group (any case).' })
@@ -93,7 +127,7 @@ export class ListExercisesArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Name contains this text (any case).' })
   @IsOptional()
   @IsString()
-  @MaxLength(200)
+  @MaxLength(EXERCISE_NAME_MAX)
   q?: string;
 }
 
@@ -165,7 +199,7 @@ export class UpdateExerciseArgs extends ExerciseIdArgs {
   })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'oneRepMax must be a number' })
-  @Min(0.001, { message: 'oneRepMax must be positive' })
+  @Min(0.001, { message: TRAINING_MESSAGES.positive('oneRepMax') })
   @Max(LOAD_MAX_KG)
   oneRepMax?: number | null;
 }
@@ -210,57 +244,57 @@ export class ExerciseHistoryEntry {
 export class TrainingSetInput {
   @Field(() => Int, { nullable: true, description: 'From 1; defaults to the position in the list.' })
   @IsOptional()
-  @IsInt({ message: 'setNumber must be a whole number' })
-  @Min(1, { message: 'setNumber must be at least 1' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('setNumber') })
+  @Min(1, { message: TRAINING_MESSAGES.atLeast('setNumber', 1) })
   @Max(SET_NUMBER_MAX)
   setNumber?: number;
 
   @Field(() => Int, { nullable: true })
   @IsOptional()
-  @IsInt({ message: 'reps must be a whole number' })
-  @Min(0, { message: 'reps must not be negative' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('reps') })
+  @Min(0, { message: TRAINING_MESSAGES.notNegative('reps') })
   @Max(REPS_MAX)
   reps?: number;
 
   @Field(() => Float, { nullable: true, description: 'Kilograms.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0, { message: 'load must not be negative' })
+  @Min(0, { message: TRAINING_MESSAGES.notNegative('load') })
   @Max(LOAD_MAX_KG)
   load?: number;
 
   @Field(() => Int, { nullable: true, description: 'Reps in reserve, 0-10.' })
   @IsOptional()
-  @IsInt({ message: 'rir must be a whole number' })
-  @Min(0, { message: 'rir must be 0 to 10' })
-  @Max(10, { message: 'rir must be 0 to 10' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('rir') })
+  @Min(0, { message: TRAINING_MESSAGES.range('rir', 0, RIR_MAX) })
+  @Max(RIR_MAX, { message: TRAINING_MESSAGES.range('rir', 0, RIR_MAX) })
   rir?: number;
 
   @Field(() => Int, { nullable: true, description: 'Seconds.' })
   @IsOptional()
-  @IsInt({ message: 'restTime must be whole seconds' })
-  @Min(0, { message: 'restTime must not be negative' })
-  @Max(86_400)
+  @IsInt({ message: TRAINING_MESSAGES.wholeSeconds('restTime') })
+  @Min(0, { message: TRAINING_MESSAGES.notNegative('restTime') })
+  @Max(REST_TIME_MAX)
   restTime?: number;
 
   @Field(() => Float, { nullable: true, description: 'Rating of perceived exertion, 1-10 in steps of 0.5.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'rpe must be a number' })
-  @Min(1, { message: 'rpe must be 1 to 10' })
-  @Max(10, { message: 'rpe must be 1 to 10' })
-  @IsHalfStep({ message: 'rpe must be in steps of 0.5' })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: TRAINING_MESSAGES.number('rpe') })
+  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('rpe', RATING_MIN, RATING_MAX) })
+  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('rpe', RATING_MIN, RATING_MAX) })
+  @IsHalfStep({ message: TRAINING_MESSAGES.halfStep('rpe') })
   rpe?: number;
 
   @Field(() => String, { nullable: true, description: 'e.g. 3-1-1-0: eccentric, pause, concentric, pause seconds (X for explosive).' })
   @IsOptional()
   @IsString()
-  @Matches(TEMPO_PATTERN, { message: 'tempo must look like 3-1-1-0 (three or four phases of seconds or X)' })
+  @Matches(TEMPO_PATTERN, { message: TRAINING_MESSAGES.tempo })
   tempo?: string;
 
   @Field(() => Int, { nullable: true, description: 'Time under tension, seconds.' })
   @IsOptional()
-  @IsInt({ message: 'tut must be whole seconds' })
-  @Min(0, { message: 'tut must not be negative' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeSeconds('tut') })
+  @Min(0, { message: TRAINING_MESSAGES.notNegative('tut') })
   @Max(SET_SECONDS_MAX)
   tut?: number;
 
@@ -271,15 +305,15 @@ export class TrainingSetInput {
 
   @Field(() => Int, { nullable: true, description: 'Seconds.' })
   @IsOptional()
-  @IsInt({ message: 'pauseDuration must be whole seconds' })
-  @Min(0, { message: 'pauseDuration must not be negative' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeSeconds('pauseDuration') })
+  @Min(0, { message: TRAINING_MESSAGES.notNegative('pauseDuration') })
   @Max(SET_SECONDS_MAX)
   pauseDuration?: number;
 
   @Field(() => Float, { nullable: true, description: 'Mean concentric velocity, m/s.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0, { message: 'velocity must not be negative' })
+  @Min(0, { message: TRAINING_MESSAGES.notNegative('velocity') })
   @Max(VELOCITY_MAX)
   velocity?: number;
 
@@ -297,7 +331,7 @@ export class TrainingExerciseInput {
 
   @Field(() => [TrainingSetInput], { nullable: true })
   @IsOptional()
-  @ArrayMaxSize(MAX_SETS, { message: `at most ${MAX_SETS} sets per exercise` })
+  @ArrayMaxSize(MAX_SETS, { message: TRAINING_MESSAGES.tooManySets })
   @ValidateNested({ each: true })
   sets?: TrainingSetInput[];
 }
@@ -315,9 +349,9 @@ export class CreateTrainingSessionArgs {
 
   @Field(() => String, { description: 'A weekly split label, e.g. Push.' })
   @IsString()
-  @MinLength(1, { message: 'split must not be empty' })
-  @MaxLength(100, { message: 'split must be at most 100 characters' })
-  @Matches(NOT_BLANK, { message: 'split must not be blank' })
+  @MinLength(1, { message: TEXT_MESSAGES.empty('split') })
+  @MaxLength(SPLIT_MAX, { message: TEXT_MESSAGES.tooLong('split', SPLIT_MAX) })
+  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('split') })
   split!: string;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })
@@ -328,9 +362,9 @@ export class CreateTrainingSessionArgs {
 
   @Field(() => Int, { nullable: true, description: '1-10.' })
   @IsOptional()
-  @IsInt({ message: 'sessionRPE must be a whole number' })
-  @Min(1, { message: 'sessionRPE must be 1 to 10' })
-  @Max(10, { message: 'sessionRPE must be 1 to 10' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('sessionRPE') })
+  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
+  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
   sessionRPE?: number;
 
   @Field(() => String, { nullable: true })
@@ -341,7 +375,7 @@ export class CreateTrainingSessionArgs {
 
   @Field(() => [TrainingExerciseInput], { nullable: true })
   @IsOptional()
-  @ArrayMaxSize(MAX_EXERCISES, { message: `at most ${MAX_EXERCISES} exercises per session` })
+  @ArrayMaxSize(MAX_EXERCISES, { message: TRAINING_MESSAGES.tooManyExercises })
   @ValidateNested({ each: true })
   exercises?: TrainingExerciseInput[];
 }
@@ -351,9 +385,9 @@ export class UpdateTrainingSessionArgs extends TrainingSessionIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('split')
   @IsString()
-  @MinLength(1, { message: 'split must not be empty' })
-  @MaxLength(100, { message: 'split must be at most 100 characters' })
-  @Matches(NOT_BLANK, { message: 'split must not be blank' })
+  @MinLength(1, { message: TEXT_MESSAGES.empty('split') })
+  @MaxLength(SPLIT_MAX, { message: TEXT_MESSAGES.tooLong('split', SPLIT_MAX) })
+  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('split') })
   split?: string;
 
   @Field(() => DateTimeISO, { nullable: true })
@@ -365,9 +399,9 @@ export class UpdateTrainingSessionArgs extends TrainingSessionIdArgs {
 
   @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
   @IsOptional()
-  @IsInt({ message: 'sessionRPE must be a whole number' })
-  @Min(1, { message: 'sessionRPE must be 1 to 10' })
-  @Max(10, { message: 'sessionRPE must be 1 to 10' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('sessionRPE') })
+  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
+  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
   sessionRPE?: number | null;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
@@ -378,7 +412,7 @@ export class UpdateTrainingSessionArgs extends TrainingSessionIdArgs {
 
   @Field(() => [TrainingExerciseInput], { nullable: true, description: 'Replaces every exercise and set of the session.' })
   @IfPresent('exercises')
-  @ArrayMaxSize(MAX_EXERCISES, { message: `at most ${MAX_EXERCISES} exercises per session` })
+  @ArrayMaxSize(MAX_EXERCISES, { message: TRAINING_MESSAGES.tooManyExercises })
   @ValidateNested({ each: true })
   exercises?: TrainingExerciseInput[];
 }
@@ -392,21 +426,21 @@ export class CreateMobilitySessionArgs {
 
   @Field(() => String)
   @IsString()
-  @MinLength(1, { message: 'focus must not be empty' })
-  @MaxLength(200, { message: 'focus must be at most 200 characters' })
-  @Matches(NOT_BLANK, { message: 'focus must not be blank' })
+  @MinLength(1, { message: TEXT_MESSAGES.empty('focus') })
+  @MaxLength(FOCUS_MAX, { message: TEXT_MESSAGES.tooLong('focus', FOCUS_MAX) })
+  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('focus') })
   focus!: string;
 
   @Field(() => Int, { description: 'Minutes, 1-1440.' })
-  @IsInt({ message: 'duration must be whole minutes' })
-  @Min(1, { message: 'duration must be a positive number of minutes' })
-  @Max(DURATION_MAX, { message: `duration must be at most ${DURATION_MAX} minutes` })
+  @IsInt({ message: TRAINING_MESSAGES.wholeMinutes('duration') })
+  @Min(1, { message: TRAINING_MESSAGES.positiveMinutes('duration') })
+  @Max(DURATION_MAX, { message: TRAINING_MESSAGES.atMostMinutes('duration', DURATION_MAX) })
   duration!: number;
 
   @Field(() => Int, { description: '1-10.' })
-  @IsInt({ message: 'intensity must be a whole number' })
-  @Min(1, { message: 'intensity must be 1 to 10' })
-  @Max(10, { message: 'intensity must be 1 to 10' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('intensity') })
+  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
+  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
   intensity!: number;
 }
 
@@ -417,29 +451,29 @@ export class CreateCardioSessionArgs {
 
   @Field(() => String, { description: 'e.g. run, bike, rowing.' })
   @IsString()
-  @MinLength(1, { message: 'type must not be empty' })
-  @MaxLength(100, { message: 'type must be at most 100 characters' })
-  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  @MinLength(1, { message: TEXT_MESSAGES.empty('type') })
+  @MaxLength(CARDIO_TYPE_MAX, { message: TEXT_MESSAGES.tooLong('type', CARDIO_TYPE_MAX) })
+  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('type') })
   type!: string;
 
   @Field(() => Int, { description: 'Minutes, 1-1440.' })
-  @IsInt({ message: 'duration must be whole minutes' })
-  @Min(1, { message: 'duration must be a positive number of minutes' })
-  @Max(DURATION_MAX, { message: `duration must be at most ${DURATION_MAX} minutes` })
+  @IsInt({ message: TRAINING_MESSAGES.wholeMinutes('duration') })
+  @Min(1, { message: TRAINING_MESSAGES.positiveMinutes('duration') })
+  @Max(DURATION_MAX, { message: TRAINING_MESSAGES.atMostMinutes('duration', DURATION_MAX) })
   duration!: number;
 
   @Field(() => Float, { nullable: true, description: 'Kilometres, above 0.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.001, { message: 'distance must be positive' })
+  @Min(0.001, { message: TRAINING_MESSAGES.positive('distance') })
   @Max(DISTANCE_MAX_KM)
   distance?: number;
 
   @Field(() => Int, { nullable: true, description: '1-10.' })
   @IsOptional()
-  @IsInt({ message: 'intensity must be a whole number' })
-  @Min(1, { message: 'intensity must be 1 to 10' })
-  @Max(10, { message: 'intensity must be 1 to 10' })
+  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('intensity') })
+  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
+  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
   intensity?: number;
 
   @Field(() => CardioEffort, { nullable: true })
@@ -450,35 +484,35 @@ export class CreateCardioSessionArgs {
   @Field(() => Float, { nullable: true, description: 'Minutes per kilometre, above 0.' })
   @IsOptional()
   @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.001, { message: 'pace must be positive' })
+  @Min(0.001, { message: TRAINING_MESSAGES.positive('pace') })
   @Max(PACE_MAX)
   pace?: number;
 
   @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
   @IsOptional()
   @IsInt()
-  @Min(1, { message: 'averageHeartRate must be positive' })
+  @Min(1, { message: TRAINING_MESSAGES.positive('averageHeartRate') })
   @Max(HEART_RATE_MAX)
   averageHeartRate?: number;
 
   @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
   @IsOptional()
   @IsInt()
-  @Min(1, { message: 'maxHeartRate must be positive' })
+  @Min(1, { message: TRAINING_MESSAGES.positive('maxHeartRate') })
   @Max(HEART_RATE_MAX)
   maxHeartRate?: number;
 
   @Field(() => Int, { nullable: true, description: 'kcal.' })
   @IsOptional()
   @IsInt()
-  @Min(1, { message: 'calories must be positive' })
+  @Min(1, { message: TRAINING_MESSAGES.positive('calories') })
   @Max(CALORIES_MAX)
   calories?: number;
 
   @Field(() => Int, { nullable: true, description: 'Metres.' })
   @IsOptional()
   @IsInt()
-  @Min(0, { message: 'elevationGain must not be negative' })
+  @Min(0, { message: TRAINING_MESSAGES.notNegative('elevationGain') })
   @Max(ELEVATION_GAIN_MAX_M)
   elevationGain?: number;
 

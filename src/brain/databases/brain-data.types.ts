@@ -9,6 +9,9 @@ import { DateTimeISO, UUID } from '../../core/scalars.js';
  * definitions, record values, filters — are JSON objects, checked by the services.
  */
 
+/** A database's name is at most this long (database.service.ts readName). */
+export const DATABASE_NAME_MAX = 200;
+
 @ObjectType('BrainDatabase', { simpleResolvers: true, description: 'A user-defined table: typed properties, records hold the values.' })
 export class BrainDatabaseView {
   @Field(() => ID)

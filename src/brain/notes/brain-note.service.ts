@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ForeignKeyConstraintViolationException, type FilterQuery } from '@mikro-orm/core';
+import { ForeignKeyConstraintViolationException, LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../../core/deleted.js';
 import { NotFoundError } from '../../core/errors.js';
 import { findPage } from '../../core/database/find-page.js';
@@ -42,6 +42,28 @@ export class BrainNoteService {
 
   async get(userId: string, noteId: string): Promise<BrainNote> {
     const note = await this.em.findOne(BrainNote, { id: noteId, userId });
+    if (!note) throw new NotFoundError('Note');
+    return note;
+  }
+
+  /**
+   * Id and title of the notes titled `title` (ignoring case and surrounding spaces), else of those whose
+   * title contains it; most recently edited first, at most `limit`: how a person names a note.
+   */
+  async findByTitle(userId: string, title: string, limit: number): Promise<{ id: string; title: string }[]> {
+    const text = title.trim().replace(/[\\%_]/g, (c) => `\\${c}`);
+    const read = async (pattern: string) =>
+      (await this.em.find(BrainNote, { userId, title: { $ilike: pattern } }, { fields: ['id', 'title'], orderBy: { updatedAt: 'desc', id: 'asc' }, limit })).map((n) => ({ id: n.id, title: n.title }));
+    const exact = await read(text);
+    return exact.length ? exact : read(`%${text}%`);
+  }
+
+  /**
+   * The note, its row locked until the caller's transaction ends: a read-modify-write (appending to the
+   * content) in that transaction cannot lose a concurrent one's change.
+   */
+  async getForUpdate(userId: string, noteId: string): Promise<BrainNote> {
+    const note = await this.em.findOne(BrainNote, { id: noteId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!note) throw new NotFoundError('Note');
     return note;
   }

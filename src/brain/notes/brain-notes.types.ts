@@ -16,6 +16,8 @@ export const NOTE_CONTENT_MAX = 500_000;
 export const FOLDER_NAME_MAX = 200;
 export const TAG_NAME_MAX = 100;
 export const NOTE_TAGS_MAX = 50;
+/** The refusal of more than NOTE_TAGS_MAX tags on a note (GraphQL, REST and the connector). */
+export const NOTE_TAGS_MESSAGE = `at most ${NOTE_TAGS_MAX} tags`;
 export const CANVAS_NAME_MAX = 200;
 export const CANVAS_CARDS_MAX = 500;
 /** Canvas coordinates and sizes stay within ±1e7 (a board, not a map). */
@@ -33,7 +35,7 @@ function Markdown(): PropertyDecorator {
 }
 
 function TagIds(): PropertyDecorator {
-  return ArrayMaxSize(NOTE_TAGS_MAX, { message: `at most ${NOTE_TAGS_MAX} tags` });
+  return ArrayMaxSize(NOTE_TAGS_MAX, { message: NOTE_TAGS_MESSAGE });
 }
 
 // ---------------------------------------------------------------- notes

@@ -28,6 +28,12 @@ export class BrainTagService {
     return tag;
   }
 
+  /** The user's tags among `ids`, by name (a note's tags shown with their names). */
+  async byIds(userId: string, ids: readonly string[]): Promise<BrainTag[]> {
+    if (!ids.length) return [];
+    return this.em.find(BrainTag, { id: { $in: [...ids] }, userId }, { orderBy: { nameKey: 'asc', id: 'asc' } });
+  }
+
   /** A name already used (ignoring case) is refused: 400 `brain_tag_exists`. */
   async create(userId: string, input: { name: string; color?: string | null }): Promise<BrainTag> {
     const name = input.name.trim();

@@ -6,6 +6,8 @@ export const SEARCH_QUERY_MAX = 200;
 export const SEARCH_LIMIT_DEFAULT = 20;
 export const SEARCH_LIMIT_MAX = 50;
 export const BRAIN_ENTITY_TYPES = ['note', 'database', 'record', 'form'];
+/** The refusals of a search `limit` (GraphQL, REST and the connector). */
+export const SEARCH_LIMIT_MESSAGES = { int: 'limit must be a whole number', min: 'limit must be at least 1', max: `limit must be at most ${SEARCH_LIMIT_MAX}` };
 
 @ArgsType()
 export class BrainSearchArgs {
@@ -22,9 +24,9 @@ export class BrainSearchArgs {
 
   @Field(() => Int, { nullable: true, description: `How many results (default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}).` })
   @IsOptional()
-  @IsInt({ message: 'limit must be a whole number' })
-  @Min(1, { message: 'limit must be at least 1' })
-  @Max(SEARCH_LIMIT_MAX, { message: `limit must be at most ${SEARCH_LIMIT_MAX}` })
+  @IsInt({ message: SEARCH_LIMIT_MESSAGES.int })
+  @Min(1, { message: SEARCH_LIMIT_MESSAGES.min })
+  @Max(SEARCH_LIMIT_MAX, { message: SEARCH_LIMIT_MESSAGES.max })
   limit?: number;
 }
 

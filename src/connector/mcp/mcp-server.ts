@@ -8,10 +8,14 @@ import { AppError, ValidationError } from '../../core/errors.js';
 import { unstorableTextErrors } from '../../core/storable-text.js';
 import type { Logger } from '../../core/logger.js';
 import { connectorTools } from './tools/index.js';
+import { registerPrompts } from './prompts.js';
+import { registerResources } from './resources.js';
 import { scopeOf, type ConnectorTool } from './tools/tool.js';
 
 const INSTRUCTIONS =
-  "Life planner: the user's planning day (checklist, perimeter, tasks, bedtime targets), tasks and wellness logs. " +
+  "Life planner: the user's days (checklist, perimeter, tasks, bedtime targets), training, health logs, food (dinner plans, grocery lists), " +
+  'journal, reading, Brain notes and databases, files, people, projects, money and gamification — what the person granted this connection. ' +
+  "Tools take ids or names where a person would say a name; days default to the user's today in their time zone. " +
   "Dates are the user's: call system_get_current_datetime when the day or time matters.";
 
 function text(value: unknown, isError = false): CallToolResult {
@@ -111,5 +115,8 @@ export function createMcpServer(deps: AppDeps, userId: string, granted: readonly
     );
   }
   listGrantedToolsOnly(server, tools, granted);
+  const context = () => ({ deps, userId, em: deps.orm.em.fork() });
+  registerResources(server, granted, context);
+  registerPrompts(server, granted, context);
   return server;
 }

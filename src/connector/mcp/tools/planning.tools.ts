@@ -6,6 +6,9 @@ import { DayService } from '../../../planning/day.service.js';
 import { createPlanningLoaders } from '../../../planning/planning.loaders.js';
 import { SettingsService } from '../../../settings/settings.service.js';
 import { TaskService } from '../../../tasks/task.service.js';
+import { WeekService } from '../../../planning/week.service.js';
+import { mondayOf, todayIn } from '../../../core/dates.js';
+import type { Day } from '../../../planning/day.entity.js';
 import type { ChecklistItem } from '../../../planning/checklist-item.entity.js';
 import type { Task } from '../../../tasks/task.entity.js';
 import { isoDate, isoDateTime, taskOut } from './outputs.js';
@@ -45,6 +48,58 @@ export async function dayIdOrToday(ctx: ToolContext, dayId: string | undefined):
 
 const dayIdArg = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
 
+/** What the day tools and the day resources answer for one day. */
+const dayShape = {
+  id: z.string(),
+  date: isoDate,
+  weekId: z.string(),
+  minimumMode: z.boolean(),
+  completed: z.boolean(),
+  mood: z.number().nullable(),
+  energy: z.number().nullable(),
+  sleepHours: z.number().nullable(),
+  notes: z.string().nullable(),
+  checklist: z.array(checklistItemOut),
+  perimeterTasks: z.array(z.object({ id: z.string(), title: z.string() })),
+  tasks: z.array(taskOut),
+  bedtimeTargets: z.object({ wakeTime: z.string().nullable(), inBedTime: z.string().nullable(), lightsOutTime: z.string().nullable(), stressWeek: z.boolean() }),
+};
+
+/** A day as the day tools answer it: its checklist, perimeter, tasks and the bedtime targets in effect. */
+export async function dayJson(ctx: ToolContext, day: Day) {
+  const loaders = createPlanningLoaders(ctx.em);
+  const [checklist, perimeter, tasks, week, settings] = await Promise.all([
+    new ChecklistService(ctx.em).list(ctx.userId, day.id),
+    loaders.perimeterByDayId.load(day.id),
+    new TaskService(ctx.em).list(ctx.userId, { dayId: day.id, limit: 100 }),
+    loaders.weekById.load(day.weekId),
+    new SettingsService(ctx.em).get(ctx.userId),
+  ]);
+  const required = requiredChecklist(day.minimumMode);
+  return {
+    id: day.id,
+    date: day.date,
+    weekId: day.weekId,
+    minimumMode: day.minimumMode,
+    completed: !!day.completedAt,
+    mood: day.mood ?? null,
+    energy: day.energy ?? null,
+    sleepHours: day.sleepHours ?? null,
+    notes: day.notes ?? null,
+    checklist: checklist.map((item) => checklistItemJson(item, required)),
+    perimeterTasks: perimeter.map((p) => ({ id: p.id, title: p.title })),
+    tasks: tasks.items.map(taskJson),
+    bedtimeTargets: bedtimeTargetsFor(week, settings),
+  };
+}
+
+const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD').optional().describe("YYYY-MM-DD; the user's today when absent.");
+
+/** The date a tool works on: the one given, or the user's today. */
+export async function dateOrToday(ctx: ToolContext, date: string | undefined): Promise<string> {
+  return date ?? todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
+}
+
 export const planningTools: ConnectorTool[] = [
   defineTool({
     name: 'planning_get_today',
@@ -52,48 +107,81 @@ export const planningTools: ConnectorTool[] = [
     description:
       "The user's today (in their time zone, created on first read): mode, mood and energy, the checklist (which items the day requires and which are done), the perimeter tasks, the day's tasks and the bedtime targets in effect.",
     inputSchema: {},
-    outputSchema: {
-      id: z.string(),
-      date: isoDate,
-      weekId: z.string(),
-      minimumMode: z.boolean(),
-      completed: z.boolean(),
-      mood: z.number().nullable(),
-      energy: z.number().nullable(),
-      sleepHours: z.number().nullable(),
-      notes: z.string().nullable(),
-      checklist: z.array(checklistItemOut),
-      perimeterTasks: z.array(z.object({ id: z.string(), title: z.string() })),
-      tasks: z.array(taskOut),
-      bedtimeTargets: z.object({ wakeTime: z.string().nullable(), inBedTime: z.string().nullable(), lightsOutTime: z.string().nullable(), stressWeek: z.boolean() }),
-    },
+    outputSchema: dayShape,
     area: 'planning',
     annotations: READ_ONLY,
     async run(_args, ctx) {
-      const day = await new DayService(ctx.em).today(ctx.userId);
+      return dayJson(ctx, await new DayService(ctx.em).today(ctx.userId));
+    },
+  }),
+  defineTool({
+    name: 'planning_get_day',
+    title: 'A day of the plan',
+    description: 'One day by date (today by default), as planning_get_today answers it. A date whose week was never generated is NOT_FOUND.',
+    inputSchema: { date: dateArg },
+    outputSchema: dayShape,
+    area: 'planning',
+    annotations: READ_ONLY,
+    async run(args, ctx) {
+      const days = new DayService(ctx.em);
+      return dayJson(ctx, args.date ? await days.onDate(ctx.userId, args.date) : await days.today(ctx.userId));
+    },
+  }),
+  defineTool({
+    name: 'planning_get_week',
+    title: 'A week of the plan',
+    description:
+      "The week (Monday to Sunday) holding `date` (today by default): whether it is a stress week, and per day its completion, mood, energy, sleep and checklist progress (required items done / required). A week never generated is NOT_FOUND.",
+    inputSchema: { date: dateArg },
+    outputSchema: {
+      id: z.string(),
+      startDate: isoDate,
+      endDate: isoDate,
+      isStressWeek: z.boolean(),
+      daysCompleted: z.number(),
+      days: z.array(
+        z.object({
+          id: z.string(),
+          date: isoDate,
+          completed: z.boolean(),
+          minimumMode: z.boolean(),
+          mood: z.number().nullable(),
+          energy: z.number().nullable(),
+          sleepHours: z.number().nullable(),
+          checklistDone: z.number(),
+          checklistRequired: z.number(),
+        }),
+      ),
+    },
+    area: 'planning',
+    annotations: READ_ONLY,
+    async run(args, ctx) {
+      const week = await new WeekService(ctx.em).findByStart(ctx.userId, mondayOf(await dateOrToday(ctx, args.date)));
       const loaders = createPlanningLoaders(ctx.em);
-      const [checklist, perimeter, tasks, week, settings] = await Promise.all([
-        new ChecklistService(ctx.em).list(ctx.userId, day.id),
-        loaders.perimeterByDayId.load(day.id),
-        new TaskService(ctx.em).list(ctx.userId, { dayId: day.id, limit: 100 }),
-        loaders.weekById.load(day.weekId),
-        new SettingsService(ctx.em).get(ctx.userId),
-      ]);
-      const required = requiredChecklist(day.minimumMode);
+      const days = await loaders.daysByWeekId.load(week.id);
+      const checklists = await Promise.all(days.map((day) => loaders.checklistByDayId.load(day.id)));
+      const dayRows = days.map((day, i) => {
+        const required = requiredChecklist(day.minimumMode);
+        const items = checklists[i]!.filter((item) => required.includes(item.key));
+        return {
+          id: day.id,
+          date: day.date,
+          completed: !!day.completedAt,
+          minimumMode: day.minimumMode,
+          mood: day.mood ?? null,
+          energy: day.energy ?? null,
+          sleepHours: day.sleepHours ?? null,
+          checklistDone: items.filter((item) => item.completed).length,
+          checklistRequired: required.length,
+        };
+      });
       return {
-        id: day.id,
-        date: day.date,
-        weekId: day.weekId,
-        minimumMode: day.minimumMode,
-        completed: !!day.completedAt,
-        mood: day.mood ?? null,
-        energy: day.energy ?? null,
-        sleepHours: day.sleepHours ?? null,
-        notes: day.notes ?? null,
-        checklist: checklist.map((item) => checklistItemJson(item, required)),
-        perimeterTasks: perimeter.map((p) => ({ id: p.id, title: p.title })),
-        tasks: tasks.items.map(taskJson),
-        bedtimeTargets: bedtimeTargetsFor(week, settings),
+        id: week.id,
+        startDate: week.startDate,
+        endDate: week.endDate,
+        isStressWeek: !!week.isStressWeek,
+        daysCompleted: dayRows.filter((d) => d.completed).length,
+        days: dayRows,
       };
     },
   }),

@@ -32,6 +32,7 @@ export const tasksTools: ConnectorTool[] = [
   }),
   defineTool({
     name: 'tasks_create',
+    mirrors: 'Mutation.createTask',
     title: 'Create a task',
     description: 'A new task (status todo) with a hard timebox in minutes; optionally in a category and on a day. Records task_created.',
     inputSchema: {
@@ -50,6 +51,7 @@ export const tasksTools: ConnectorTool[] = [
   }),
   defineTool({
     name: 'tasks_update_status',
+    mirrors: 'Mutation.updateTask',
     title: "Change a task's status",
     description:
       'Sets a task to todo, doing, done or deferred. Deferring needs a non-empty `nextStep` (the concrete next action). Becoming done records task_completed.',

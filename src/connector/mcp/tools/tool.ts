@@ -30,6 +30,11 @@ export interface ConnectorTool<Shape extends z.ZodRawShape = z.ZodRawShape, Outp
   title: string;
   description: string;
   area: ScopeArea | null;
+  /**
+   * The GraphQL operation whose arguments this tool shares (`Mutation.createTask`): a test checks that
+   * every argument of the same name has the same bounds (length, minimum, maximum) in both.
+   */
+  mirrors?: `Query.${string}` | `Mutation.${string}`;
   inputSchema: Shape;
   outputSchema: Output;
   annotations: ToolAnnotations;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MoodService, WaterService } from '../../../wellness/wellness.service.js';
-import { NOTES_MAX, SCORE_MAX, SCORE_MIN, scoreMessage, WATER_VOLUME_MAX_ML } from '../../../wellness/wellness.types.js';
+import { NOTES_MAX, SCORE_MAX, SCORE_MIN, scoreMessage, WATER_VOLUME_MAX_ML, WATER_VOLUME_MIN_ML } from '../../../wellness/wellness.types.js';
 import { optionalText, boundedInt } from '../../../core/validation/tool-arguments.js';
 import { dayIdOrToday } from './planning.tools.js';
 import { isoDateTime } from './outputs.js';
@@ -13,10 +13,15 @@ const notes = optionalText('notes', NOTES_MAX);
 export const wellnessTools: ConnectorTool[] = [
   defineTool({
     name: 'log_water',
+    mirrors: 'Mutation.logWater',
     title: 'Log water',
     description: 'Records water drunk on a day (today by default), in millilitres. Records water_logged.',
     inputSchema: {
-      volume: z.number().positive().max(WATER_VOLUME_MAX_ML).describe(`Millilitres, above 0 and at most ${WATER_VOLUME_MAX_ML}.`),
+      volume: z
+        .number({ error: 'volume must be a number' })
+        .min(WATER_VOLUME_MIN_ML, 'volume must be positive')
+        .max(WATER_VOLUME_MAX_ML, `volume must be at most ${WATER_VOLUME_MAX_ML} millilitres`)
+        .describe(`Millilitres, above 0 and at most ${WATER_VOLUME_MAX_ML}.`),
       dayId,
       time,
       notes,
@@ -32,6 +37,7 @@ export const wellnessTools: ConnectorTool[] = [
   }),
   defineTool({
     name: 'log_mood',
+    mirrors: 'Mutation.logMood',
     title: 'Log mood and energy',
     description: "Records a mood and energy check-in (each 1-10) on a day (today by default) and sets the day's mood and energy to it.",
     inputSchema: {

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../../test/support/test-app.js';
+import { callOk, connectedUser, startConnectorApp } from './connector.test-helpers.js';
+
+/** Issue 25: resources a client can attach and prompts it can fetch, through the same reads as the tools. */
+let app: TestApp;
+let alice: Awaited<ReturnType<typeof connectedUser>>;
+
+beforeAll(async () => {
+  app = await startConnectorApp();
+  alice = await connectedUser(app);
+});
+afterAll(async () => {
+  await alice?.client.close();
+  await app?.close();
+});
+
+const json = (result: { contents: { text?: unknown; mimeType?: string }[] }) => {
+  expect(result.contents[0]!.mimeType).toBe('application/json');
+  return JSON.parse(String(result.contents[0]!.text));
+};
+
+describe('resources', () => {
+  it('lists today and the templates with their instances, and reads each as its tool answers', async () => {
+    const today = await callOk(alice.client, 'planning_get_today');
+    const { resources } = await alice.client.listResources();
+    const uris = resources.map((r) => r.uri);
+    expect(uris).toContain('life-planner://day/today');
+    expect(uris).toContain(`life-planner://day/${today.date}`);
+    expect(uris.filter((u) => u.startsWith('life-planner://day/2'))).toHaveLength(7);
+    const { resourceTemplates } = await alice.client.listResourceTemplates();
+    expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual([
+      'life-planner://brain/note/{noteId}',
+      'life-planner://day/{date}',
+      'life-planner://grocery-list/{date}',
+      'life-planner://week/{date}',
+    ]);
+
+    expect(json(await alice.client.readResource({ uri: 'life-planner://day/today' }))).toEqual(today);
+    expect(json(await alice.client.readResource({ uri: `life-planner://day/${today.date}` }))).toEqual(today);
+    const week = json(await alice.client.readResource({ uri: `life-planner://week/${today.date}` }));
+    expect(week.days).toHaveLength(7);
+    expect(week.days.map((d: { id: string }) => d.id)).toContain(today.id);
+    await expect(alice.client.readResource({ uri: `life-planner://grocery-list/${today.date}` })).rejects.toThrow(/not found/i);
+    await callOk(alice.client, 'nutrition_generate_grocery_list', { date: today.date });
+    const groceries = json(await alice.client.readResource({ uri: `life-planner://grocery-list/${today.date}` }));
+    expect(groceries).toEqual(await callOk(alice.client, 'nutrition_grocery_list', { date: today.date }));
+
+    const note = await callOk(alice.client, 'brain_create_note', { title: 'Trip to Lisbon', content: 'Book the train' });
+    const listed = (await alice.client.listResources()).resources.find((r) => r.uri === `life-planner://brain/note/${note.id}`);
+    expect(listed?.name).toBe('Trip to Lisbon');
+    const read = json(await alice.client.readResource({ uri: `life-planner://brain/note/${note.id}` }));
+    expect(read).toEqual(await callOk(alice.client, 'brain_read_note', { noteId: note.id }));
+  });
+
+  it('answers a missing, malformed or another user’s resource as an error, never a read', async () => {
+    const note = await callOk(alice.client, 'brain_create_note', { title: 'Private', content: 'secret' });
+    const bob = await connectedUser(app);
+    try {
+      await expect(bob.client.readResource({ uri: `life-planner://brain/note/${note.id}` })).rejects.toThrow(/not found/i);
+      await expect(bob.client.readResource({ uri: 'life-planner://day/1999-01-01' })).rejects.toThrow(/not found/i);
+      await expect(bob.client.readResource({ uri: 'life-planner://day/yesterday' })).rejects.toThrow(/YYYY-MM-DD/);
+    } finally {
+      await bob.client.close();
+    }
+  });
+
+  it('offers only what the grant allows', async () => {
+    const planner = await connectedUser(app, { areas: ['planning'], access: 'read' });
+    try {
+      const { resourceTemplates } = await planner.client.listResourceTemplates();
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['life-planner://day/{date}', 'life-planner://week/{date}']);
+      await expect(planner.client.readResource({ uri: `life-planner://grocery-list/2026-11-23` })).rejects.toThrow();
+      const prompts = (await planner.client.listPrompts()).prompts.map((p) => p.name).sort();
+      expect(prompts).toEqual(['plan_my_day', 'weekly_review']);
+    } finally {
+      await planner.client.close();
+    }
+  });
+});
+
+describe('prompts', () => {
+  it('lists plan_my_day, weekly_review and log_workout, and fills them with the person’s data', async () => {
+    const { prompts } = await alice.client.listPrompts();
+    expect(prompts.map((p) => p.name).sort()).toEqual(['log_workout', 'plan_my_day', 'weekly_review']);
+    expect(prompts.find((p) => p.name === 'plan_my_day')!.arguments).toEqual([expect.objectContaining({ name: 'date', required: false })]);
+
+    const task = await callOk(alice.client, 'tasks_create', { title: 'Write the quarterly report', timebox: 45 });
+    const plan = await alice.client.getPrompt({ name: 'plan_my_day', arguments: {} });
+    const text = (plan.messages[0]!.content as { text: string }).text;
+    expect(text).toContain('Write the quarterly report');
+    expect(text).toContain(task.id);
+    expect(text).toContain('bedtimeTargets');
+
+    const today = await callOk(alice.client, 'planning_get_today');
+    const review = await alice.client.getPrompt({ name: 'weekly_review', arguments: { date: today.date } });
+    const reviewText = (review.messages[0]!.content as { text: string }).text;
+    expect(reviewText).toContain('## Completion, mood, energy and sleep by day (planning_get_week)');
+    expect(reviewText).toContain(today.id);
+    expect(reviewText).toContain('## Journal (journal_today)');
+
+    const workout = await alice.client.getPrompt({ name: 'log_workout', arguments: { exercises: 'bench press, squat' } });
+    expect((workout.messages[0]!.content as { text: string }).text).toContain('bench press, squat');
+    await expect(alice.client.getPrompt({ name: 'plan_my_day', arguments: { date: 'tomorrow' } })).rejects.toThrow(/YYYY-MM-DD/);
+  });
+
+  it('leaves out what the grant does not cover, and says so', async () => {
+    const planner = await connectedUser(app, { areas: ['planning'], access: 'read' });
+    try {
+      const review = await planner.client.getPrompt({ name: 'weekly_review', arguments: {} });
+      const text = (review.messages[0]!.content as { text: string }).text;
+      expect(text).toContain('not shared with this assistant (needs money:read)');
+      expect(text).toContain('not shared with this assistant (needs health:read)');
+      expect(text).not.toMatch(/"accounts"|"categories"/);
+    } finally {
+      await planner.client.close();
+    }
+  });
+});
