@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/support/test-app.js';
-import { callOk, connectedUser, startConnectorApp } from './connector.test-helpers.js';
+import { callError, callOk, connectedUser, startConnectorApp } from './connector.test-helpers.js';
 
 /** Issue 25: resources a client can attach and prompts it can fetch, through the same reads as the tools. */
 let app: TestApp;
@@ -19,6 +19,33 @@ const json = (result: { contents: { text?: unknown; mimeType?: string }[] }) => 
   expect(result.contents[0]!.mimeType).toBe('application/json');
   return JSON.parse(String(result.contents[0]!.text));
 };
+
+describe('the day and week tools the resources read through', () => {
+  it('answer a day and its week by date, refuse a bad date, and never reach another user’s days', async () => {
+    const today = await callOk(alice.client, 'planning_get_today');
+    expect(await callOk(alice.client, 'planning_get_day', { date: today.date })).toEqual(today);
+    expect(await callOk(alice.client, 'planning_get_day')).toEqual(today);
+    await callOk(alice.client, 'checklist_toggle', { key: 'MAKE_BED' });
+    const week = await callOk(alice.client, 'planning_get_week', { date: today.date });
+    expect(week.days).toHaveLength(7);
+    expect(week.days.find((d: { id: string }) => d.id === today.id)).toMatchObject({ date: today.date, checklistDone: 1, checklistRequired: 10, completed: false });
+    expect(week.daysCompleted).toBe(0);
+
+    expect(await callError(alice.client, 'planning_get_day', { date: '24/11/2026' })).toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(await callError(alice.client, 'planning_get_week', { date: '1999-01-04' })).toMatchObject({ code: 'NOT_FOUND' });
+    const bob = await connectedUser(app);
+    try {
+      // Before Bob's today exists, Alice's day is not his; after, his own day record answers.
+      expect(await callError(bob.client, 'planning_get_day', { date: today.date })).toMatchObject({ code: 'NOT_FOUND' });
+      await callOk(bob.client, 'planning_get_today');
+      expect((await callOk(bob.client, 'planning_get_day', { date: today.date })).id).not.toBe(today.id);
+      expect((await callOk(bob.client, 'planning_get_week', { date: today.date })).id).not.toBe(week.id);
+      expect(await callError(bob.client, 'planning_get_day', { date: '1999-01-04' })).toMatchObject({ code: 'NOT_FOUND' });
+    } finally {
+      await bob.client.close();
+    }
+  });
+});
 
 describe('resources', () => {
   it('lists today and the templates with their instances, and reads each as its tool answers', async () => {
