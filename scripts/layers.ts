@@ -26,6 +26,9 @@ export const LAYER_RULES: IForbiddenRuleType[] = [
     from: { path },
     to: { path: LAYERS.slice(i + 1).map(([, above]) => `(${above})`).join('|') },
   })),
+  // One edge direction: rest/ (the REST surfaces of /api/v1 and /api/public/v1) is mounted by the
+  // composition only; the other edges never build on it.
+  { name: 'rest-only-from-app', comment: 'only src/app/ imports rest/', severity: 'error', from: { path: '^src/', pathNot: '^src/app/' }, to: { path: '^rest/' } },
   { name: 'no-circular', comment: 'no import circle', severity: 'error', from: {}, to: { circular: true } },
 ];
 

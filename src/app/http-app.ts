@@ -26,7 +26,7 @@ import { createRequestContext } from '../http/request-context.js';
 import { requestLogging } from '../http/request-logging.js';
 import { sameOriginWrites } from '../http/same-origin-writes.js';
 import { isJsonContentType } from '../http/json-content-type.js';
-import { publicApiRouter } from '../public-api/public-api.http.js';
+import { publicApiRouter } from '../../rest/public-api.http.js';
 import { handWrittenPaths, handWrittenRoutes, isStreamedUpload } from './hand-written-routes.js';
 import { agendaFeedRoutes } from '../agenda/agenda-feed.routes.js';
 import type { RedisClientType } from 'redis';

@@ -18,17 +18,20 @@ describe('the layers of the code', () => {
       'src/tasks/a.ts': "import { b } from './b.js';\nexport const a = () => b;\n",
       'src/tasks/b.ts': "import { a } from './a.js';\nexport const b = () => a;\n",
       'src/tasks/task.service.ts': "import { context } from '../core/context.js';\nexport const service = context;\n",
+      'rest/route-table.ts': 'export const routes = 1;\n',
+      'src/connector/edge.ts': "import { routes } from '../../rest/route-table.js';\nexport const edge = routes;\n",
     };
     try {
       for (const [path, text] of Object.entries(files)) {
         await mkdir(dirname(join(root, path)), { recursive: true });
         await writeFile(join(root, path), text);
       }
-      const violations = await layerViolations(['src'], root);
+      const violations = await layerViolations(['src', 'rest'], root);
       expect(violations).toEqual(
         expect.arrayContaining([
           { rule: 'no-upward-import-from-core', from: 'src/core/context.ts', to: 'src/app/loaders.ts' },
           expect.objectContaining({ rule: 'no-circular', from: expect.stringMatching(/^src\/tasks\/[ab]\.ts$/) }),
+          { rule: 'rest-only-from-app', from: 'src/connector/edge.ts', to: 'rest/route-table.ts' },
         ]),
       );
       // A domain reaching down to core is no violation.

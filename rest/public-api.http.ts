@@ -1,17 +1,17 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { RedisClientType } from 'redis';
-import type { AppContext, AppDeps, Loaders } from '../core/context.js';
-import { limiterStores } from '../http/rate-limits.js';
-import { STATUS_OVERRIDE } from '../http/status-override.js';
-import { createSofaSurface } from '../../rest/sofa-surface.js';
-import { publicRoutes } from '../../rest/public-routes.js';
-import { ApiKeyAuthenticator, type ApiKeyAuth } from '../api-keys/api-key-auth.js';
-import { API_KEY_LOCAL, apiKeyAuthentication } from './public-auth.js';
-import { publicApiRateLimiter } from './public-rate-limit.js';
-import { buildPublicOpenApi } from './openapi.js';
-import { docsRoutes } from '../openapi/swagger-ui.js';
-import { errorEnvelope } from '../http/envelope.js';
+import type { AppContext, AppDeps, Loaders } from '../src/core/context.js';
+import { limiterStores } from '../src/http/rate-limits.js';
+import { STATUS_OVERRIDE } from '../src/http/status-override.js';
+import { createSofaSurface } from './sofa-surface.js';
+import { publicRoutes } from './public-routes.js';
+import { ApiKeyAuthenticator, type ApiKeyAuth } from '../src/api-keys/api-key-auth.js';
+import { API_KEY_LOCAL, apiKeyAuthentication } from '../src/public-api/public-auth.js';
+import { publicApiRateLimiter } from '../src/public-api/public-rate-limit.js';
+import { buildPublicOpenApi } from './public-openapi.js';
+import { docsRoutes } from '../src/openapi/swagger-ui.js';
+import { errorEnvelope } from '../src/http/envelope.js';
 
 export const PUBLIC_API_BASE = '/api/public/v1';
 
@@ -62,7 +62,7 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
 
   let yaml: string | undefined;
   router.get('/openapi.yaml', async (_req, res) => {
-    const { sofaRouteOperations } = await import('../../rest/sofa-operations.js');
+    const { sofaRouteOperations } = await import('./sofa-operations.js');
     yaml ??= await buildPublicOpenApi(await surface.openAPIDocument(), schema, publicRoutes, PUBLIC_API_BASE, sofaRouteOperations(schema, publicRoutes)).yaml();
     res.type('application/yaml').send(yaml);
   });

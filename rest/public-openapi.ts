@@ -1,6 +1,6 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import type { RouteTable } from '../../rest/route-table.js';
-import { buildRestOpenApi, errorResponse, type Json } from '../openapi/rest-openapi.js';
+import type { RouteTable } from './route-table.js';
+import { buildRestOpenApi, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
 
 const ROUTE_SUMMARIES: Record<string, string> = {
   publicSearchExercises: 'Search the exercise catalog',
