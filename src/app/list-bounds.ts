@@ -6,6 +6,7 @@ import { MAX_FIELDS, MAX_FORMS } from '../brain/forms/form-config.js';
 import { CANVAS_CARDS_MAX, NOTE_TAGS_MAX } from '../brain/notes/brain-notes.types.js';
 import { BRAIN_SEARCH_SOURCES } from '../brain/search/search-sources.js';
 import { CONNECTIONS_SHOWN } from '../connector/connections/connection.service.js';
+import { ALL_SCOPES } from '../connector/scopes/connector-scopes.js';
 import { VariantName } from '../files/file-kinds.js';
 import { ACHIEVEMENTS } from '../gamification/achievement-catalog.seed.js';
 import { SHOP_ITEMS } from '../gamification/shop-catalog.seed.js';
@@ -73,6 +74,7 @@ export const LIST_BOUNDS: ListBounds = {
   'Webhook.events': EVENTS_MAX,
   'CreatedWebhook.events': EVENTS_MAX,
   'WebhookDelivery.attemptHistory': MAX_ATTEMPTS,
+  'AssistantConnection.scopes': ALL_SCOPES.length,
   'MealTemplate.ingredients': MAX_INGREDIENTS,
   'GroceryList.items': LIST_ITEMS_MAX,
   'Board.columns': MAX_COLUMNS,
