@@ -10,7 +10,7 @@ export const LAYERS: readonly (readonly [name: string, path: string])[] = [
   ['http kit and graphql', '^src/(http|graphql|openapi)/'],
   ['hub', '^src/(planning|accounts|settings|api-keys|files)/'],
   ['domains', '^src/(tasks|training|nutrition|wellness|journal|reading|body|social|projects|finance|brain)/'],
-  ['cross-cutting features', '^src/(gamification|webhooks|agenda|portability)/'],
+  ['cross-cutting features', '^src/(gamification|webhooks|agenda|portability|reminders)/'],
   ['edges', '^(src/(public-api|connector)/|rest/)'],
   ['composition', '^src/app/'],
 ];

@@ -1,6 +1,6 @@
-import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
-import { DateTimeISO } from '../core/scalars.js';
+import { DateTimeISO, LocalDate } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Day } from '../planning/day.entity.js';
@@ -10,6 +10,8 @@ import { TaskStatus } from './task-status.js';
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'tasks' })
 @Index({ properties: ['userId', 'status'] })
+// A series has each date once: a restart, two instances or a retried generation never make a second occurrence.
+@Unique({ properties: ['seriesId', 'occurrenceDate'] })
 export class Task extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
@@ -51,4 +53,27 @@ export class Task extends BaseEntity {
   @Field(() => DateTimeISO, { nullable: true })
   @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
   deferredAt?: Date | null = null;
+
+  @Field(() => String, { nullable: true, description: "When the timebox starts on the task's day, HH:MM in the user's time zone (reminders use it)." })
+  @Property({ type: 'string', length: 5, nullable: true })
+  startTime?: string | null = null;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'RFC 5545 RRULE (`FREQ=…;…`, no DTSTART) of the series this task starts; null on occurrences and single tasks.',
+  })
+  @Property({ type: 'text', nullable: true })
+  recurrence?: string | null = null;
+
+  @Field(() => ID, { nullable: true, description: "The first task of the task's series (its own id on the first); null for a single task." })
+  @Property({ type: 'uuid', nullable: true })
+  seriesId?: string | null = null;
+
+  @Field(() => LocalDate, { nullable: true, description: 'The date of the series this task is the occurrence of.' })
+  @Property({ type: 'date', nullable: true })
+  occurrenceDate?: string | null = null;
+
+  @Field(() => [LocalDate], { description: 'On the first task of a series: dates left out of it (EXDATE).' })
+  @Property({ type: 'string[]', columnType: 'text[]', default: '{}' })
+  recurrenceExceptions: Opt<string[]> = [];
 }

@@ -786,6 +786,16 @@ export type Task = {
   dayId?: Maybe<Scalars['ID']['output']>;
   completedAt?: Maybe<Scalars['DateTimeISO']['output']>;
   deferredAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** When the timebox starts on the task's day, HH:MM in the user's time zone (reminders use it). */
+  startTime?: Maybe<Scalars['String']['output']>;
+  /** RFC 5545 RRULE (`FREQ=…;…`, no DTSTART) of the series this task starts; null on occurrences and single tasks. */
+  recurrence?: Maybe<Scalars['String']['output']>;
+  /** The first task of the task's series (its own id on the first); null for a single task. */
+  seriesId?: Maybe<Scalars['ID']['output']>;
+  /** The date of the series this task is the occurrence of. */
+  occurrenceDate?: Maybe<Scalars['LocalDate']['output']>;
+  /** On the first task of a series: dates left out of it (EXDATE). */
+  recurrenceExceptions: Array<Scalars['LocalDate']['output']>;
   category?: Maybe<TaskCategory>;
 };
 
