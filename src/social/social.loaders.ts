@@ -31,6 +31,21 @@ export function createSocialLoaders(em: EntityManager) {
       const grouped = groupUnder(personIds.map((id) => id.toLowerCase()), pairs, (p) => p.key);
       return grouped.map((list) => list.map((p) => p.happening));
     }),
+
+    /**
+     * Each person's latest happening that has started (when they were last seen), or null: one
+     * statement and one row per person, whatever the history.
+     */
+    lastSeenByPersonId: new DataLoader<string, SocialHappening | null>(async (personIds) => {
+      const h = rowShape(em, SocialHappening);
+      const sql =
+        `select ${h.columns('t')}, g.person_id as "guestKey" from unnest($1::text[]) as g(person_id)` +
+        ` cross join lateral (select * from ${h.table} as s where s.${h.column('guestIds')} @> jsonb_build_array(g.person_id)` +
+        ` and s.${h.column('startTime')} <= now() order by s.${h.column('startTime')} desc, s.id asc limit 1) as t`;
+      const rows = await queryRows(em, sql, [personIds.map((id) => id.toLowerCase())]);
+      const byPerson = new Map(rows.map(({ guestKey, ...row }) => [guestKey as string, h.toEntity(row)]));
+      return personIds.map((id) => byPerson.get(id.toLowerCase()) ?? null);
+    }),
   };
 }
 

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ForeignKeyConstraintViolationException, LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../../core/deleted.js';
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError, ValidationError } from '../../core/errors.js';
+import { TEXT_MESSAGES } from '../../core/validation/text.js';
+import { NOTE_CONTENT_MAX } from './brain-notes.types.js';
 import { findPage } from '../../core/database/find-page.js';
 import type { Page, PageArgs } from '../../core/pagination.js';
 import { BrainNote } from './brain-note.entity.js';
@@ -59,13 +61,24 @@ export class BrainNoteService {
   }
 
   /**
-   * The note, its row locked until the caller's transaction ends: a read-modify-write (appending to the
-   * content) in that transaction cannot lose a concurrent one's change.
+   * Adds `text` at the end of the note's content, on a new line unless the content is empty or ends
+   * with one. The row is locked for the read-modify-write, so concurrent appends each land; content
+   * beyond NOTE_CONTENT_MAX is refused (the words of the content rule) and nothing is written.
    */
-  async getForUpdate(userId: string, noteId: string): Promise<BrainNote> {
-    const note = await this.em.findOne(BrainNote, { id: noteId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!note) throw new NotFoundError('Note');
-    return note;
+  async append(userId: string, noteId: string, text: string): Promise<{ note: BrainNote; appended: number }> {
+    return this.em.transactional(async (em) => {
+      const note = await em.findOne(BrainNote, { id: noteId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!note) throw new NotFoundError('Note');
+      const before = note.content;
+      const content = before === '' || before.endsWith('\n') ? before + text : `${before}\n${text}`;
+      if (content.length > NOTE_CONTENT_MAX) {
+        const message = TEXT_MESSAGES.tooLong('content', NOTE_CONTENT_MAX);
+        throw new ValidationError(`The note would hold ${content.length} characters: ${message}`, [{ path: ['text'], message }]);
+      }
+      note.content = content;
+      await flushNote(em);
+      return { note, appended: content.length - before.length };
+    });
   }
 
   async create(userId: string, input: NoteInput): Promise<BrainNote> {

@@ -80,19 +80,29 @@ function argumentErrorsAsToolFailures(server: McpServer, tools: ConnectorTool[],
   };
 }
 
+/** `tools/list` answers by the set of tools a grant hides (a handful of grants in practice; capped). */
+const listedTools = new Map<string, ListToolsResult>();
+const LISTS_CACHED = 64;
+
 /**
- * Lists only the tools the grant allows. The SDK builds each tool's JSON schemas for `tools/list`; its
- * handler is wrapped on this server instance (a map the SDK keeps per server) to drop the others, which
- * stay registered so that a forced call answers INSUFFICIENT_SCOPE rather than "not found".
+ * Lists only the tools the grant allows. The SDK builds all 69 tools' JSON schemas on every `tools/list`
+ * (~9 ms); the tools are fixed once the process runs, so the answer is kept per set of hidden tools.
+ * Its handler is wrapped on this server instance (a map the SDK keeps per server); the hidden tools stay
+ * registered so that a forced call answers INSUFFICIENT_SCOPE rather than "not found".
  */
 function listGrantedToolsOnly(server: McpServer, tools: ConnectorTool[], granted: readonly string[]): void {
   const hidden = new Set(tools.filter((tool) => { const needed = scopeOf(tool); return needed && !allows(granted, needed); }).map((tool) => tool.name));
-  if (!hidden.size) return;
+  const key = [...hidden].join(',');
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<ListToolsResult>> })._requestHandlers;
   const list = handlers.get('tools/list')!;
   handlers.set('tools/list', async (request, extra) => {
+    const cached = listedTools.get(key);
+    if (cached) return cached;
     const result = await list(request, extra);
-    return { ...result, tools: result.tools.filter((tool) => !hidden.has(tool.name)) };
+    const answer = { ...result, tools: result.tools.filter((tool) => !hidden.has(tool.name)) };
+    if (listedTools.size >= LISTS_CACHED) listedTools.clear();
+    listedTools.set(key, answer);
+    return answer;
   });
 }
 

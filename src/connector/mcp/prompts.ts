@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { userToday } from './tools/common-arguments.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { addDays, mondayOf, todayIn } from '../../core/dates.js';
+import { addDays, mondayOf } from '../../core/dates.js';
 import { AppError } from '../../core/errors.js';
-import { SettingsService } from '../../settings/settings.service.js';
 import { allows, type Scope } from '../scopes/connector-scopes.js';
 import { connectorTools } from './tools/index.js';
 import { scopeOf, type ToolContext } from './tools/tool.js';
@@ -55,7 +55,6 @@ interface ConnectorPrompt {
   build(args: Record<string, string | undefined>, ctx: ToolContext, granted: readonly string[]): Promise<GetPromptResult>;
 }
 
-const userToday = async (ctx: ToolContext) => todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
 
 export const CONNECTOR_PROMPTS: readonly ConnectorPrompt[] = [
   {

@@ -1,10 +1,10 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { userToday } from './tools/common-arguments.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BrainNoteService } from '../../brain/notes/brain-note.service.js';
-import { addDays, mondayOf, todayIn } from '../../core/dates.js';
+import { addDays, mondayOf } from '../../core/dates.js';
 import { AppError } from '../../core/errors.js';
-import { SettingsService } from '../../settings/settings.service.js';
 import { allows } from '../scopes/connector-scopes.js';
 import { connectorTools } from './tools/index.js';
 import { scopeOf, type ConnectorTool, type ToolContext } from './tools/tool.js';
@@ -28,7 +28,7 @@ interface ConnectorResource {
   list?(ctx: ToolContext): Promise<{ uri: string; name: string }[]>;
 }
 
-const today = async (ctx: ToolContext) => todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
+const today = userToday;
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
 export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [

@@ -225,19 +225,8 @@ export const brainNoteTools: ConnectorTool[] = [
     area: 'journal',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      const id = await noteIdOf(ctx, args);
-      return ctx.em.transactional(async (em) => {
-        const notes = new BrainNoteService(em);
-        const note = await notes.getForUpdate(ctx.userId, id);
-        const before = note.content;
-        const content = before === '' || before.endsWith('\n') ? before + args.text : `${before}\n${args.text}`;
-        if (content.length > NOTE_CONTENT_MAX) {
-          const message = TEXT_MESSAGES.tooLong('content', NOTE_CONTENT_MAX);
-          throw new ValidationError(`The note would hold ${content.length} characters: ${message}`, [{ path: ['text'], message }]);
-        }
-        const updated = await notes.update(ctx.userId, id, { content });
-        return { ...noteSummary(updated), appended: content.length - before.length };
-      });
+      const { note, appended } = await new BrainNoteService(ctx.em).append(ctx.userId, await noteIdOf(ctx, args), args.text);
+      return { ...noteSummary(note), appended };
     },
   }),
   defineTool({

@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { userToday } from './common-arguments.js';
 import { AccountService } from '../../../finance/account.service.js';
 import type { FinanceAccount } from '../../../finance/finance-account.entity.js';
 import type { FinanceTransaction } from '../../../finance/finance-transaction.entity.js';
 import { CATEGORY_MAX, DESCRIPTION_MAX, NAME_MAX, TYPE_MAX } from '../../../finance/finance.types.js';
 import { SPENDING_RANGE_MAX_DAYS, TransactionService } from '../../../finance/transaction.service.js';
-import { addDays, todayIn } from '../../../core/dates.js';
+import { addDays } from '../../../core/dates.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { optionalText } from '../../../core/validation/tool-arguments.js';
-import { SettingsService } from '../../../settings/settings.service.js';
 import { idOrName } from './by-name.js';
 import { isoDate, pageMetaOut } from './outputs.js';
 import { ADDITIVE, defineTool, READ_ONLY, type ToolContext, type ConnectorTool } from './tool.js';
@@ -37,9 +37,7 @@ async function accountOf(ctx: ToolContext, args: { accountId?: string; accountNa
   return idOrName('Account', { id: args.accountId, name: args.accountName }, () => allAccounts(ctx), (a) => a.name, (a) => a.id);
 }
 
-async function today(ctx: ToolContext): Promise<string> {
-  return todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
-}
+const today = userToday;
 
 function monthEnd(date: string): string {
   const [y, m] = date.split('-').map(Number) as [number, number];

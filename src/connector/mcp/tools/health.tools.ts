@@ -18,11 +18,12 @@ import {
   STEPS_MAX,
   WELLNESS_MESSAGES as W,
 } from '../../../wellness/wellness.types.js';
-import { isoDate, isoDateTime, pageMetaOut } from './outputs.js';
+import { isoDateTime, pageMetaOut } from './outputs.js';
 import { dayIdOrToday } from './planning.tools.js';
 import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool } from './tool.js';
 import { boundedNumber } from '../../../core/validation/tool-arguments.js';
-import { checklistDone, checklistTickOut, dateTimeArg, dayIdArg } from './training.tools.js';
+import { checklistDone, checklistTickOut } from './training.tools.js';
+import { dateArg, dateTimeArg, dayIdArg } from './common-arguments.js';
 
 const notes = optionalText('notes', NOTES_MAX);
 
@@ -162,8 +163,8 @@ export const healthTools: ConnectorTool[] = [
     description:
       "The user's body measurements (weight kg, body fat %, waist and hip cm), newest first, optionally within `startDate`..`endDate` (YYYY-MM-DD, the measurement's day), with the weight change from the oldest to the newest shown. Paginated (`limit` default 10; more than 100 counts as 100).",
     inputSchema: {
-      startDate: isoDate.regex(/^\d{4}-\d{2}-\d{2}$/, 'startDate must be YYYY-MM-DD').optional(),
-      endDate: isoDate.regex(/^\d{4}-\d{2}-\d{2}$/, 'endDate must be YYYY-MM-DD').optional(),
+      startDate: dateArg('startDate'),
+      endDate: dateArg('endDate'),
       page: z.number().int().min(1).optional(),
       limit: z.number().int().min(1).optional().describe(`Items per page (default 10; more than ${MAX_PAGE_SIZE} counts as ${MAX_PAGE_SIZE}).`),
     },

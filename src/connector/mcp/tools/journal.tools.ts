@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayIdArg } from './common-arguments.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { requiredText } from '../../../core/validation/tool-arguments.js';
 import { JournalEntryService } from '../../../journal/journal-entry.service.js';
@@ -44,7 +45,6 @@ function entryJson(entry: JournalEntry) {
   return { id: entry.id, dayId: entry.dayId, questionId: entry.questionId ?? null, question: entry.question, answer: entry.answer, createdAt: entry.createdAt.toISOString() };
 }
 
-const dayIdArg = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
 
 export const journalTools: ConnectorTool[] = [
   defineTool({

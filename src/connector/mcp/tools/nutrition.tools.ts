@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateArg } from './common-arguments.js';
 import { isoWeekday, mondayOf } from '../../../core/dates.js';
 import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
@@ -33,7 +34,7 @@ import { ADDITIVE, defineTool, READ_ONLY, SETS_STATE, type ConnectorTool, type T
 // ---------------------------------------------------------------- arguments
 
 const weekIdArg = z.string().uuid().optional().describe("A week's id; else the week holding `date`; else this week.");
-const dateArg = z.iso.date().optional().describe("Any day of the week wanted (YYYY-MM-DD); this week (the user's today) when absent.");
+const weekDateArg = dateArg().describe("Any day of the week wanted (YYYY-MM-DD); this week (the user's today) when absent.");
 const quantity = z
   .number()
   .positive(QUANTITY_POSITIVE_MESSAGE)
@@ -195,7 +196,7 @@ export const nutritionTools: ConnectorTool[] = [
     title: 'Dinner plan of a week',
     description:
       "The week's dinners (this week by default; or the week holding `date`, or `weekId`), Monday to Sunday: each day's meal (template name), whether it is a cook day (Monday, Wednesday, Friday), which cook day a Tuesday, Thursday or Saturday eats from, and whether it was cooked. `generated` is false (no dinners) until nutrition_generate_dinner_plan ran for the week. A date whose week was never generated is NOT_FOUND.",
-    inputSchema: { weekId: weekIdArg, date: dateArg },
+    inputSchema: { weekId: weekIdArg, date: weekDateArg },
     outputSchema: { weekId: z.string(), startDate: isoDate, generated: z.boolean(), dinners: z.array(dinnerOut) },
     area: 'food',
     annotations: READ_ONLY,
@@ -211,7 +212,7 @@ export const nutritionTools: ConnectorTool[] = [
     title: "Generate a week's dinner plan",
     description:
       "Makes the week's 7 dinners under the cooking rule (3 cooks feed 6 dinners: Monday, Wednesday and Friday cook, the next day eats the same, Sunday is free), with no meals yet; this week by default, or the week holding `date` (made if needed), or `weekId`. Again answers the same 7 (`created` false). Records no event.",
-    inputSchema: { weekId: weekIdArg, date: dateArg },
+    inputSchema: { weekId: weekIdArg, date: weekDateArg },
     outputSchema: { weekId: z.string(), startDate: isoDate, created: z.boolean(), dinners: z.array(dinnerOut) },
     area: 'food',
     annotations: SETS_STATE,
@@ -314,7 +315,7 @@ export const nutritionTools: ConnectorTool[] = [
     title: 'Grocery list of a week',
     description:
       "The week's grocery list (this week by default; or the week holding `date`, or `weekId`), grouped by shop section (items without one last), each item with its quantity, unit and whether it is purchased; `missing` counts what is still to buy, `onlyMissing` shows only those. NOT_FOUND until the list is generated (nutrition_generate_grocery_list).",
-    inputSchema: { weekId: weekIdArg, date: dateArg, onlyMissing: z.boolean().optional().describe('Only items not purchased yet (default false).') },
+    inputSchema: { weekId: weekIdArg, date: weekDateArg, onlyMissing: z.boolean().optional().describe('Only items not purchased yet (default false).') },
     outputSchema: groceryListShape,
     area: 'food',
     annotations: READ_ONLY,
@@ -329,7 +330,7 @@ export const nutritionTools: ConnectorTool[] = [
     title: "Generate a week's grocery list",
     description:
       "Makes the week's grocery list from its cook days' meals (one batch each, merged by name and unit), this week by default (or the week holding `date`, or `weekId`); the previous week's unpurchased items are carried in once. Again refreshes it (`created` false): plan items follow the meals, purchased, carried and manual items stay. Records no event.",
-    inputSchema: { weekId: weekIdArg, date: dateArg },
+    inputSchema: { weekId: weekIdArg, date: weekDateArg },
     outputSchema: { ...groceryListShape, created: z.boolean() },
     area: 'food',
     annotations: SETS_STATE,
@@ -348,7 +349,7 @@ export const nutritionTools: ConnectorTool[] = [
       items: z.array(z.object(itemFields)).min(1, 'give at least one item').max(LIST_ITEMS_MAX, `at most ${LIST_ITEMS_MAX} items`),
       groceryListId: z.string().uuid().optional(),
       weekId: weekIdArg,
-      date: dateArg,
+      date: weekDateArg,
     },
     outputSchema: { groceryListId: z.string(), added: z.array(groceryItemOut) },
     area: 'food',
@@ -376,7 +377,7 @@ export const nutritionTools: ConnectorTool[] = [
       purchased: z.boolean().optional().describe('true (default): purchased; false: still to buy.'),
       groceryListId: z.string().uuid().optional(),
       weekId: weekIdArg,
-      date: dateArg,
+      date: weekDateArg,
     },
     outputSchema: { groceryListId: z.string(), item: groceryItemOut, missing: z.number().describe('Items of the list still to buy.') },
     area: 'food',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dateArg, dateOrToday, dayIdArg } from './common-arguments.js';
 import { bedtimeTargetsFor } from '../../../planning/bedtime-targets.js';
 import { ChecklistKey, requiredChecklist } from '../../../planning/checklist-key.js';
 import { ChecklistService } from '../../../planning/checklist.service.js';
@@ -7,7 +8,7 @@ import { createPlanningLoaders } from '../../../planning/planning.loaders.js';
 import { SettingsService } from '../../../settings/settings.service.js';
 import { TaskService } from '../../../tasks/task.service.js';
 import { WeekService } from '../../../planning/week.service.js';
-import { mondayOf, todayIn } from '../../../core/dates.js';
+import { mondayOf } from '../../../core/dates.js';
 import type { Day } from '../../../planning/day.entity.js';
 import type { ChecklistItem } from '../../../planning/checklist-item.entity.js';
 import type { Task } from '../../../tasks/task.entity.js';
@@ -46,7 +47,6 @@ export async function dayIdOrToday(ctx: ToolContext, dayId: string | undefined):
   return dayId ?? (await new DayService(ctx.em).today(ctx.userId)).id;
 }
 
-const dayIdArg = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
 
 /** What the day tools and the day resources answer for one day. */
 const dayShape = {
@@ -93,12 +93,8 @@ export async function dayJson(ctx: ToolContext, day: Day) {
   };
 }
 
-const dateArg = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'date must be YYYY-MM-DD').optional().describe("YYYY-MM-DD; the user's today when absent.");
+const dateInput = dateArg().describe("YYYY-MM-DD; the user's today when absent.");
 
-/** The date a tool works on: the one given, or the user's today. */
-export async function dateOrToday(ctx: ToolContext, date: string | undefined): Promise<string> {
-  return date ?? todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
-}
 
 export const planningTools: ConnectorTool[] = [
   defineTool({
@@ -118,7 +114,7 @@ export const planningTools: ConnectorTool[] = [
     name: 'planning_get_day',
     title: 'A day of the plan',
     description: 'One day by date (today by default), as planning_get_today answers it. A date whose week was never generated is NOT_FOUND.',
-    inputSchema: { date: dateArg },
+    inputSchema: { date: dateInput },
     outputSchema: dayShape,
     area: 'planning',
     annotations: READ_ONLY,
@@ -132,7 +128,7 @@ export const planningTools: ConnectorTool[] = [
     title: 'A week of the plan',
     description:
       "The week (Monday to Sunday) holding `date` (today by default): whether it is a stress week, and per day its completion, mood, energy, sleep and checklist progress (required items done / required). A week never generated is NOT_FOUND.",
-    inputSchema: { date: dateArg },
+    inputSchema: { date: dateInput },
     outputSchema: {
       id: z.string(),
       startDate: isoDate,

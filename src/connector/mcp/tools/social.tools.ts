@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userToday } from './common-arguments.js';
 import { todayIn } from '../../../core/dates.js';
 import { boundedInt, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
@@ -86,12 +87,11 @@ export const socialTools: ConnectorTool[] = [
     annotations: READ_ONLY,
     async run(args, ctx) {
       const page = await (await people(ctx)).list(ctx.userId, { ...args, limit: args.limit ?? 20 });
-      const happenings = await createSocialLoaders(ctx.em).happeningsByPersonId.loadMany(page.items.map((p) => p.id));
-      const now = Date.now();
+      const lastSeen = await createSocialLoaders(ctx.em).lastSeenByPersonId.loadMany(page.items.map((p) => p.id));
       return {
         people: page.items.map((p, i) => {
-          const list = happenings[i];
-          const last = Array.isArray(list) ? list.find((h) => h.startTime.getTime() <= now) : undefined;
+          const seen = lastSeen[i];
+          const last = seen && !(seen instanceof Error) ? seen : null;
           return {
             id: p.id,
             name: p.name,
@@ -154,7 +154,7 @@ export const socialTools: ConnectorTool[] = [
     annotations: READ_ONLY,
     async run(args, ctx) {
       const person = await personOf(ctx, await people(ctx), args);
-      const today = todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
+      const today = await userToday(ctx);
       const page = await new SocialHappeningService(ctx.em).list(ctx.userId, { personId: person.id, endDate: today, limit: args.limit ?? 5 });
       return {
         person: { id: person.id, name: person.name, relationshipType: person.relationshipType ?? null },

@@ -1,13 +1,13 @@
 import { z } from 'zod';
+import { dateArg, dateOrToday, dateTimeArg, dayIdArg } from './common-arguments.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { addDays, todayIn } from '../../../core/dates.js';
+import { addDays } from '../../../core/dates.js';
 import { ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { boundedNumber, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { ChecklistKey } from '../../../planning/checklist-key.js';
 import { ChecklistService } from '../../../planning/checklist.service.js';
 import { createPlanningLoaders } from '../../../planning/planning.loaders.js';
-import { SettingsService } from '../../../settings/settings.service.js';
 import { CardioEffort } from '../../../training/cardio-effort.js';
 import { CardioSessionService } from '../../../training/cardio-session.service.js';
 import type { Exercise } from '../../../training/exercise.entity.js';
@@ -53,10 +53,7 @@ import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool, type ToolContext }
 // ---------------------------------------------------------------- shared argument pieces
 
 
-export const dayIdArg = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
-export const dateTimeArg = (what: string) => z.string().datetime({ offset: true }).optional().describe(`${what}: ISO 8601 date-time.`);
 
-const dateArg = (field: string) => z.string().regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be YYYY-MM-DD`).optional();
 
 const rating = (field: string) =>
   boundedNumber(field, { int: M.wholeNumber(field), min: RATING_MIN, max: RATING_MAX, minMessage: M.range(field, RATING_MIN, RATING_MAX), maxMessage: M.range(field, RATING_MIN, RATING_MAX) });
@@ -372,7 +369,7 @@ export const trainingTools: ConnectorTool[] = [
     area: 'health',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const end = args.end ?? todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
+      const end = await dateOrToday(ctx, args.end);
       const start = args.start ?? addDays(end, -6);
       const page = await new TrainingSessionService(ctx.em).list(ctx.userId, { startDate: start, endDate: end, limit: MAX_PAGE_SIZE });
       const loaders = createTrainingLoaders(ctx.em);

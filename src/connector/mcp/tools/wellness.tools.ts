@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dayIdArg } from './common-arguments.js';
 import { MoodService, WaterService } from '../../../wellness/wellness.service.js';
 import { NOTES_MAX, SCORE_MAX, SCORE_MIN, scoreMessage, WATER_VOLUME_MAX_ML, WATER_VOLUME_MIN_ML } from '../../../wellness/wellness.types.js';
 import { optionalText, boundedInt } from '../../../core/validation/tool-arguments.js';
@@ -6,7 +7,7 @@ import { dayIdOrToday } from './planning.tools.js';
 import { isoDateTime } from './outputs.js';
 import { ADDITIVE, defineTool, type ConnectorTool } from './tool.js';
 
-const dayId = z.string().uuid().optional().describe("A day's id; the user's today when absent.");
+const dayId = dayIdArg;
 const time = z.string().datetime({ offset: true }).optional().describe('ISO date-time; now when absent.');
 const notes = optionalText('notes', NOTES_MAX);
 
