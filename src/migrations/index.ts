@@ -25,6 +25,7 @@ export const migrationNames = [
   'Migration20261124173513',
   'Migration20261127080753',
   'Migration20261127083835',
+  'Migration20261127084822',
 ];
 
 /**
@@ -55,5 +56,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261124173513', class: (await import('./Migration20261124173513.js')).Migration20261124173513 },
     { name: 'Migration20261127080753', class: (await import('./Migration20261127080753.js')).Migration20261127080753 },
     { name: 'Migration20261127083835', class: (await import('./Migration20261127083835.js')).Migration20261127083835 },
+    { name: 'Migration20261127084822', class: (await import('./Migration20261127084822.js')).Migration20261127084822 },
   ];
 }

@@ -2,6 +2,7 @@ import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
+import { LocalDate } from '../core/scalars.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 
 /** A person of one user's circle (a contact in a personal CRM). */
@@ -29,4 +30,8 @@ export class Person extends BaseEntity {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   notes?: string | null = null;
+
+  @Field(() => LocalDate, { nullable: true, description: 'Birthday (YYYY-MM-DD; the year may be a guess): a yearly agenda entry, and what a birthday reminder is about.' })
+  @Property({ type: 'date', nullable: true })
+  birthday?: string | null = null;
 }

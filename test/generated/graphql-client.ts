@@ -1564,6 +1564,8 @@ export type Person = {
   /** The id of one of your image files (see `picture` for its URLs). */
   pictureUrl?: Maybe<Scalars['ID']['output']>;
   notes?: Maybe<Scalars['String']['output']>;
+  /** Birthday (YYYY-MM-DD; the year may be a guess): a yearly agenda entry, and what a birthday reminder is about. */
+  birthday?: Maybe<Scalars['LocalDate']['output']>;
   /** The picture (with its URL and variants, the thumbnail among them). */
   picture?: Maybe<File>;
   /** Short-lived URL of the picture's 150×150 thumbnail (made after upload; with lazy variants the first fileUrl of it makes it). */
