@@ -7,6 +7,7 @@ import { CANVAS_CARDS_MAX, NOTE_TAGS_MAX } from '../brain/notes/brain-notes.type
 import { BRAIN_SEARCH_SOURCES } from '../brain/search/search-sources.js';
 import { CONNECTIONS_SHOWN } from '../connector/connections/connection.service.js';
 import { ALL_SCOPES } from '../connector/scopes/connector-scopes.js';
+import { RECURRENCE_EXCEPTIONS_MAX } from '../core/recurrence/recurrence-bounds.js';
 import { VariantName } from '../files/file-kinds.js';
 import { ACHIEVEMENTS } from '../gamification/achievement-catalog.seed.js';
 import { SHOP_ITEMS } from '../gamification/shop-catalog.seed.js';
@@ -75,6 +76,7 @@ export const LIST_BOUNDS: ListBounds = {
   'CreatedWebhook.events': EVENTS_MAX,
   'WebhookDelivery.attemptHistory': MAX_ATTEMPTS,
   'AssistantConnection.scopes': ALL_SCOPES.length,
+  'Task.recurrenceExceptions': RECURRENCE_EXCEPTIONS_MAX,
   'MealTemplate.ingredients': MAX_INGREDIENTS,
   'GroceryList.items': LIST_ITEMS_MAX,
   'Board.columns': MAX_COLUMNS,
