@@ -24,6 +24,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   imports: () => import('./scenarios/imports.js'),
   'agenda-feed': () => import('./scenarios/agenda-feed.js'),
   'image-burst': () => import('./scenarios/image-burst.js'),
+  'reminders-due': () => import('./scenarios/reminders-due.js'),
 };
 
 function parseArgs(argv: string[]) {

@@ -237,6 +237,20 @@ export const sessionRoutes: RouteTable = {
   'Mutation.narrowConnection': { method: 'PATCH', path: '/connections/:connectionId' },
   'Mutation.revokeConnection': { method: 'DELETE', path: '/connections/:connectionId' },
 
+  // Reminders and notifications
+  'Query.reminders': { method: 'GET', path: '/reminders' },
+  'Mutation.createReminder': { method: 'POST', path: '/reminders', responseStatus: 201 },
+  'Query.reminder': { method: 'GET', path: '/reminders/:reminderId' },
+  'Mutation.updateReminder': { method: 'PATCH', path: '/reminders/:reminderId' },
+  'Mutation.deleteReminder': { method: 'DELETE', path: '/reminders/:reminderId' },
+  'Query.reminderDeliveries': { method: 'GET', path: '/reminders/:reminderId/deliveries' },
+  'Query.vapidPublicKey': { method: 'GET', path: '/notifications/vapid-public-key' },
+  'Query.pushSubscriptions': { method: 'GET', path: '/notifications/push-subscriptions' },
+  'Mutation.registerPushSubscription': { method: 'POST', path: '/notifications/push-subscriptions', responseStatus: 201, existingStatus: 200 },
+  'Mutation.deletePushSubscription': { method: 'DELETE', path: '/notifications/push-subscriptions/:subscriptionId' },
+  'Query.notificationSettings': { method: 'GET', path: '/notifications/settings' },
+  'Mutation.updateNotificationSettings': { method: 'PATCH', path: '/notifications/settings' },
+
   // Webhook management (session cookie and a plan with webhooks)
   'Query.webhooks': { method: 'GET', path: '/webhooks' },
   'Mutation.createWebhook': { method: 'POST', path: '/webhooks', responseStatus: 201 },

@@ -3,7 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
 import { feedRowByTokenHash, saveFeedFingerprint, upsertFeedToken } from './agenda.queries.js';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { AgendaService } from './agenda.service.js';
+import { iCalDateRule } from '../core/recurrence/recurrence.js';
+import { AgendaService, type AgendaSeries } from './agenda.service.js';
 import type { AgendaEntry } from './agenda.types.js';
 
 /** The feed covers the last and the next 90 days (operations.md "Agenda"). */
@@ -11,7 +12,7 @@ export const FEED_WINDOW_DAYS = 90;
 /** Events rendered between two turns of the event loop. */
 const FEED_RENDER_BATCH = 250;
 /** Part of the ETag: a change to how the feed is written changes every feed's ETag. */
-const FEED_FORMAT = 'ics-1';
+const FEED_FORMAT = 'ics-2';
 
 /**
  * RFC 5545 §3.1 folding, by ical-generator's `foldLines` but only for the lines that need it (over 74
@@ -33,6 +34,8 @@ export interface FeedRecord {
 
 export interface FeedContents {
   entries: AgendaEntry[];
+  /** The series the entries hold dates of: each written once, with its rule. */
+  series: AgendaSeries[];
   timezone: string;
   etag: string;
   changedAt: Date;
@@ -87,16 +90,18 @@ export class AgendaFeedService {
   async contents(feed: FeedRecord, now = new Date()): Promise<FeedContents> {
     const start = new Date(now.getTime() - FEED_WINDOW_DAYS * 86_400_000);
     const end = new Date(now.getTime() + FEED_WINDOW_DAYS * 86_400_000);
-    const { entries, timezone } = await AgendaService.read(this.em, feed.userId, { start, end });
+    const { entries, series, timezone } = await AgendaService.read(this.em, feed.userId, { start, end });
     const hash = createHash('sha256').update(`${FEED_FORMAT}\n${timezone}\n`);
     for (const e of entries) hash.update(`${e.id}\t${e.type}\t${e.title}\t${e.start.getTime()}\t${e.end?.getTime() ?? ''}\t${e.allDay}\n`);
+    // A rule's dates past the window change the feed too (its RRULE), not only those in it.
+    for (const s of series) hash.update(`${s.key}\t${s.title}\t${s.recurrence.start}\t${s.recurrence.rule}\t${(s.recurrence.exceptions ?? []).join(',')}\n`);
     const etag = hash.digest('base64url');
     let changedAt = feed.changedAt;
     if (etag !== feed.etag || !changedAt) {
       changedAt = new Date(Math.floor(now.getTime() / 1000) * 1000); // HTTP dates have whole seconds
       await saveFeedFingerprint(this.em, feed.userId, etag, changedAt);
     }
-    return { entries, timezone, etag, changedAt };
+    return { entries, series, timezone, etag, changedAt };
   }
 
   /**
@@ -104,18 +109,35 @@ export class AgendaFeedService {
    * head, then the events FEED_RENDER_BATCH at a time (each batch folded as the library folds a whole
    * calendar) with a turn of the event loop between batches, then the end with its CRLF (§3.1). So a
    * feed of thousands of entries never holds the event loop, and its text is never in memory whole.
+   *
+   * A series (a recurring task or transaction, a birthday) is one all-day event in place of its first
+   * entry, its UID the series' key: DTSTART its first date of the rule in the window (a birthday: the
+   * birth date), the RRULE (UNTIL as a DATE, as DTSTART is one), and EXDATE for the dates in the window
+   * shown otherwise (a task made for that date, edited or not, is its own event; an exception). Its other
+   * entries are not written: the calendar expands the rule to the same dates.
    */
   async render(contents: FeedContents, write: (text: string) => Promise<void>, now = new Date()): Promise<void> {
     const { default: ical, foldLines } = await import('ical-generator'); // loaded by the first feed read, not at start-up (issue 18)
     const calendar = ical({ name: 'Life planner agenda', prodId: { company: 'life-planner', product: 'agenda', language: 'EN' }, ttl: 3600 });
     await write(calendar.toString().replace(/END:VCALENDAR$/, ''));
     const { entries, timezone } = contents;
+    const series = new Map(contents.series.map((s) => [s.key, s]));
+    const written = new Set<string>();
     for (let at = 0; at < entries.length; at += FEED_RENDER_BATCH) {
       let text = '';
       for (const entry of entries.slice(at, at + FEED_RENDER_BATCH)) {
         const common = { id: feedUid(entry.id), summary: entry.title, categories: [{ name: entry.type }], stamp: now };
         let event;
-        if (entry.allDay) {
+        const ofSeries = entry.series ? series.get(entry.series) : undefined;
+        if (ofSeries) {
+          if (written.has(ofSeries.key)) continue;
+          written.add(ofSeries.key);
+          const day = DateTime.fromISO(ofSeries.recurrence.start, { zone: timezone });
+          const exceptions = ofSeries.recurrence.exceptions ?? [];
+          const repeating =
+            `RRULE:${iCalDateRule(ofSeries.recurrence.rule)}` + (exceptions.length ? `\r\nEXDATE;VALUE=DATE:${exceptions.map((d) => d.replace(/-/g, '')).join(',')}` : '');
+          event = calendar.createEvent({ ...common, id: feedUid(ofSeries.key), summary: ofSeries.title, start: day, end: day.plus({ days: 1 }), allDay: true, repeating });
+        } else if (entry.allDay) {
           // All-day events are DATE values: the entry's day in the user's zone.
           const day = DateTime.fromJSDate(entry.start, { zone: timezone }).startOf('day');
           const last = entry.end ? DateTime.fromJSDate(entry.end, { zone: timezone }).startOf('day') : day.plus({ days: 1 });

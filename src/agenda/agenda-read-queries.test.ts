@@ -4,6 +4,7 @@ import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
 import { AgendaService } from './agenda.service.js';
 import { at, dateOf, seedAgenda } from './agenda.test-helpers.js';
+import { weekDayIds } from '../../test/support/fixtures.js';
 
 /**
  * An agenda read costs a fixed number of SQL statements however many entries it holds: one per source
@@ -19,8 +20,12 @@ const MONDAY = '2027-03-01';
 const EXTRA = 15;
 const QUERY = `start=${MONDAY}&end=2027-03-08&showAllTransactions=true`;
 
-/** The session read, the user's settings, and one statement per source (10). */
-const STATEMENTS_PER_READ = 12;
+/** The session read, the user's settings, one statement per source (11, birthdays included) and per kind of series (recurring tasks, recurring transactions). */
+const STATEMENTS_PER_READ = 15;
+/** Series of each kind (daily) and birthdays the large user has in the week, besides EXTRA of every record. */
+const SERIES = 3;
+/** Their entries in the week: 7 dates of each task and transaction series, one birthday each. */
+const SERIES_ENTRIES = SERIES * 7 * 2 + SERIES;
 
 beforeAll(async () => {
   app = await startTestApp({ DISABLE_RATE_LIMIT: 'true' });
@@ -51,6 +56,17 @@ beforeAll(async () => {
     );
     for (const res of results) expect(res.status, res.text).toBeLessThan(300);
   }
+  // Series whose dates in the week are expanded by the read (the tasks' series begin long before it, so
+  // none of their tasks is made in it), and birthdays.
+  const november = await weekDayIds(large, '2026-11-02');
+  for (let i = 0; i < SERIES; i++) {
+    const results = await Promise.all([
+      large.post('/api/v1/tasks', { title: `Daily ${i}`, timebox: 15, dayId: november[i], recurrence: 'FREQ=DAILY' }),
+      large.post('/api/v1/transactions', { accountId: account.id, amount: -1, description: `Daily ${i}`, date: MONDAY, recurrence: 'FREQ=DAILY' }),
+      large.post('/api/v1/people', { name: `Friend ${i}`, birthday: `1990-03-0${2 + i}` }),
+    ]);
+    for (const res of results) expect(res.status, res.text).toBe(201);
+  }
   await quiet();
 }, 180_000);
 afterAll(async () => {
@@ -80,11 +96,16 @@ async function measure(send: () => Promise<{ status: number; text: string; body:
 }
 
 describe('SQL statements per agenda read', () => {
-  it(`GET /api/v1/agenda/range runs the same statements for 15 entries and for ${15 + 8 * EXTRA}`, async () => {
+  it(`GET /api/v1/agenda/range runs the same statements for 15 entries and for ${15 + 8 * EXTRA + SERIES_ENTRIES}`, async () => {
     const few = await measure(() => small.get(`/api/v1/agenda/range?${QUERY}`));
     const many = await measure(() => large.get(`/api/v1/agenda/range?${QUERY}`));
     expect(few.body.data).toHaveLength(15);
-    expect(many.body.data).toHaveLength(15 + 8 * EXTRA);
+    expect(many.body.data).toHaveLength(15 + 8 * EXTRA + SERIES_ENTRIES);
+    // Dates of series (`…:<date>` ids): the birthdays always; the tasks' and transactions' while the week
+    // is far enough ahead that none of them was made or booked yet (until early 2027): 3 + 21 + 18.
+    const expanded = many.body.data.filter((e: any) => /:\d{4}-\d{2}-\d{2}$/.test(e.id));
+    expect(expanded.length).toBeGreaterThanOrEqual(SERIES);
+    console.info(`GET /agenda/range: ${expanded.length} of the large user's entries are dates of series`);
     console.info(`GET /agenda/range: ${few.count} statements in ${few.roundTrips} round trips (15 entries), ${many.count} in ${many.roundTrips} (${many.body.data.length})`);
     expect(many.count, `${few.sql.join('\n')}\n---\n${many.sql.join('\n')}`).toBe(few.count);
     expect(few.count, few.sql.join('\n')).toBe(STATEMENTS_PER_READ);
@@ -97,9 +118,9 @@ describe('SQL statements per agenda read', () => {
   it('AgendaService.range runs the settings read and one statement per source', async () => {
     const recorder = recordStatements();
     const entries = await AgendaService.range(app.server.orm.em.fork(), largeId, { start: MONDAY, end: '2027-03-08', showAllTransactions: true }).finally(() => recorder.stop());
-    expect(entries).toHaveLength(15 + 8 * EXTRA);
+    expect(entries).toHaveLength(15 + 8 * EXTRA + SERIES_ENTRIES);
     // Fewest of the background: only the agenda's own statements name these tables.
-    const own = recorder.statements.filter((s) => /user_settings|tasks|training_sessions|mobility_sessions|cardio_sessions|social_happenings|deadlines|finance_transactions|reading_sessions|meditation_sessions/.test(s));
+    const own = recorder.statements.filter((s) => /user_settings|tasks|training_sessions|mobility_sessions|cardio_sessions|social_happenings|deadlines|finance_transactions|reading_sessions|meditation_sessions|people/.test(s));
     expect(own, own.join('\n')).toHaveLength(STATEMENTS_PER_READ - 1);
   });
 });

@@ -42,6 +42,12 @@ function timedInRange(start: string, end: string): string {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : String(value ?? ''));
 
+/** `<description | category | Transaction> <amount> <currency>`, of a transaction or a series' row. */
+export const transactionTitle = (row: Record<string, unknown>): string => `${text(row.description ?? row.category ?? 'Transaction')} ${text(row.amount)} ${text(row.currency)}`;
+
+/** `Birthday: <name>`. */
+export const birthdayTitle = (row: Record<string, unknown>): string => `Birthday: ${text(row.name)}`;
+
 export const AGENDA_SOURCES: readonly AgendaSource[] = [
   {
     type: AgendaEntryType.task,
@@ -104,7 +110,7 @@ export const AGENDA_SOURCES: readonly AgendaSource[] = [
     and (x.date::timestamp at time zone $4) < $3::timestamptz
     and ((x.date + 1)::timestamp at time zone $4) > $2::timestamptz
     and ($5::boolean or x.recurring or (x.amount < 0 and -x.amount >= $6::numeric))`,
-    title: (row) => `${text(row.description ?? row.category ?? 'Transaction')} ${text(row.amount)} ${text(row.currency)}`,
+    title: (row) => transactionTitle(row),
   },
   {
     type: AgendaEntryType.reading,
@@ -120,7 +126,59 @@ export const AGENDA_SOURCES: readonly AgendaSource[] = [
   where s.user_id = $1 and ${timedInRange('s.time', 's.time + make_interval(mins => s.duration)')}`,
     title: (row) => (row.type ? `Meditation: ${text(row.type)}` : 'Meditation'),
   },
+  {
+    // A birthday every year from the birth date on, on its month and day (29 February on the last day
+    // of February in common years: core/recurrence yearlyRule, which the feed writes as its RRULE). The
+    // range covers at most 366 days, so at most two years of each person; made in SQL like a day source.
+    // `occurrence` makes the entry's id `birthday:<personId>:<date>`; `birthday` is the series' start.
+    type: AgendaEntryType.birthday,
+    sql: `select p.id, p.name, p.birthday::text as birthday, y.date::text as occurrence,
+    (y.date::timestamp at time zone $4) as "start", ((y.date + 1)::timestamp at time zone $4) as "end", true as "day"
+  from people p
+  cross join lateral (
+    select case when extract(month from p.birthday) = 2 and extract(day from p.birthday) = 29 then make_date(n, 3, 1) - 1
+                else make_date(n, extract(month from p.birthday)::int, extract(day from p.birthday)::int) end as date
+    from generate_series(greatest(1, extract(year from ($2::timestamptz at time zone $4))::int), extract(year from ($3::timestamptz at time zone $4))::int) n
+  ) y
+  where p.user_id = $1 and p.birthday is not null and y.date >= p.birthday
+    and y.date between ($2::timestamptz at time zone $4)::date and ($3::timestamptz at time zone $4)::date
+    and (y.date::timestamp at time zone $4) < $3::timestamptz
+    and ((y.date + 1)::timestamp at time zone $4) > $2::timestamptz`,
+    title: birthdayTitle,
+  },
 ];
+
+/**
+ * The series the agenda expands (agenda.service.ts), each one statement whatever it holds, taking
+ * $1 user id, $2 and $3 the first and last local dates of the range (both included), and answering at
+ * most `limit` rows, earliest first. Like the sources, they hold no quoted text (they share the round trip).
+ *
+ * Recurring tasks: the first task of each series with a date in the range possible (started by the
+ * range's end, not ended before its start: `recurrence_end`, kept by the task service), with its rule,
+ * its EXDATEs, and the dates in the range its occurrences were made for (`materialized`: those appear
+ * as the tasks they are, wherever they were moved, and never again as dates of the rule).
+ */
+export function taskSeriesSql(limit: number): string {
+  return `select t.id, t.title, t.recurrence as rule, t.occurrence_date::text as series_start, t.recurrence_exceptions as exceptions,
+    coalesce((select array_agg(o.occurrence_date::text) from tasks o
+      where o.series_id = t.id and o.occurrence_date between $2::date and $3::date), array[]::text[]) as materialized
+  from tasks t
+  where t.user_id = $1 and t.recurrence is not null and t.series_id = t.id
+    and t.occurrence_date <= $3::date and (t.recurrence_end is null or t.recurrence_end >= $2::date)
+  order by t.occurrence_date, t.id limit ${limit}`;
+}
+
+/**
+ * Recurring transactions: each series still booking (`next_date`, the first date not booked yet, by the
+ * range's end), with what its occurrences will be booked as. Booked dates are transactions (the
+ * transaction source); these are the dates to come.
+ */
+export function transactionSeriesSql(limit: number): string {
+  return `select x.id, x.amount, x.description, x.category, a.currency, x.recurrence as rule, x.occurrence_date::text as series_start, x.next_date::text as next_date
+  from finance_transactions x join finance_accounts a on a.id = x.account_id
+  where x.user_id = $1 and x.recurrence is not null and x.next_date is not null and x.next_date <= $3::date
+  order by x.next_date, x.id limit ${limit}`;
+}
 
 /** The two settings the agenda reads: the user's time zone and large-expense threshold (undefined before any settings). */
 export async function agendaSettingsRow(em: EntityManager, userId: string): Promise<Record<string, unknown> | undefined> {

@@ -11,7 +11,8 @@ import { Service } from '../core/request-services.js';
 export class AgendaResolver {
   @Query(() => [AgendaEntry], {
     description:
-      'Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. ' +
+      'Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading, meditation and birthdays overlapping [start, end), sorted by start; ' +
+      'recurring tasks on the dates of their rule with no task made yet, and recurring transactions on their dates not booked yet. ' +
       `At most ${MAX_AGENDA_ENTRIES} entries: a range holding more is a 400 asking for a shorter one.`,
   })
   agendaRange(@Args(() => AgendaRangeArgs) args: AgendaRangeArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext): Promise<AgendaEntry[]> {

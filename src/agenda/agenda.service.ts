@@ -1,8 +1,11 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
+import { addDays } from '../core/dates.js';
 import { ValidationError } from '../core/errors.js';
+import { isSubDaily, occurrencesBetween, restartAt, yearlyRule, type Recurrence } from '../core/recurrence/recurrence.js';
 import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
-import { agendaSettingsRow, AGENDA_SOURCES, sourceRows, type AgendaSource } from './agenda.queries.js';
+import { agendaSettingsRow, AGENDA_SOURCES, sourceRows, taskSeriesSql, transactionSeriesSql, transactionTitle, type AgendaSource } from './agenda.queries.js';
 import { AgendaEntryType, type AgendaEntry } from './agenda.types.js';
 
 /** operations.md "Agenda": start and end at most this many days apart. */
@@ -15,6 +18,31 @@ export const MAX_RANGE_DAYS = 366;
 export const MAX_AGENDA_ENTRIES = 5000;
 
 const DEFAULT_LARGE_EXPENSE_THRESHOLD = '100';
+
+/** Expansion of series runs at most this long before it lets the event loop turn (many series, long ranges). */
+const EXPANSION_SLICE_MS = 10;
+
+/**
+ * A series of the agenda as a calendar writes it once with its rule (the feed): every entry of the read
+ * whose `series` is its `key` is one of its dates. `recurrence` starts (DTSTART) on its first date in the
+ * range or before, always a date of the rule, and leaves out (EXDATE) the dates the range shows
+ * otherwise (a task made for that date, an exception); birthdays start on the birth date.
+ */
+export interface AgendaSeries {
+  key: string;
+  type: AgendaEntryType;
+  sourceId: string;
+  title: string;
+  recurrence: Recurrence;
+}
+
+export interface AgendaRead {
+  entries: AgendaEntry[];
+  /** The series the entries hold dates of, in the order of their first entry. */
+  series: AgendaSeries[];
+  timezone: string;
+  complete: boolean;
+}
 
 export interface AgendaRangeInput {
   /** ISO 8601 (a Date, a datetime, or a date; a date or a datetime without offset is read in the user's time zone). */
@@ -62,8 +90,9 @@ function toDate(em: EntityManager, value: unknown): Date {
 
 /**
  * The unified agenda: tasks on their day, training, mobility and cardio sessions, social happenings,
- * deadlines, project task due dates, transactions, reading and meditation of one user, merged into one
- * list sorted by start. Each source is one statement for the whole range (agenda.queries.ts), so a read
+ * deadlines, project task due dates, transactions, reading, meditation and birthdays of one user, and
+ * the dates of recurring tasks and transactions not made or booked yet, merged into one list sorted by
+ * start. Each source is one statement for the whole range (agenda.queries.ts), so a read
  * costs the same number of statements however many entries it holds. Callers: GraphQL/REST
  * (agenda.resolver.ts), the calendar feed, and any other edge (MCP, benchmarks) with an entity manager.
  */
@@ -86,33 +115,183 @@ export class AgendaService {
 
   /**
    * The earliest MAX_AGENDA_ENTRIES entries with the time zone they were placed in (the feed writes
-   * all-day entries as dates there); `complete` is false when the range holds more.
+   * all-day entries as dates there) and the series they hold dates of; `complete` is false when the
+   * range holds more.
+   *
+   * Besides the sources' rows, the dates of series in the range: recurring tasks on the dates of their
+   * rule that have no task made for them (and are no exception), the dates to come of recurring
+   * transactions, birthdays (made in SQL, a source like the others). Each kind of series is one statement,
+   * started with the sources, so a read costs the same statements whatever it holds.
    */
-  static async read(em: EntityManager, userId: string, input: AgendaRangeInput): Promise<{ entries: AgendaEntry[]; timezone: string; complete: boolean }> {
+  static async read(em: EntityManager, userId: string, input: AgendaRangeInput): Promise<AgendaRead> {
     const settings = await agendaSettingsRow(em, userId);
     const timezone = typeof settings?.timezone === 'string' ? settings.timezone : DEFAULT_TIMEZONE;
     const threshold = settings?.large_expense_threshold !== undefined && settings.large_expense_threshold !== null ? String(settings.large_expense_threshold) : DEFAULT_LARGE_EXPENSE_THRESHOLD;
     const { start, end } = AgendaService.parseRange(input, timezone);
     const params = [userId, start.toISOString(), end.toISOString(), timezone, input.showAllTransactions === true, threshold];
+    // The local dates the range touches: its start's, through the one holding its last instant.
+    const from = DateTime.fromJSDate(start, { zone: timezone }).toISODate()!;
+    const to = DateTime.fromJSDate(new Date(end.getTime() - 1), { zone: timezone }).toISODate()!;
+    const seriesParams = [userId, from, to];
     // Started in the same turn: they share one round trip outside a transaction.
-    const lists = await Promise.all(SOURCES.map(async (source) => AgendaService.entries(em, source, await sourceRows(em, source.sql, params.slice(0, source.parameters)))));
-    const entries = lists.flat().sort(compareEntries);
-    return { entries: entries.slice(0, MAX_AGENDA_ENTRIES), timezone, complete: entries.length <= MAX_AGENDA_ENTRIES };
+    const [rowsBySource, taskSeries, transactionSeries] = await Promise.all([
+      Promise.all(SOURCES.map((source) => sourceRows(em, source.sql, params.slice(0, source.parameters)))),
+      sourceRows(em, TASK_SERIES_SQL, seriesParams),
+      sourceRows(em, TRANSACTION_SERIES_SQL, seriesParams),
+    ]);
+    const lists = SOURCES.map((source, i) => AgendaService.entries(em, source, rowsBySource[i]!));
+    const expansion = new Expansion(timezone, from, to);
+    for (const row of rowsBySource[BIRTHDAY_SOURCE]!) expansion.birthdays.set(String(row.id), String(row.birthday));
+    await expansion.tasks(taskSeries);
+    await expansion.transactions(transactionSeries);
+    const entries = [...lists.flat(), ...expansion.entries].sort(compareEntries);
+    const kept = entries.slice(0, MAX_AGENDA_ENTRIES);
+    const complete = entries.length <= MAX_AGENDA_ENTRIES && taskSeries.length < SERIES_LIMIT && transactionSeries.length < SERIES_LIMIT;
+    return { entries: kept, series: expansion.seriesOf(kept), timezone, complete };
   }
 
   private static entries(em: EntityManager, source: AgendaSource, rows: Record<string, unknown>[]): AgendaEntry[] {
     return rows.map((row) => {
       const sourceId = String(row.id);
-      return {
+      const entry: AgendaEntry = {
         type: source.type,
-        id: `${source.type}:${sourceId}`,
+        id: row.occurrence ? `${source.type}:${sourceId}:${String(row.occurrence)}` : `${source.type}:${sourceId}`,
         title: source.title(row),
         start: toDate(em, row.start),
         end: row.end === null || row.end === undefined ? null : toDate(em, row.end),
         allDay: row.day === true || row.day === 't',
         sourceId,
       };
+      if (source.type === AgendaEntryType.birthday) entry.series = seriesKey(source.type, sourceId);
+      return entry;
     });
+  }
+}
+
+const BIRTHDAY_SOURCE = SOURCES.findIndex((source) => source.type === AgendaEntryType.birthday);
+
+/** Series rows one statement reads at most (a range with more answers incomplete). */
+const SERIES_LIMIT = MAX_AGENDA_ENTRIES + 1;
+const TASK_SERIES_SQL = taskSeriesSql(SERIES_LIMIT);
+const TRANSACTION_SERIES_SQL = transactionSeriesSql(SERIES_LIMIT);
+
+/** The key of a series (and its feed UID before `@`): distinct from every entry id. */
+export function seriesKey(type: AgendaEntryType, sourceId: string): string {
+  return `${type}-series:${sourceId}`;
+}
+
+const textArray = (value: unknown): string[] => (Array.isArray(value) ? value.map(String) : typeof value === 'string' && value.length > 2 ? value.slice(1, -1).split(',') : []);
+
+/**
+ * The dates of series in one read's range as entries, kept bounded: at most MAX_AGENDA_ENTRIES + 1
+ * dates of all series together (only the earliest can be answered; one more tells the range holds more),
+ * each series' expansion bounded the same way, and the event loop let go every EXPANSION_SLICE_MS.
+ */
+class Expansion {
+  readonly entries: AgendaEntry[] = [];
+  /** Birth dates by person, from the birthday source's rows (set by the caller): the start of their series. */
+  readonly birthdays = new Map<string, string>();
+  private readonly series = new Map<string, AgendaSeries>();
+  /** Midnights of the dates met (at most the range's 367), each computed once. */
+  private readonly midnights = new Map<string, Date>();
+  /** Dates after this one cannot be among the earliest entries any more. */
+  private last: string;
+  private sliceStart = performance.now();
+
+  constructor(
+    private readonly timezone: string,
+    private readonly from: string,
+    to: string,
+  ) {
+    this.last = to;
+  }
+
+  async tasks(rows: Record<string, unknown>[]): Promise<void> {
+    for (const row of rows) {
+      const sourceId = String(row.id);
+      const start = String(row.series_start);
+      const rule = String(row.rule);
+      // The dates shown otherwise: exceptions (EXDATE) and the dates a task was made for.
+      const exceptions = [...textArray(row.exceptions), ...textArray(row.materialized)].sort();
+      const recurrence: Recurrence = { rule, start, exceptions };
+      const dates = await this.dates(recurrence, start > this.from ? start : this.from);
+      if (!dates.length) continue;
+      const key = seriesKey(AgendaEntryType.task, sourceId);
+      const title = String(row.title);
+      this.add(AgendaEntryType.task, sourceId, title, dates, true, isSubDaily(rule) ? null : key);
+      if (!isSubDaily(rule)) this.remember(key, AgendaEntryType.task, sourceId, title, recurrence, start > this.from ? start : this.from);
+    }
+  }
+
+  async transactions(rows: Record<string, unknown>[]): Promise<void> {
+    for (const row of rows) {
+      const sourceId = String(row.id);
+      const next = String(row.next_date);
+      const recurrence: Recurrence = { rule: String(row.rule), start: String(row.series_start) };
+      const first = next > this.from ? next : this.from;
+      const dates = await this.dates(recurrence, first);
+      if (!dates.length) continue;
+      const key = seriesKey(AgendaEntryType.transaction, sourceId);
+      const title = transactionTitle(row);
+      this.add(AgendaEntryType.transaction, sourceId, title, dates, false, key);
+      this.remember(key, AgendaEntryType.transaction, sourceId, title, recurrence, first);
+    }
+  }
+
+  /** The series the kept entries hold dates of, as a calendar writes them; birthdays from their entries. */
+  seriesOf(kept: AgendaEntry[]): AgendaSeries[] {
+    const answer = new Map<string, AgendaSeries>();
+    for (const entry of kept) {
+      if (!entry.series || answer.has(entry.series)) continue;
+      if (entry.type === AgendaEntryType.birthday) {
+        const birthday = this.birthdays.get(entry.sourceId);
+        if (birthday) answer.set(entry.series, { key: entry.series, type: entry.type, sourceId: entry.sourceId, title: entry.title, recurrence: { rule: yearlyRule(birthday), start: birthday } });
+      } else {
+        const series = this.series.get(entry.series);
+        if (series) answer.set(entry.series, series);
+      }
+    }
+    return [...answer.values()];
+  }
+
+  private async dates(recurrence: Recurrence, from: string): Promise<string[]> {
+    if (performance.now() - this.sliceStart > EXPANSION_SLICE_MS) {
+      await nextTurn();
+      this.sliceStart = performance.now();
+    }
+    if (from > this.last) return [];
+    return occurrencesBetween(recurrence, from, this.last, MAX_AGENDA_ENTRIES + 1);
+  }
+
+  private add(type: AgendaEntryType, sourceId: string, title: string, dates: string[], lasts: boolean, series: string | null): void {
+    for (const date of dates) {
+      const start = this.midnight(date);
+      this.entries.push({ type, id: `${type}:${sourceId}:${date}`, title, start, end: lasts ? this.midnight(addDays(date, 1)) : null, allDay: true, sourceId, ...(series ? { series } : {}) });
+    }
+    if (this.entries.length > 2 * (MAX_AGENDA_ENTRIES + 1)) {
+      // Only the earliest can be answered: keep those (and one more) and stop looking past them.
+      this.entries.sort(compareEntries).splice(MAX_AGENDA_ENTRIES + 1);
+      this.last = DateTime.fromJSDate(this.entries[this.entries.length - 1]!.start, { zone: this.timezone }).toISODate()!;
+    }
+  }
+
+  /**
+   * The series as the feed writes it: from its first date of the rule on or after `from` (DTSTART must
+   * be a date of the rule: RFC 5545 counts DTSTART as the first instance whatever the rule says, rrule
+   * does not), COUNT lowered by the dates before, the exceptions from then on.
+   */
+  private remember(key: string, type: AgendaEntryType, sourceId: string, title: string, recurrence: Recurrence, from: string): void {
+    const [first] = occurrencesBetween({ rule: recurrence.rule, start: recurrence.start }, from, this.last, 1);
+    if (first) this.series.set(key, { key, type, sourceId, title, recurrence: restartAt(recurrence, first) });
+  }
+
+  private midnight(date: string): Date {
+    let instant = this.midnights.get(date);
+    if (!instant) {
+      instant = DateTime.fromISO(date, { zone: this.timezone }).toJSDate();
+      this.midnights.set(date, instant);
+    }
+    return instant;
   }
 }
 

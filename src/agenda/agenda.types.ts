@@ -13,6 +13,8 @@ export enum AgendaEntryType {
   transaction = 'transaction',
   reading = 'reading',
   meditation = 'meditation',
+  /** A person's birthday, every year (all-day). */
+  birthday = 'birthday',
 }
 
 registerEnumType(AgendaEntryType, { name: 'AgendaEntryType', description: 'Which domain an agenda entry comes from.' });
@@ -23,7 +25,10 @@ export class AgendaEntry {
   @Field(() => AgendaEntryType)
   type!: AgendaEntryType;
 
-  @Field(() => ID, { description: '`<type>:<sourceId>`: the same entry keeps it across reads (and is the feed UID).' })
+  @Field(() => ID, {
+    description:
+      '`<type>:<sourceId>`, or `<type>:<sourceId>:<YYYY-MM-DD>` for a date of a series (a recurring task or transaction not made or booked yet, a birthday): the same entry keeps it across reads.',
+  })
   id!: string;
 
   @Field(() => String)
@@ -41,8 +46,11 @@ export class AgendaEntry {
   @Field(() => Boolean, { description: 'Known only by its day (a task on a day, reading, mobility, a transaction).' })
   allDay!: boolean;
 
-  @Field(() => ID, { description: "The id of the domain record (the task's, the session's, the transaction's …)." })
+  @Field(() => ID, { description: "The id of the domain record (the task's, the session's, the transaction's …; a series' first task or transaction; the person of a birthday)." })
   sourceId!: string;
+
+  /** Not in the API: the key of the series this entry is a date of (the feed writes the series once, with its rule). */
+  series?: string;
 }
 
 @ArgsType()

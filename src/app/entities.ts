@@ -67,6 +67,10 @@ import { StoragePurge } from '../portability/deletion/storage-purge.entity.js';
 import { BrainDatabase } from '../brain/databases/brain-database.entity.js';
 import { BrainRecord } from '../brain/databases/brain-record.entity.js';
 import { BrainForm } from '../brain/forms/brain-form.entity.js';
+import { Reminder } from '../reminders/reminder.entity.js';
+import { ReminderDelivery } from '../reminders/reminder-delivery.entity.js';
+import { PushSubscription } from '../reminders/push-subscription.entity.js';
+import { NotificationSettings } from '../reminders/notification-settings.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -152,6 +156,11 @@ export const entities = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  // Reminders and notifications
+  Reminder,
+  ReminderDelivery,
+  PushSubscription,
+  NotificationSettings,
   // Portability
   AccountExport,
   // Portability: imports and account deletion

@@ -4,6 +4,8 @@ import { registerFileJobs } from '../files/variant.jobs.js';
 import { registerExportJobs } from '../portability/export/export.jobs.js';
 import { registerImportJobs } from '../portability/import/import.jobs.js';
 import { registerDeletionJobs } from '../portability/deletion/deletion.jobs.js';
+import { registerReminderJobs } from '../reminders/reminder.jobs.js';
+import { registerFinanceJobs } from '../finance/finance.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -15,4 +17,6 @@ export function registerJobs(deps: AppDeps): void {
   registerExportJobs(deps);
   registerImportJobs(deps);
   registerDeletionJobs(deps);
+  registerReminderJobs(deps);
+  registerFinanceJobs(deps);
 }

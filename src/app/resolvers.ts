@@ -36,6 +36,7 @@ import { BrainSearchResolver } from '../brain/search/brain-search.resolver.js';
 import { BrainStatsResolver } from '../brain/stats/brain-stats.resolver.js';
 import { BrainDatabaseResolver, BrainRecordResolver } from '../brain/databases/brain-data.resolver.js';
 import { BrainFormResolver } from '../brain/forms/brain-forms.resolver.js';
+import { NotificationResolver, ReminderResolver } from '../reminders/reminder.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -109,6 +110,9 @@ export const resolvers: NonEmptyArray<Function> = [
   BrainDatabaseResolver,
   BrainRecordResolver,
   BrainFormResolver,
+  // Reminders and notifications
+  ReminderResolver,
+  NotificationResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

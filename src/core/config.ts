@@ -45,6 +45,8 @@ export interface Config {
     publicApiWindowMs: number;
   };
   webhooks: { timeoutMs: number; backoffUnitMs: number; allowPrivateUrls: boolean };
+  /** Reminders (issue 26): the scan, and Web Push's VAPID identity (sends use the webhooks' timeout and SSRF guard). */
+  reminders: ReminderSettings;
   files: {
     maxFileSize: number;
     allowedImageTypes: string[];
@@ -55,6 +57,18 @@ export interface Config {
     /** The `s3` adapter (operations.md S3_*); null when S3_BUCKET is unset. */
     s3: S3Settings | null;
   };
+}
+
+export interface ReminderSettings {
+  /** REMINDER_SCAN_INTERVAL_MS: how often each instance looks for due reminders and deliveries. */
+  scanIntervalMs: number;
+  /** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (base64url, both or neither); unset: generated once into DATA_DIR. */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+  /** VAPID_SUBJECT: a `mailto:` or `https:` contact for push services (RFC 8292). */
+  vapidSubject: string;
+  /** WEB_PUSH_TTL_SECONDS: how long a push service keeps an undelivered notification (RFC 8030 TTL). */
+  webPushTtlSeconds: number;
 }
 
 /** false: the socket's address; a number: that many proxies in front; a list: the proxies trusted. */
@@ -162,6 +176,44 @@ function readOrigins(env: Env, name: string): string[] {
   });
 }
 
+/** A VAPID key: base64url of `bytes` bytes (65 for the public P-256 point, 32 for the private scalar). */
+function readVapidKey(env: Env, name: string, bytes: number): string | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^[A-Za-z0-9_-]+$/.test(raw) || Buffer.from(raw, 'base64url').length !== bytes) {
+    throw new ConfigError(name, `expected the base64url encoding of ${bytes} bytes (as web-push generate-vapid-keys prints it)`);
+  }
+  return raw;
+}
+
+function readReminders(env: Env, baseUrl: string): ReminderSettings {
+  const vapidPublicKey = readVapidKey(env, 'VAPID_PUBLIC_KEY', 65);
+  const vapidPrivateKey = readVapidKey(env, 'VAPID_PRIVATE_KEY', 32);
+  if (Boolean(vapidPublicKey) !== Boolean(vapidPrivateKey)) {
+    throw new ConfigError(vapidPublicKey ? 'VAPID_PRIVATE_KEY' : 'VAPID_PUBLIC_KEY', 'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY are set together or not at all');
+  }
+  let vapidSubject = env.VAPID_SUBJECT?.trim();
+  if (vapidSubject) {
+    let url: URL | undefined;
+    try {
+      url = new URL(vapidSubject);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['mailto:', 'https:'].includes(url.protocol)) throw new ConfigError('VAPID_SUBJECT', `expected a mailto: or https: URL, got "${vapidSubject}"`);
+  } else {
+    const base = new URL(baseUrl);
+    vapidSubject = base.protocol === 'https:' ? base.origin : `mailto:reminders@${base.hostname}`;
+  }
+  return {
+    scanIntervalMs: readInt(env, 'REMINDER_SCAN_INTERVAL_MS', 1000, 10),
+    vapidPublicKey,
+    vapidPrivateKey,
+    vapidSubject,
+    webPushTtlSeconds: readInt(env, 'WEB_PUSH_TTL_SECONDS', 3600, 0),
+  };
+}
+
 function readS3(env: Env): S3Settings | null {
   const bucket = env.S3_BUCKET || undefined;
   if (!bucket) {
@@ -221,6 +273,7 @@ export function loadConfig(env: Env = process.env): Config {
       backoffUnitMs: readInt(env, 'WEBHOOK_BACKOFF_UNIT_MS', 60_000, 1),
       allowPrivateUrls: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     },
+    reminders: readReminders(env, baseUrl),
     files: {
       maxFileSize: readInt(env, 'MAX_FILE_SIZE', 10_485_760, 1),
       allowedImageTypes: readList(env, 'ALLOWED_IMAGE_TYPES', ['image/jpeg', 'image/png', 'image/webp']),

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
@@ -11,6 +11,8 @@ import { Money } from '../core/money.js';
 @ObjectType('Transaction', { simpleResolvers: true })
 @Entity({ tableName: 'finance_transactions' })
 @Index({ properties: ['userId', 'date'] })
+// A series books each date once: a restart, two instances or a retried booking never make a second occurrence.
+@Unique({ properties: ['seriesId', 'occurrenceDate'] })
 export class FinanceTransaction extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
@@ -44,4 +46,25 @@ export class FinanceTransaction extends BaseEntity {
   @Index()
   @ManyToOne(() => SocialHappening, { mapToPk: true, nullable: true, deleteRule: 'set null', fieldName: 'social_happening_id' })
   socialHappeningId?: string | null = null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "RFC 5545 RRULE (`FREQ=…;…`, no DTSTART) of the series this transaction starts: each later date is booked into the account's balance on that date (in your time zone). null on booked occurrences and single transactions; null stops the series.",
+  })
+  @Property({ type: 'text', nullable: true })
+  recurrence?: string | null = null;
+
+  @Field(() => ID, { nullable: true, description: "The series' first transaction (its own id on the first); null for a single transaction." })
+  @Property({ type: 'uuid', nullable: true })
+  seriesId?: string | null = null;
+
+  @Field(() => LocalDate, { nullable: true, description: 'The date of the series this transaction was booked for (its `date` may have been changed since).' })
+  @Property({ type: 'date', nullable: true })
+  occurrenceDate?: string | null = null;
+
+  @Field(() => LocalDate, { nullable: true, description: 'On a series: the next date to be booked; null once the series has ended or stopped.' })
+  @Index()
+  @Property({ type: 'date', nullable: true })
+  nextDate?: string | null = null;
 }

@@ -88,3 +88,75 @@ export async function spendingByCategory(
     total: r.total as boolean,
   }));
 }
+
+/** A series due for booking, as claimed: its rule, first date, next date to book, and today in its owner's zone. */
+export interface DueSeries {
+  id: string;
+  rule: string;
+  start: string;
+  nextDate: string;
+  today: string;
+}
+
+/**
+ * Claims up to `limit` series with a date due (`next_date` on or before today in the owner's time zone
+ * at `now`; users without settings are in `defaultZone`), earliest first, locking each series row and
+ * its account `FOR UPDATE SKIP LOCKED`: a second booking run (another instance, a retried job) passes
+ * over what this one holds and never waits, so runs cannot deadlock on accounts either. `onlyId` claims
+ * that series alone. The first condition lets the `next_date` index find candidates (no zone is more
+ * than a day ahead of UTC); the second is exact.
+ */
+export async function claimDueSeries(em: EntityManager, now: Date, defaultZone: string, limit: number, onlyId: string | null = null): Promise<DueSeries[]> {
+  const t = rowShape(em, FinanceTransaction);
+  const a = rowShape(em, FinanceAccount);
+  const next = `t.${t.column('nextDate')}`;
+  const sql =
+    `select t.id, t.${t.column('recurrence')} as rule, t.${t.column('occurrenceDate')}::text as start, ${next}::text as next_date,` +
+    ` ($1::timestamptz at time zone coalesce(s.timezone, $2))::date::text as today` +
+    ` from ${t.table} t join ${a.table} a on a.id = t.${t.column('accountId')}` +
+    ` left join user_settings s on s.user_id = t.${t.column('userId')}` +
+    ` where ${next} <= ($1::timestamptz at time zone 'UTC')::date + 1` +
+    ` and ${next} <= ($1::timestamptz at time zone coalesce(s.timezone, $2))::date` +
+    ` and t.${t.column('recurrence')} is not null and ($4::uuid is null or t.id = $4::uuid)` +
+    ` order by ${next}, t.id limit $3 for update of t, a skip locked`;
+  const rows = await queryRows(em, sql, [now, defaultZone, limit, onlyId]);
+  return rows.map((r) => ({ id: String(r.id), rule: String(r.rule), start: String(r.start), nextDate: String(r.next_date), today: String(r.today) }));
+}
+
+export interface Booking {
+  /** New occurrences: id, their series, their date. */
+  occurrences: { id: string; seriesId: string; date: string }[];
+  /** Each claimed series' next date to book (null: the series has ended). */
+  advances: { seriesId: string; nextDate: string | null }[];
+}
+
+/**
+ * Books occurrences of claimed series in one statement: inserts each as a copy of its series row on
+ * its date (`on conflict (series_id, occurrence_date) do nothing`: a date already booked stays booked
+ * once), moves each account's balance by exactly the sum of the rows inserted (`returning`), and moves
+ * each series' `next_date` on. Answers how many rows were inserted. A balance past numeric(15,2)
+ * fails the statement (PostgreSQL 22003) and so the caller's transaction.
+ */
+export async function bookOccurrences(em: EntityManager, booking: Booking): Promise<number> {
+  const t = rowShape(em, FinanceTransaction);
+  const a = rowShape(em, FinanceAccount);
+  const c = (property: Parameters<typeof t.column>[0]) => t.column(property);
+  const sql =
+    `with occurrence as (select * from unnest($1::uuid[], $2::uuid[], $3::date[]) as o(id, series_id, date)),` +
+    ` booked as (insert into ${t.table} (id, ${c('createdAt')}, ${c('updatedAt')}, ${c('userId')}, ${c('accountId')}, ${c('amount')}, ${c('description')}, ${c('category')}, ${c('date')}, ${c('recurring')}, ${c('seriesId')}, ${c('occurrenceDate')})` +
+    ` select o.id, now(), now(), s.${c('userId')}, s.${c('accountId')}, s.${c('amount')}, s.${c('description')}, s.${c('category')}, o.date, true, s.id, o.date` +
+    ` from occurrence o join ${t.table} s on s.id = o.series_id` +
+    ` on conflict (${c('seriesId')}, ${c('occurrenceDate')}) do nothing returning ${c('accountId')} as account_id, ${c('amount')} as amount),` +
+    ` moved as (update ${a.table} a set ${a.column('balance')} = a.${a.column('balance')} + m.total, ${a.column('updatedAt')} = now()` +
+    ` from (select account_id, sum(amount) as total from booked group by account_id) m where a.id = m.account_id returning a.id),` +
+    ` advanced as (update ${t.table} s set ${c('nextDate')} = n.next_date from unnest($4::uuid[], $5::date[]) as n(id, next_date) where s.id = n.id returning s.id)` +
+    ` select (select count(*) from booked)::int as booked, (select count(*) from moved)::int as moved, (select count(*) from advanced)::int as advanced`;
+  const [row] = await queryRows(em, sql, [
+    booking.occurrences.map((o) => o.id),
+    booking.occurrences.map((o) => o.seriesId),
+    booking.occurrences.map((o) => o.date),
+    booking.advances.map((s) => s.seriesId),
+    booking.advances.map((s) => s.nextDate),
+  ]);
+  return Number(row?.booked ?? 0);
+}

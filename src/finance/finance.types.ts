@@ -7,6 +7,7 @@ import { FinanceAccount } from './finance-account.entity.js';
 import { FinanceTransaction } from './finance-transaction.entity.js';
 import { Money } from '../core/money.js';
 import { NOT_BLANK } from '../core/validation/text.js';
+import { RECURRENCE_RULE_MAX } from '../core/recurrence/recurrence.js';
 
 export const NAME_MAX = 200;
 export const TYPE_MAX = 50;
@@ -148,6 +149,16 @@ export class CreateTransactionArgs {
 
   @Field(() => UUID, { nullable: true, description: 'One of your social happenings.' })
   socialHappeningId?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'RFC 5545 RRULE (`FREQ=MONTHLY`, `FREQ=WEEKLY;BYDAY=FR;COUNT=10` …; daily or less often): this transaction is booked now and starts the series; each later date is booked on that date. Makes it `recurring`.',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  recurrence?: string | null;
 }
 
 @ArgsType()
@@ -182,6 +193,16 @@ export class UpdateTransactionArgs extends TransactionIdArgs {
 
   @Field(() => UUID, { nullable: true, description: 'null unlinks it.' })
   socialHappeningId?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Starts or changes the series of this transaction (a single one or a series' first; booked occurrences stay, bookings go on after the last); null stops it (booked ones stay).",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  recurrence?: string | null;
 }
 
 export const TransactionPage = Paginated(FinanceTransaction, 'TransactionPage');

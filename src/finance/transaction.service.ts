@@ -9,6 +9,7 @@ import { FinanceAccount } from './finance-account.entity.js';
 import { FinanceTransaction } from './finance-transaction.entity.js';
 import { moveBalance, spendingByCategory, type SpendingRow } from './finance.queries.js';
 import { requireMoney } from '../core/money.js';
+import { isSubDaily, nextOccurrence, normalizeRule } from '../core/recurrence/recurrence.js';
 
 export interface NewTransaction {
   accountId: string;
@@ -18,9 +19,11 @@ export interface NewTransaction {
   date: string;
   recurring?: boolean | null;
   socialHappeningId?: string | null;
+  /** An RFC 5545 RRULE: the transaction starts a series (see TransactionService). */
+  recurrence?: string | null;
 }
 
-/** Absent keys stay; null clears description, category and socialHappeningId. */
+/** Absent keys stay; null clears description, category and socialHappeningId, and stops a series (recurrence). */
 export interface TransactionChanges {
   accountId?: string;
   amount?: string | number;
@@ -29,6 +32,7 @@ export interface TransactionChanges {
   date?: string;
   recurring?: boolean;
   socialHappeningId?: string | null;
+  recurrence?: string | null;
 }
 
 /** A spending summary covers at most this many days (a year, leap day included). */
@@ -65,6 +69,17 @@ function sumOfMoney(amounts: string[]): string {
   return `${sign}${abs / 100n}.${String(abs % 100n).padStart(2, '0')}`;
 }
 
+function invalid(field: string, message: string): ValidationError {
+  return new ValidationError(message, [{ path: [field], message }]);
+}
+
+/** A transaction's rule: a valid RRULE (core/recurrence) that repeats daily or less often, as a date is booked once. */
+function transactionRule(text: string): string {
+  const rule = normalizeRule(text, 'recurrence');
+  if (isSubDaily(rule)) throw invalid('recurrence', 'recurrence must repeat daily or less often (a transaction is booked once on its date)');
+  return rule;
+}
+
 async function requireHappening(em: EntityManager, userId: string, happeningId: string): Promise<void> {
   if (!(await em.count(SocialHappening, { id: happeningId, userId }))) throw new NotFoundError('SocialHappening', { field: 'socialHappeningId' });
 }
@@ -72,6 +87,12 @@ async function requireHappening(em: EntityManager, userId: string, happeningId: 
 /**
  * Transactions of one user. Each create, update (a move to another account included) and delete
  * changes the account balances in the same database transaction as the row.
+ *
+ * A transaction with a `recurrence` is a series: it is booked as any other on its date (the series'
+ * first date, its DTSTART) and keeps the rule, `seriesId` (its own id) and `nextDate`, the next date to
+ * book; the booking job (recurring-bookings.ts) books each later date on that date as a copy of the
+ * series row (amount, account, description, category as they are then). Clearing the rule or deleting
+ * the series row stops it; booked occurrences stay, as any transaction.
  */
 export class TransactionService {
   constructor(private readonly em: EntityManager) {}
@@ -159,6 +180,8 @@ export class TransactionService {
 
   async create(userId: string, input: NewTransaction): Promise<FinanceTransaction> {
     const amount = requireMoney(input.amount, 'amount');
+    const rule = input.recurrence !== undefined && input.recurrence !== null ? transactionRule(input.recurrence) : null;
+    if (rule && input.recurring === false) throw invalid('recurring', 'recurring must not be false with a recurrence');
     return this.em.transactional(async (em) => {
       if (input.socialHappeningId) await requireHappening(em, userId, input.socialHappeningId);
       await moveBalance(em, userId, input.accountId, amount, '0');
@@ -169,9 +192,10 @@ export class TransactionService {
         description: cleanText(input.description),
         category: cleanCategory(input.category),
         date: input.date,
-        recurring: input.recurring ?? false,
+        recurring: rule ? true : (input.recurring ?? false),
         socialHappeningId: input.socialHappeningId ?? null,
       });
+      if (rule) startSeries(row, rule, null);
       await em.flush();
       return row;
     });
@@ -179,9 +203,14 @@ export class TransactionService {
 
   async update(userId: string, transactionId: string, changes: TransactionChanges): Promise<FinanceTransaction> {
     const amount = changes.amount !== undefined ? requireMoney(changes.amount, 'amount') : undefined;
+    const rule = changes.recurrence === undefined ? undefined : changes.recurrence === null ? null : transactionRule(changes.recurrence);
     return this.em.transactional(async (em) => {
+      // The row lock also waits for a booking run holding the series, so the dates below are current.
       const row = await em.findOne(FinanceTransaction, { id: transactionId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw new NotFoundError('Transaction');
+      if (rule && row.seriesId && row.seriesId !== row.id) throw invalid('recurrence', "recurrence can be set on a single transaction or a series' first, not on a booked occurrence");
+      const newRule = rule === undefined ? (row.recurrence ?? null) : rule;
+      if (newRule && changes.recurring === false) throw invalid('recurring', 'recurring must not be false with a recurrence');
       if (changes.socialHappeningId) await requireHappening(em, userId, changes.socialHappeningId);
       const oldAccount = row.accountId;
       const newAccount = changes.accountId ?? row.accountId;
@@ -203,6 +232,19 @@ export class TransactionService {
       if (changes.date !== undefined) row.date = changes.date;
       if (changes.recurring !== undefined) row.recurring = changes.recurring;
       if (changes.socialHappeningId !== undefined) row.socialHappeningId = changes.socialHappeningId;
+      if (rule === null) {
+        row.recurrence = null;
+        row.nextDate = null;
+      } else if (newRule && (rule !== undefined || changes.date !== undefined)) {
+        // The series (re)starts on the row's date: it must not be a date the series booked already, and
+        // bookings go on after the last one booked.
+        const others = { seriesId: row.id, id: { $ne: row.id } };
+        if (row.date !== row.occurrenceDate && (await em.count(FinanceTransaction, { ...others, occurrenceDate: row.date }))) {
+          throw invalid('date', 'date is a date this series has booked already');
+        }
+        const [last] = await em.find(FinanceTransaction, others, { orderBy: { occurrenceDate: 'desc' }, limit: 1, fields: ['occurrenceDate'] });
+        startSeries(row, newRule, last?.occurrenceDate ?? null);
+      }
       await em.flush();
       return row;
     });
@@ -218,4 +260,14 @@ export class TransactionService {
       return deleted(transactionId, 'Transaction');
     });
   }
+}
+
+/** Makes the row the first of its series on its date; the next date to book follows `lastBooked` (or the row's date). */
+function startSeries(row: FinanceTransaction, rule: string, lastBooked: string | null): void {
+  row.recurrence = rule;
+  row.recurring = true;
+  row.seriesId = row.id;
+  row.occurrenceDate = row.date;
+  const after = lastBooked && lastBooked > row.date ? lastBooked : row.date;
+  row.nextDate = nextOccurrence({ rule, start: row.date }, after);
 }

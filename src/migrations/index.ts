@@ -26,6 +26,7 @@ export const migrationNames = [
   'Migration20261127080753',
   'Migration20261127083835',
   'Migration20261127084822',
+  'Migration20261127100222',
 ];
 
 /**
@@ -57,5 +58,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261127080753', class: (await import('./Migration20261127080753.js')).Migration20261127080753 },
     { name: 'Migration20261127083835', class: (await import('./Migration20261127083835.js')).Migration20261127083835 },
     { name: 'Migration20261127084822', class: (await import('./Migration20261127084822.js')).Migration20261127084822 },
+    { name: 'Migration20261127100222', class: (await import('./Migration20261127100222.js')).Migration20261127100222 },
   ];
 }

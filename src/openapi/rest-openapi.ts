@@ -521,13 +521,16 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     const argsClass = meta.argsOf(field);
     const defaults = Object.fromEntries((gqlField?.args ?? []).filter((a) => a.defaultValue !== undefined).map((a) => [a.name, a.defaultValue]));
     const rules = constraintsOf(argsClass);
-    const hasBody = ['post', 'put', 'patch'].includes(method);
+    // A DELETE's arguments beyond its path come in a JSON body too (`DELETE /tasks/:taskId { applyTo }`):
+    // a mutation never reads the query string (rest/sofa-surface.ts).
+    const hasBody = ['post', 'put', 'patch', 'delete'].includes(method);
     const pathNames = [...route.path.matchAll(/:([^/]+)/g)].map((m) => m[1]!);
 
     // Sofa takes a variable for a path parameter when the path merely contains `:<name>` (`question` in
     // `/journal/questions/:questionId`): only the route's own names are path parameters, the others are
     // query parameters or body fields like the rest.
-    const misplaced = (source.parameters ?? []).filter((p: Json) => p.in === 'path' && !pathNames.includes(p.name));
+    // Sofa describes a DELETE's other arguments as query parameters: they are body fields here.
+    const misplaced = (source.parameters ?? []).filter((p: Json) => (p.in === 'path' && !pathNames.includes(p.name)) || (method === 'delete' && p.in === 'query'));
     const parameters = (source.parameters ?? [])
       .map((p: Json) => (misplaced.includes(p) ? { ...p, in: 'query', required: Boolean(p.required) } : p))
       // Sofa lists body variables as query parameters too: a body route keeps only its path parameters.

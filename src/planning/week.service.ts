@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, isMonday, mondayOf } from '../core/dates.js';
 import { findRow } from '../core/database/read-rows.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
+import { recordFact } from '../core/events/fact-dispatcher.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { NORMAL_CHECKLIST } from './checklist-key.js';
 import { Day } from './day.entity.js';
@@ -35,6 +36,7 @@ export class WeekService {
           const day = tx.create(Day, { userId, weekId: week.id, date: addDays(startDate, i) });
           for (const key of NORMAL_CHECKLIST) tx.create(ChecklistItem, { userId, dayId: day.id, key });
         }
+        recordFact(tx, userId, 'week_generated', { weekId: week.id, startDate });
         return week;
       });
       return { week, created: true };

@@ -68,6 +68,8 @@ export interface ReminderKind {
   name: ReminderKindName;
   /** Whether `targetId` is required (and which record kind it names, for 404s). */
   target: 'task' | 'deadline' | 'happening' | 'person' | null;
+  /** When true, a reminder of this kind needs `localTime` (the service answers 400 naming it otherwise). */
+  requiresLocalTime?: boolean;
   /**
    * Checks that the target exists and is the user's (NOT_FOUND otherwise), before a reminder is stored.
    */

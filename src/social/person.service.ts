@@ -20,14 +20,17 @@ export interface NewPerson {
   relationshipType?: string | null;
   pictureUrl?: string | null;
   notes?: string | null;
+  /** YYYY-MM-DD (the year may be a guess). */
+  birthday?: string | null;
 }
 
-/** Absent keys stay; null clears relationshipType, pictureUrl and notes. */
+/** Absent keys stay; null clears relationshipType, pictureUrl, notes and birthday. */
 export interface PersonChanges {
   name?: string;
   relationshipType?: string | null;
   pictureUrl?: string | null;
   notes?: string | null;
+  birthday?: string | null;
 }
 
 export interface PeopleFilter extends PageArgs {
@@ -82,6 +85,7 @@ export class PersonService {
       relationshipType: cleanType(input.relationshipType),
       pictureUrl: input.pictureUrl ?? null,
       notes: input.notes ?? null,
+      birthday: input.birthday ?? null,
     });
     if (isFriend(person.relationshipType)) this.friendAdded(userId, person);
     await this.em.flush();
@@ -96,6 +100,7 @@ export class PersonService {
     if (changes.relationshipType !== undefined) person.relationshipType = cleanType(changes.relationshipType);
     if (changes.pictureUrl !== undefined) person.pictureUrl = changes.pictureUrl;
     if (changes.notes !== undefined) person.notes = changes.notes;
+    if (changes.birthday !== undefined) person.birthday = changes.birthday;
     if (!wasFriend && isFriend(person.relationshipType)) this.friendAdded(userId, person);
     await this.em.flush();
     return person;

@@ -136,6 +136,38 @@ describe('people', () => {
   });
 });
 
+describe('birthdays', () => {
+  it('takes a birthday on create and update (null clears it), any year from 1900 on, 29 February included', async () => {
+    const { client } = await signUp(app.url);
+    const grace = await createPerson(client, { name: 'Grace', birthday: '1906-12-09' });
+    expect(grace.birthday).toBe('1906-12-09');
+    expect((await client.get(`/api/v1/people/${grace.id}`)).body.data.birthday).toBe('1906-12-09');
+    const leap = await client.patch(`/api/v1/people/${grace.id}`, { birthday: '2000-02-29' });
+    expect(leap.status, leap.text).toBe(200);
+    expect(leap.body.data.birthday).toBe('2000-02-29');
+    // A PATCH without it keeps it; null clears it.
+    expect((await client.patch(`/api/v1/people/${grace.id}`, { notes: 'Admiral' })).body.data.birthday).toBe('2000-02-29');
+    expect((await client.patch(`/api/v1/people/${grace.id}`, { birthday: null })).body.data.birthday).toBeNull();
+    const gql = await client.graphql('mutation { createPerson(name: "Alan", birthday: "1912-06-23") { birthday } }');
+    expect(gql.body.errors, gql.text).toBeUndefined();
+    expect(gql.body.data.createPerson.birthday).toBe('1912-06-23');
+    expect((await createPerson(client, { name: 'No date' })).birthday).toBeNull();
+  });
+
+  it('refuses a birthday that is not a date, or before 1900, with 400 naming it; another user’s person is 404', async () => {
+    const { client } = await signUp(app.url);
+    expectValidation(await client.post('/api/v1/people', { name: 'X', birthday: '1899-12-31' }), 'birthday');
+    expectValidation(await client.post('/api/v1/people', { name: 'X', birthday: '2001-02-29' }), 'birthday');
+    expectValidation(await client.post('/api/v1/people', { name: 'X', birthday: '12/09/1906' }), 'birthday');
+    expectValidation(await client.post('/api/v1/people', { name: 'X', birthday: 19061209 }), 'birthday');
+    expect((await client.get('/api/v1/people')).body.meta.total).toBe(0);
+    const ada = await createPerson(client, { birthday: '1915-12-10' });
+    expectValidation(await client.patch(`/api/v1/people/${ada.id}`, { birthday: '1815-12-10' }), 'birthday');
+    expectNotFound(await bob.patch(`/api/v1/people/${ada.id}`, { birthday: '1990-01-01' }));
+    expect((await client.get(`/api/v1/people/${ada.id}`)).body.data.birthday).toBe('1915-12-10');
+  });
+});
+
 describe('social happenings', () => {
   it('creates (201) with own guests and item ids, lists, gets, patches, deletes', async () => {
     const { client } = await signUp(app.url);

@@ -1,7 +1,7 @@
 import { ArgsType, Field } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
-import { DateTimeISO, UUID } from '../core/scalars.js';
+import { DateTimeISO, LocalDate, UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { DayRangeArgs } from '../training/training.types.js';
 import { Person } from './person.entity.js';
@@ -13,6 +13,9 @@ export const RELATIONSHIP_MAX = 50;
 export const NOTES_MAX = 10_000;
 export const TITLE_MAX = 300;
 export const IDS_MAX = 100;
+/** A birthday is a date from 1900 on (its year may be a guess; a yearly agenda entry from that date). */
+const BIRTHDAY_FROM_1900 = /^(19|[2-9]\d)\d\d-/;
+const BIRTHDAY_MESSAGE = 'birthday must be a date from 1900-01-01 on';
 /** `Person.happenings` answers the most recent this many (all of them: /social-happenings?personId=, paged). */
 export const PERSON_HAPPENINGS_SHOWN = 100;
 
@@ -62,6 +65,11 @@ export class CreatePersonArgs {
   @IsString()
   @MaxLength(NOTES_MAX, { message: `notes must be at most ${NOTES_MAX} characters` })
   notes?: string | null;
+
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD from 1900 on (the year may be a guess): a yearly all-day agenda entry.' })
+  @IsOptional()
+  @Matches(BIRTHDAY_FROM_1900, { message: BIRTHDAY_MESSAGE })
+  birthday?: string | null;
 }
 
 @ArgsType()
@@ -88,6 +96,11 @@ export class UpdatePersonArgs extends PersonIdArgs {
   @IsString()
   @MaxLength(NOTES_MAX, { message: `notes must be at most ${NOTES_MAX} characters` })
   notes?: string | null;
+
+  @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD from 1900 on; null clears it.' })
+  @IsOptional()
+  @Matches(BIRTHDAY_FROM_1900, { message: BIRTHDAY_MESSAGE })
+  birthday?: string | null;
 }
 
 export const PersonPage = Paginated(Person, 'PersonPage');

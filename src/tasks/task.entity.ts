@@ -12,6 +12,8 @@ import { TaskStatus } from './task-status.js';
 @Index({ properties: ['userId', 'status'] })
 // A series has each date once: a restart, two instances or a retried generation never make a second occurrence.
 @Unique({ properties: ['seriesId', 'occurrenceDate'] })
+// The series a week, a day or a range may hold: the first tasks (they carry the rule) by owner and start.
+@Index({ name: 'tasks_series_first_index', expression: 'create index "tasks_series_first_index" on "tasks" ("user_id", "occurrence_date") where "recurrence" is not null' })
 export class Task extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
@@ -76,4 +78,12 @@ export class Task extends BaseEntity {
   @Field(() => [LocalDate], { description: 'On the first task of a series: dates left out of it (EXDATE).' })
   @Property({ type: 'string[]', columnType: 'text[]', default: '{}' })
   recurrenceExceptions: Opt<string[]> = [];
+
+  /**
+   * On the first task of a series: the last date the rule can give (UNTIL, or where COUNT ends); null
+   * when it never ends. Kept with the rule by the service, so the reads of the series alive in a week
+   * (week generation, the agenda) need not evaluate ended rules. Not part of the API.
+   */
+  @Property({ type: 'date', nullable: true })
+  recurrenceEnd?: string | null = null;
 }

@@ -5,7 +5,7 @@ import { CurrentUserId } from '../core/current-user.js';
 import { TaskCategory } from './task-category.entity.js';
 import { Task } from './task.entity.js';
 import { TaskService } from './task.service.js';
-import { CreateTaskArgs, ListTasksArgs, TaskIdArgs, TaskPage, UpdateTaskArgs } from './task.types.js';
+import { CreateTaskArgs, DeleteTaskArgs, ListTasksArgs, TaskIdArgs, TaskPage, UpdateTaskArgs } from './task.types.js';
 import { Service } from '../core/request-services.js';
 
 @Authorized()
@@ -21,20 +21,22 @@ export class TaskResolver {
     return taskService.get(userId, args.taskId);
   }
 
-  @Mutation(() => Task, { description: 'A new task starts as todo.' })
+  @Mutation(() => Task, { description: 'A new task starts as todo. With `recurrence` (and a day) it is the first of a recurring series.' })
   createTask(@Args(() => CreateTaskArgs) args: CreateTaskArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<Task> {
     return taskService.create(userId, args);
   }
 
-  @Mutation(() => Task, { description: 'Deferring needs a non-empty nextStep in the same request.' })
+  @Mutation(() => Task, {
+    description: 'Deferring needs a non-empty nextStep in the same request. On a recurring task, `applyTo` says which occurrences the change reaches.',
+  })
   updateTask(@Args(() => UpdateTaskArgs) args: UpdateTaskArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<Task> {
-    const { taskId, ...changes } = args;
-    return taskService.update(userId, taskId, changes);
+    const { taskId, applyTo, ...changes } = args;
+    return taskService.update(userId, taskId, changes, applyTo);
   }
 
-  @Mutation(() => Deleted)
-  deleteTask(@Args(() => TaskIdArgs) args: TaskIdArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<Deleted> {
-    return taskService.delete(userId, args.taskId);
+  @Mutation(() => Deleted, { description: 'On a recurring task, `applyTo` says which occurrences are deleted.' })
+  deleteTask(@Args(() => DeleteTaskArgs) args: DeleteTaskArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<Deleted> {
+    return taskService.delete(userId, args.taskId, args.applyTo);
   }
 
   @FieldResolver(() => TaskCategory, { nullable: true })

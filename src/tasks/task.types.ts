@@ -7,6 +7,8 @@ import { TaskCategory } from './task-category.entity.js';
 import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
 import { HEX_COLOR, NOT_BLANK } from '../core/validation/text.js';
+import { RECURRENCE_RULE_MAX } from '../core/recurrence/recurrence.js';
+import { TaskApplyTo } from './task-apply-to.js';
 
 export const TITLE_MAX = 500;
 export const DESCRIPTION_MAX = 10_000;
@@ -16,6 +18,13 @@ export const TIMEBOX_MAX = 1_440;
 /** Tasks one day may hold (the `enforce_row_cap` trigger, migration 20261124163000). */
 export const DAY_TASKS_MAX = 200;
 export const CATEGORY_NAME_MAX = 100;
+export { RECURRENCE_RULE_MAX };
+/** A start time of day, HH:MM from 00:00 to 23:59 (the settings' times have the same form). */
+export const START_TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const START_TIME_MESSAGE = 'startTime must be a time HH:MM (00:00-23:59)';
+const RECURRENCE_HELP =
+  'RFC 5545 RRULE without DTSTART, e.g. `FREQ=WEEKLY;BYDAY=TU,TH`, `FREQ=MONTHLY;BYDAY=-1FR;COUNT=12`, `FREQ=YEARLY;UNTIL=20301231`; ' +
+  "the task's day is the series' first date and must be one of the rule's dates. A rule more often than daily must end (COUNT or UNTIL).";
 
 
 @ArgsType()
@@ -42,6 +51,9 @@ export class ListTasksArgs extends PageArgs {
 
   @Field(() => UUID, { nullable: true })
   dayId?: string;
+
+  @Field(() => UUID, { nullable: true, description: 'The tasks of one series (its first task\'s id).' })
+  seriesId?: string;
 }
 
 @ArgsType()
@@ -68,8 +80,19 @@ export class CreateTaskArgs {
   @Field(() => UUID, { nullable: true })
   categoryId?: string | null;
 
-  @Field(() => UUID, { nullable: true })
+  @Field(() => UUID, { nullable: true, description: 'Required with `recurrence`: its date starts the series.' })
   dayId?: string | null;
+
+  @Field(() => String, { nullable: true, description: `Makes the task the first of a recurring series. ${RECURRENCE_HELP}` })
+  @IsOptional()
+  @IsString({ message: 'recurrence must be a string' })
+  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  recurrence?: string | null;
+
+  @Field(() => String, { nullable: true, description: "When the timebox starts on the task's day, HH:MM in the user's time zone." })
+  @IsOptional()
+  @Matches(START_TIME, { message: START_TIME_MESSAGE })
+  startTime?: string | null;
 }
 
 @ArgsType()
@@ -109,8 +132,43 @@ export class UpdateTaskArgs extends TaskIdArgs {
   @Field(() => UUID, { nullable: true, description: 'null detaches the category.' })
   categoryId?: string | null;
 
-  @Field(() => UUID, { nullable: true, description: 'null detaches the task from its day.' })
+  @Field(() => UUID, { nullable: true, description: 'null detaches the task from its day (not with applyTo `following` on a recurring task: a series needs a day).' })
   dayId?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'HH:MM; null clears it.' })
+  @IsOptional()
+  @Matches(START_TIME, { message: START_TIME_MESSAGE })
+  startTime?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      `A new rule from this task on (with applyTo \`following\` on a recurring task; a task outside a series becomes the first of one). ${RECURRENCE_HELP} ` +
+      'null on a recurring task ends the series before this task and keeps this task alone.',
+  })
+  @IsOptional()
+  @IsString({ message: 'recurrence must be a string' })
+  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  recurrence?: string | null;
+
+  @Field(() => TaskApplyTo, {
+    defaultValue: TaskApplyTo.this,
+    description:
+      'On a recurring task: `this` changes only this occurrence; `following` changes it and the following ones (the series is split here, or replaced from its first task). Ignored for other tasks.',
+  })
+  @IsEnum(TaskApplyTo, { message: 'applyTo must be one of this, following' })
+  applyTo!: TaskApplyTo;
+}
+
+@ArgsType()
+export class DeleteTaskArgs extends TaskIdArgs {
+  @Field(() => TaskApplyTo, {
+    defaultValue: TaskApplyTo.this,
+    description:
+      'On a recurring task: `this` deletes only this occurrence (its date is never made again); `following` ends the series before it and deletes the undone occurrences from it on. Ignored for other tasks.',
+  })
+  @IsEnum(TaskApplyTo, { message: 'applyTo must be one of this, following' })
+  applyTo!: TaskApplyTo;
 }
 
 @ArgsType()

@@ -130,7 +130,7 @@ export type Query = {
   /** Your transactions, newest first; filter by account, date range and category. */
   transactions: TransactionPage;
   transaction: Transaction;
-  /** Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading and meditation overlapping [start, end), sorted by start. At most 5000 entries: a range holding more is a 400 asking for a shorter one. */
+  /** Tasks, training, mobility, cardio, social happenings, deadlines, project task due dates, transactions, reading, meditation and birthdays overlapping [start, end), sorted by start; recurring tasks on the dates of their rule with no task made yet, and recurring transactions on their dates not booked yet. At most 5000 entries: a range holding more is a 400 asking for a shorter one. */
   agendaRange: Array<AgendaEntry>;
   /** XP, level, XP to the next level, coins, streaks and achievement count. */
   gamificationStats: GamificationStats;
@@ -168,6 +168,17 @@ export type Query = {
   brainForms: Array<BrainForm>;
   /** The editor payload: the form, its fields and its database. */
   brainForm: BrainFormEditor;
+  /** The caller's reminders, oldest first. */
+  reminders: ReminderPage;
+  reminder: Reminder;
+  /** A reminder's occurrences so far (sent, skipped, failed, pending), latest due first. */
+  reminderDeliveries: ReminderDeliveryPage;
+  /** The VAPID public key to pass to PushManager.subscribe as applicationServerKey. */
+  vapidPublicKey: VapidPublicKey;
+  /** The caller's Web Push subscriptions. */
+  pushSubscriptions: PushSubscriptionPage;
+  /** The push URL and quiet hours. */
+  notificationSettings: NotificationSettings;
 };
 
 
@@ -215,6 +226,7 @@ export type QueryTasksArgs = {
   status?: InputMaybe<TaskStatus>;
   categoryId?: InputMaybe<Scalars['UUID']['input']>;
   dayId?: InputMaybe<Scalars['UUID']['input']>;
+  seriesId?: InputMaybe<Scalars['UUID']['input']>;
 };
 
 
@@ -605,6 +617,33 @@ export type QueryBrainRecordArgs = {
 
 export type QueryBrainFormArgs = {
   formId: Scalars['UUID']['input'];
+};
+
+
+export type QueryRemindersArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  kind?: InputMaybe<ReminderKind>;
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryReminderArgs = {
+  reminderId: Scalars['UUID']['input'];
+};
+
+
+export type QueryReminderDeliveriesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  reminderId: Scalars['UUID']['input'];
+  status?: InputMaybe<ReminderDeliveryStatus>;
+};
+
+
+export type QueryPushSubscriptionsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type User = {
@@ -1620,11 +1659,19 @@ export type Transaction = {
   recurring: Scalars['Boolean']['output'];
   /** One of your social happenings (null once it is deleted). */
   socialHappeningId?: Maybe<Scalars['ID']['output']>;
+  /** RFC 5545 RRULE (`FREQ=…;…`, no DTSTART) of the series this transaction starts: each later date is booked into the account's balance on that date (in your time zone). null on booked occurrences and single transactions; null stops the series. */
+  recurrence?: Maybe<Scalars['String']['output']>;
+  /** The series' first transaction (its own id on the first); null for a single transaction. */
+  seriesId?: Maybe<Scalars['ID']['output']>;
+  /** The date of the series this transaction was booked for (its `date` may have been changed since). */
+  occurrenceDate?: Maybe<Scalars['LocalDate']['output']>;
+  /** On a series: the next date to be booked; null once the series has ended or stopped. */
+  nextDate?: Maybe<Scalars['LocalDate']['output']>;
 };
 
 export type AgendaEntry = {
   type: AgendaEntryType;
-  /** `<type>:<sourceId>`: the same entry keeps it across reads (and is the feed UID). */
+  /** `<type>:<sourceId>`, or `<type>:<sourceId>:<YYYY-MM-DD>` for a date of a series (a recurring task or transaction not made or booked yet, a birthday): the same entry keeps it across reads. */
   id: Scalars['ID']['output'];
   title: Scalars['String']['output'];
   /** For an all-day entry: that day's midnight in your time zone, in UTC. */
@@ -1633,7 +1680,7 @@ export type AgendaEntry = {
   end?: Maybe<Scalars['DateTimeISO']['output']>;
   /** Known only by its day (a task on a day, reading, mobility, a transaction). */
   allDay: Scalars['Boolean']['output'];
-  /** The id of the domain record (the task's, the session's, the transaction's …). */
+  /** The id of the domain record (the task's, the session's, the transaction's …; a series' first task or transaction; the person of a birthday). */
   sourceId: Scalars['ID']['output'];
 };
 
@@ -1648,7 +1695,8 @@ export type AgendaEntryType =
   | 'project_task'
   | 'transaction'
   | 'reading'
-  | 'meditation';
+  | 'meditation'
+  | 'birthday';
 
 export type GamificationStats = {
   /** Total XP: the sum of what your current actions earned. */
@@ -1884,6 +1932,114 @@ export type BrainFormEditor = {
   database: BrainDatabase;
 };
 
+export type ReminderPage = {
+  items: Array<Reminder>;
+  meta: PageMeta;
+};
+
+export type Reminder = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  kind: ReminderKind;
+  /** The task, deadline, happening or person it is about; null for the daily kinds. */
+  targetId?: Maybe<Scalars['ID']['output']>;
+  channel: ReminderChannel;
+  /** Minutes before the moment (task start, deadline, happening, bedtime target); 0 = at it. */
+  offsetMinutes: Scalars['Int']['output'];
+  /** HH:MM in the user's time zone, for the kinds at a time of day. */
+  localTime?: Maybe<Scalars['String']['output']>;
+  /** false pauses the reminder: nothing is sent until it is set true again. */
+  active: Scalars['Boolean']['output'];
+  /** When the next occurrence is due (quiet hours may hold it); null: no occurrence left. */
+  nextDueAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+/** task_start (offsetMinutes before a task starts), task_at_time (localTime on the task's day), deadline, happening (offsetMinutes before), birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at wake time), evening_review (localTime). */
+export type ReminderKind =
+  | 'task_start'
+  | 'task_at_time'
+  | 'deadline'
+  | 'happening'
+  | 'birthday'
+  | 'bedtime_in_bed'
+  | 'bedtime_lights_out'
+  | 'morning_brief'
+  | 'evening_review';
+
+/** web_push (every registered push subscription), email (the account address), push_url (an HTTP POST to the notification settings' pushUrl). */
+export type ReminderChannel =
+  | 'web_push'
+  | 'email'
+  | 'push_url';
+
+export type ReminderDeliveryPage = {
+  items: Array<ReminderDelivery>;
+  meta: PageMeta;
+};
+
+export type ReminderDelivery = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  reminderId: Scalars['ID']['output'];
+  /** Names the occurrence once and for all (e.g. the date): the idempotency key. */
+  occurrenceKey: Scalars['String']['output'];
+  /** When the occurrence was due. */
+  dueAt: Scalars['DateTimeISO']['output'];
+  channel: ReminderChannel;
+  status: ReminderDeliveryStatus;
+  attempts: Scalars['Int']['output'];
+  /** Pending: when it may be sent next (or the lease of the instance sending it). */
+  nextAttemptAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** When quiet hours held it until (null: not held). */
+  heldUntil?: Maybe<Scalars['DateTimeISO']['output']>;
+  sentAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** When it was given up (failed) or skipped. */
+  failedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Why it failed or was skipped, or what the last attempt met. */
+  error?: Maybe<Scalars['String']['output']>;
+};
+
+/** pending (due, held by quiet hours, or being sent), sent, skipped (the occurrence was no longer due: its task done or deleted, the reminder paused), failed (no destination, refused, or out of attempts). */
+export type ReminderDeliveryStatus =
+  | 'pending'
+  | 'sent'
+  | 'skipped'
+  | 'failed';
+
+export type VapidPublicKey = {
+  /** The application server key for PushManager.subscribe({ applicationServerKey }) (base64url, uncompressed P-256 point). */
+  publicKey: Scalars['String']['output'];
+};
+
+export type PushSubscriptionPage = {
+  items: Array<PushSubscription>;
+  meta: PageMeta;
+};
+
+export type PushSubscription = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** The push service's URL for this browser. */
+  endpoint: Scalars['String']['output'];
+  /** When the browser said the subscription ends (expirationTime), if it did. */
+  expiresAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
+export type NotificationSettings = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** http(s) URL the push_url channel POSTs to (ntfy style: the text as body, a Title header). */
+  pushUrl?: Maybe<Scalars['String']['output']>;
+  /** HH:MM local: quiet hours start (with quietHoursEnd; across midnight when after it). */
+  quietHoursStart?: Maybe<Scalars['String']['output']>;
+  /** HH:MM local: quiet hours end; a reminder falling in them is held until then. */
+  quietHoursEnd?: Maybe<Scalars['String']['output']>;
+};
+
 export type Mutation = {
   register: AuthPayload;
   login: AuthPayload;
@@ -1936,10 +2092,11 @@ export type Mutation = {
   updateTaskCategory: TaskCategory;
   /** Its tasks stay, without a category. */
   deleteTaskCategory: Deleted;
-  /** A new task starts as todo. */
+  /** A new task starts as todo. With `recurrence` (and a day) it is the first of a recurring series. */
   createTask: Task;
-  /** Deferring needs a non-empty nextStep in the same request. */
+  /** Deferring needs a non-empty nextStep in the same request. On a recurring task, `applyTo` says which occurrences the change reaches. */
   updateTask: Task;
+  /** On a recurring task, `applyTo` says which occurrences are deleted. */
   deleteTask: Deleted;
   /** At least one of weight, bodyFat, waist, hip. */
   createBodyMeasurement: BodyMeasurement;
@@ -2105,6 +2262,17 @@ export type Mutation = {
   publishBrainForm: BrainForm;
   /** Answers your own form (a record in its database, `brain_form_submitted`). Refusals: VALIDATION (details.errors), CLOSED 410, ALREADY_SUBMITTED 409. */
   submitBrainForm: BrainFormSubmitResult;
+  /** Checks the target (another user's is 404) and sets nextDueAt from the kind's first occurrence; a reminder that would never be sent is refused (400, rule reminder_no_occurrence). */
+  createReminder: Reminder;
+  /** Change the channel, offsetMinutes, localTime, or pause/resume with active; a new time recomputes nextDueAt. */
+  updateReminder: Reminder;
+  /** Permanent, with its delivery history. */
+  deleteReminder: Deleted;
+  /** Registers a browser's PushSubscription (its toJSON()); the same endpoint again replaces its keys (200). */
+  registerPushSubscription: PushSubscription;
+  deletePushSubscription: Deleted;
+  /** Set the push URL (http or https; null removes it) and quiet hours (both HH:MM, or both null). */
+  updateNotificationSettings: NotificationSettings;
 };
 
 
@@ -2343,6 +2511,8 @@ export type MutationCreateTaskArgs = {
   timebox: Scalars['Int']['input'];
   categoryId?: InputMaybe<Scalars['UUID']['input']>;
   dayId?: InputMaybe<Scalars['UUID']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
+  startTime?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2355,11 +2525,15 @@ export type MutationUpdateTaskArgs = {
   nextStep?: InputMaybe<Scalars['String']['input']>;
   categoryId?: InputMaybe<Scalars['UUID']['input']>;
   dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startTime?: InputMaybe<Scalars['String']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
+  applyTo?: TaskApplyTo;
 };
 
 
 export type MutationDeleteTaskArgs = {
   taskId: Scalars['UUID']['input'];
+  applyTo?: TaskApplyTo;
 };
 
 
@@ -2784,6 +2958,7 @@ export type MutationCreatePersonArgs = {
   relationshipType?: InputMaybe<Scalars['String']['input']>;
   pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
+  birthday?: InputMaybe<Scalars['LocalDate']['input']>;
 };
 
 
@@ -2793,6 +2968,7 @@ export type MutationUpdatePersonArgs = {
   relationshipType?: InputMaybe<Scalars['String']['input']>;
   pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
+  birthday?: InputMaybe<Scalars['LocalDate']['input']>;
 };
 
 
@@ -2860,6 +3036,7 @@ export type MutationCreateTransactionArgs = {
   date: Scalars['LocalDate']['input'];
   recurring?: InputMaybe<Scalars['Boolean']['input']>;
   socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2872,6 +3049,7 @@ export type MutationUpdateTransactionArgs = {
   date?: InputMaybe<Scalars['LocalDate']['input']>;
   recurring?: InputMaybe<Scalars['Boolean']['input']>;
   socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -3032,6 +3210,48 @@ export type MutationSubmitBrainFormArgs = {
   respondentName?: InputMaybe<Scalars['String']['input']>;
 };
 
+
+export type MutationCreateReminderArgs = {
+  kind: ReminderKind;
+  targetId?: InputMaybe<Scalars['UUID']['input']>;
+  channel: ReminderChannel;
+  offsetMinutes?: InputMaybe<Scalars['Int']['input']>;
+  localTime?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationUpdateReminderArgs = {
+  reminderId: Scalars['UUID']['input'];
+  channel?: InputMaybe<ReminderChannel>;
+  offsetMinutes?: InputMaybe<Scalars['Int']['input']>;
+  localTime?: InputMaybe<Scalars['String']['input']>;
+  active?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type MutationDeleteReminderArgs = {
+  reminderId: Scalars['UUID']['input'];
+};
+
+
+export type MutationRegisterPushSubscriptionArgs = {
+  endpoint: Scalars['String']['input'];
+  keys: PushSubscriptionKeysInput;
+  expirationTime?: InputMaybe<Scalars['Float']['input']>;
+};
+
+
+export type MutationDeletePushSubscriptionArgs = {
+  subscriptionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationUpdateNotificationSettingsArgs = {
+  pushUrl?: InputMaybe<Scalars['String']['input']>;
+  quietHoursStart?: InputMaybe<Scalars['String']['input']>;
+  quietHoursEnd?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type AuthPayload = {
   user: User;
 };
@@ -3132,6 +3352,13 @@ export type PublicBodyMetricsLogged = {
   bodyFat?: Maybe<Scalars['Float']['output']>;
   message: Scalars['String']['output'];
 };
+
+/** Which occurrences of a recurring task a change or a delete reaches (ignored for a task outside a series). */
+export type TaskApplyTo =
+  /** Only this occurrence. */
+  | 'this'
+  /** This occurrence and the following ones: the series is split here. */
+  | 'following';
 
 export type TrainingExerciseInput = {
   /** An exercise of your catalog (global or your own). */
@@ -3257,6 +3484,13 @@ export type BrainQuizResult = {
   score: Scalars['Float']['output'];
   max: Scalars['Float']['output'];
   pct: Scalars['Int']['output'];
+};
+
+export type PushSubscriptionKeysInput = {
+  /** The browser's P-256 public key (base64url). */
+  p256dh: Scalars['String']['input'];
+  /** The authentication secret (base64url, 16 bytes). */
+  auth: Scalars['String']['input'];
 };
 
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };

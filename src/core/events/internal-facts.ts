@@ -20,6 +20,8 @@ export interface InternalFactPayloads {
   book_progressed: { bookId: string };
   journal_entry_created: { entryId: string };
   journal_entry_deleted: { entryId: string };
+  /** A week (with its 7 days) was created: things that recur get their occurrences in it. */
+  week_generated: { weekId: string; startDate: string };
 }
 
 export type InternalFactName = keyof InternalFactPayloads;

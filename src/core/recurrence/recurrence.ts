@@ -1,10 +1,12 @@
-import rrulePackage from 'rrule';
+import * as rrulePackage from 'rrule';
 import type { RRule as RRuleType } from 'rrule';
 import { addDays } from '../dates.js';
 import { ValidationError } from '../errors.js';
 
-// rrule ships CommonJS; its named exports are on the default import under ESM.
-const { RRule, rrulestr } = rrulePackage as unknown as typeof import('rrule');
+// rrule ships CommonJS (`main`) and an ES build (`module`): Node loads the first, whose exports are on
+// the default import under ESM; Vite (the tests) loads the second, which has named exports only.
+const rrule = ((rrulePackage as { default?: unknown }).default ?? rrulePackage) as typeof import('rrule');
+const { RRule, rrulestr } = rrule;
 
 /**
  * Recurrence by RFC 5545 rules (the `rrule` library), on dates: a series starts on a date (its DTSTART)
@@ -67,6 +69,63 @@ function ruleOf(recurrence: Recurrence): RRuleType {
   return rrulestr(`DTSTART:${recurrence.start.replace(/-/g, '')}T000000Z\nRRULE:${recurrence.rule}`) as RRuleType;
 }
 
+const MS_PER_DAY = 86_400_000;
+const present = (value: unknown) => value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
+
+/**
+ * The same series with its DTSTART moved forward to the last period boundary on or before `from`, so
+ * that reading dates from `from` on does not walk every period since a start years ago (rrule iterates
+ * from DTSTART: a daily rule begun ten years back costs ~14 ms for one week; anchored, well under 1 ms).
+ * The dates from `from` on are the same: the start moves by whole multiples of the period (INTERVAL
+ * days, weeks, months or years), so every period keeps its phase, and the BY-parts rrule would infer
+ * from DTSTART (the weekday, the day of the month, the month) are written out first. Left as it is: a
+ * COUNT rule (its count runs from the first date), sub-daily frequencies (they must end anyway), and
+ * BYEASTER. A start moved to a date that is not an occurrence (the 1st of a month) gives no date of
+ * its own: rrule yields only dates the rule matches.
+ */
+function anchored(recurrence: Recurrence, from: string): Recurrence {
+  if (from <= recurrence.start || !DATE.test(recurrence.start)) return recurrence;
+  const options = RRule.parseString(recurrence.rule);
+  if (present(options.count) || present((options as { byeaster?: unknown }).byeaster)) return recurrence;
+  const interval = options.interval ?? 1;
+  const start = utc(recurrence.start);
+  const target = utc(from);
+  const dayParts = [options.byweekno, options.byyearday, options.bymonthday, options.byweekday].some(present);
+  let anchor: Date;
+  switch (options.freq) {
+    case RRule.DAILY:
+    case RRule.WEEKLY: {
+      const period = options.freq === RRule.DAILY ? interval : 7 * interval;
+      const periods = Math.floor((target.getTime() - start.getTime()) / MS_PER_DAY / period);
+      if (periods < 1) return recurrence;
+      // WEEKLY without BYDAY takes DTSTART's weekday: whole weeks keep it.
+      anchor = new Date(start.getTime() + periods * period * MS_PER_DAY);
+      break;
+    }
+    case RRule.MONTHLY: {
+      const months = (target.getUTCFullYear() - start.getUTCFullYear()) * 12 + target.getUTCMonth() - start.getUTCMonth();
+      const periods = Math.floor(months / interval);
+      if (periods < 1) return recurrence;
+      if (!dayParts) options.bymonthday = [start.getUTCDate()];
+      anchor = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + periods * interval, 1));
+      break;
+    }
+    case RRule.YEARLY: {
+      const periods = Math.floor((target.getUTCFullYear() - start.getUTCFullYear()) / interval);
+      if (periods < 1) return recurrence;
+      if (!dayParts) {
+        if (!present(options.bymonth)) options.bymonth = [start.getUTCMonth() + 1];
+        options.bymonthday = [start.getUTCDate()];
+      }
+      anchor = new Date(Date.UTC(start.getUTCFullYear() + periods * interval, 0, 1));
+      break;
+    }
+    default:
+      return recurrence;
+  }
+  return { rule: RRule.optionsToString(options).replace(/^RRULE:/, ''), start: dateOf(anchor), exceptions: recurrence.exceptions };
+}
+
 /**
  * The occurrence dates from `from` to `to` (both included), exceptions left out, in order, at most
  * `limit` (OCCURRENCES_MAX by default).
@@ -76,7 +135,7 @@ export function occurrencesBetween(recurrence: Recurrence, from: string, to: str
   const skip = new Set(recurrence.exceptions ?? []);
   const dates: string[] = [];
   let last = '';
-  ruleOf(recurrence).between(utc(from), new Date(utc(to).getTime() + 86_399_999), true, (instant) => {
+  ruleOf(anchored(recurrence, from)).between(utc(from), new Date(utc(to).getTime() + 86_399_999), true, (instant) => {
     const date = dateOf(instant);
     // A sub-daily rule may land on one date several times: a date occurs once.
     if (date !== last && !skip.has(date)) dates.push(date);
@@ -111,4 +170,69 @@ export function endBefore(recurrence: Recurrence, date: string): string | null {
 /** The RRULE property line for an iCalendar writer: `FREQ=…` with DTSTART given separately. */
 export function iCalRule(recurrence: Recurrence): string {
   return `RRULE:${recurrence.rule}`;
+}
+
+/** Whether the rule repeats more often than daily (HOURLY, MINUTELY, SECONDLY): its dates repeat within a day. */
+export function isSubDaily(rule: string): boolean {
+  return SUB_DAILY.has(RRule.parseString(rule).freq!);
+}
+
+/**
+ * The same series from `date` on, where `date` is one of its occurrences (exceptions aside): DTSTART
+ * moved there and COUNT lowered by the occurrences before it, so the rule gives exactly the dates it
+ * gave from `date` on (an occurrence keeps every period and BY-part in phase). A calendar feed writes a
+ * series this way from the first date it shows, instead of listing every date before as an EXDATE.
+ */
+export function restartAt(recurrence: Recurrence, date: string): Recurrence {
+  const exceptions = (recurrence.exceptions ?? []).filter((d) => d >= date);
+  if (date <= recurrence.start) return { ...recurrence, exceptions };
+  const options = RRule.parseString(recurrence.rule);
+  if (options.count) {
+    const before = occurrencesBetween({ rule: recurrence.rule, start: recurrence.start }, recurrence.start, addDays(date, -1)).length;
+    options.count = Math.max(1, options.count - before);
+  }
+  return { rule: RRule.optionsToString(options).replace(/^RRULE:/, ''), start: date, exceptions };
+}
+
+/**
+ * The rule as an all-day iCalendar event writes it: UNTIL as a DATE, because RFC 5545 §3.3.10 gives UNTIL
+ * the value type of DTSTART (a DATE here). Occurrences are UTC midnights, so UNTIL's UTC date keeps them.
+ */
+export function iCalDateRule(rule: string): string {
+  return rule.replace(/UNTIL=(\d{8})T\d{6}Z?/, 'UNTIL=$1');
+}
+
+/**
+ * A yearly date (a birthday) as a rule from that date: every year on its month and day; a 29 February
+ * falls on the last day of February (the 28th in common years) rather than only in leap years.
+ */
+export function yearlyRule(date: string): string {
+  return date.slice(5) === '02-29' ? 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1' : 'FREQ=YEARLY';
+}
+
+/**
+ * The last date the series can fall on, for reads that look for the series alive in a range: UNTIL's
+ * date, or the date its COUNT-th occurrence falls on (looked for within ten years of the start). Null
+ * when it never ends, or when COUNT is not reached within ten years (read as "no known end").
+ */
+export function lastDate(recurrence: Recurrence): string | null {
+  const options = RRule.parseString(recurrence.rule);
+  const until = options.until ? dateOf(options.until) : null;
+  if (!options.count) return until;
+  let last: Date | null = null;
+  let seen = 0;
+  const count = options.count;
+  ruleOf({ rule: recurrence.rule, start: recurrence.start }).between(utc(recurrence.start), utc(addDays(recurrence.start, NEXT_HORIZON_DAYS)), true, (instant) => {
+    last = instant;
+    seen++;
+    return seen < count;
+  });
+  const counted = seen === count && last ? dateOf(last) : null;
+  if (!counted) return until;
+  return until && until < counted ? until : counted;
+}
+
+/** Whether the series' start is one of its own dates (RFC 5545 leaves a DTSTART out of step with its rule undefined). */
+export function startsOnItsRule(recurrence: Recurrence): boolean {
+  return occurrencesBetween({ rule: recurrence.rule, start: recurrence.start }, recurrence.start, recurrence.start, 1).length === 1;
 }

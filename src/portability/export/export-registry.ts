@@ -177,6 +177,11 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   WebhookEndpoint: { domain: 'webhooks', collection: 'endpoints', omit: ['secretEncrypted'], keep: ['secretPrefix'] },
   WebhookDelivery: { domain: 'webhooks', collection: 'deliveries' },
   WebhookAttempt: { domain: 'webhooks', collection: 'attempts' },
+  // reminders and where they are sent (a push subscription's keys are the browser's secrets: left out)
+  Reminder: { domain: 'reminders', collection: 'reminders' },
+  ReminderDelivery: { domain: 'reminders', collection: 'deliveries' },
+  PushSubscription: { domain: 'reminders', collection: 'pushSubscriptions', omit: ['p256dh', 'auth'] },
+  NotificationSettings: { domain: 'reminders', collection: 'notificationSettings' },
   // apiKeys
   ApiKey: { domain: 'apiKeys', collection: 'keys', omit: ['keyHash'] },
   // connections (assistant connector: which OAuth clients the user allowed)

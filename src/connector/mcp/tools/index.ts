@@ -14,6 +14,7 @@ import { socialTools } from './social.tools.js';
 import { projectsTools } from './projects.tools.js';
 import { financeTools } from './finance.tools.js';
 import { gamificationTools } from './gamification.tools.js';
+import { remindersTools } from './reminders.tools.js';
 import type { ConnectorTool } from './tool.js';
 import { wellnessTools } from './wellness.tools.js';
 
@@ -39,6 +40,7 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   socialTools,
   projectsTools,
   financeTools,
+  remindersTools,
 ];
 
 export function connectorTools(): ConnectorTool[] {

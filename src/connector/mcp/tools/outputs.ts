@@ -17,6 +17,10 @@ export const taskOut = z.object({
   nextStep: z.string().nullable(),
   categoryId: z.string().nullable(),
   dayId: z.string().nullable(),
+  startTime: z.string().nullable().describe("HH:MM in the user's time zone, when the timebox starts on its day."),
+  recurrence: z.string().nullable().describe('The RRULE of the series this task is the first of (null on occurrences and single tasks).'),
+  seriesId: z.string().nullable().describe("The first task of the task's series (its own id on the first); null outside a series."),
+  occurrenceDate: isoDate.nullable().describe('The date of this task in its series.'),
   completedAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
 });

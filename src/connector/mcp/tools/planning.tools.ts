@@ -37,6 +37,10 @@ export function taskJson(task: Task) {
     nextStep: task.nextStep ?? null,
     categoryId: task.categoryId ?? null,
     dayId: task.dayId ?? null,
+    startTime: task.startTime ?? null,
+    recurrence: task.recurrence ?? null,
+    seriesId: task.seriesId ?? null,
+    occurrenceDate: task.occurrenceDate ?? null,
     completedAt: task.completedAt?.toISOString() ?? null,
     createdAt: task.createdAt.toISOString(),
   };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { TaskService } from '../../../tasks/task.service.js';
 import { TaskStatus } from '../../../tasks/task-status.js';
-import { DESCRIPTION_MAX, NEXT_STEP_MAX, TIMEBOX_MAX, TITLE_MAX } from '../../../tasks/task.types.js';
+import { DESCRIPTION_MAX, NEXT_STEP_MAX, RECURRENCE_RULE_MAX, START_TIME, START_TIME_MESSAGE, TIMEBOX_MAX, TITLE_MAX } from '../../../tasks/task.types.js';
 import { boundedInt, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { taskJson } from './planning.tools.js';
@@ -34,13 +34,19 @@ export const tasksTools: ConnectorTool[] = [
     name: 'tasks_create',
     mirrors: 'Mutation.createTask',
     title: 'Create a task',
-    description: 'A new task (status todo) with a hard timebox in minutes; optionally in a category and on a day. Records task_created.',
+    description:
+      'A new task (status todo) with a hard timebox in minutes; optionally in a category, on a day, at a start time. With `recurrence` (an RRULE) and a day, ' +
+      "it is the first of a recurring series: its occurrences are made as real tasks on their days (in the weeks that exist, when a week is generated, and when one is completed or deferred). Records task_created.",
     inputSchema: {
       title: requiredText('title', TITLE_MAX),
       description: optionalText('description', DESCRIPTION_MAX),
       timebox: boundedInt('timebox', 1, TIMEBOX_MAX).describe(`Minutes, 1-${TIMEBOX_MAX}.`),
       categoryId: z.string().uuid().optional(),
-      dayId: z.string().uuid().optional(),
+      dayId: z.string().uuid().optional().describe('Required with recurrence: its date starts the series.'),
+      startTime: z.string({ error: START_TIME_MESSAGE }).regex(START_TIME, START_TIME_MESSAGE).optional().describe("HH:MM in the user's time zone: when the timebox starts."),
+      recurrence: optionalText('recurrence', RECURRENCE_RULE_MAX).describe(
+        'RFC 5545 RRULE without DTSTART, e.g. FREQ=WEEKLY;BYDAY=TU,TH or FREQ=MONTHLY;BYDAY=1FR;COUNT=6; the day must be one of its dates; a rule more often than daily must end (COUNT or UNTIL).',
+      ),
     },
     outputSchema: taskOut.shape,
     area: 'planning',

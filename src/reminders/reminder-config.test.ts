@@ -1,0 +1,38 @@
+import webpush from 'web-push';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../core/config.js';
+
+describe('reminder settings', () => {
+  it('defaults: a scan every second, keys generated into DATA_DIR, a subject from BASE_URL, a TTL of an hour', () => {
+    expect(loadConfig({}).reminders).toEqual({
+      scanIntervalMs: 1000,
+      vapidPublicKey: undefined,
+      vapidPrivateKey: undefined,
+      vapidSubject: 'mailto:reminders@localhost',
+      webPushTtlSeconds: 3600,
+    });
+    expect(loadConfig({ BASE_URL: 'https://plan.example.com/app' }).reminders.vapidSubject).toBe('https://plan.example.com');
+  });
+
+  it('reads the VAPID pair, subject and TTL, and names a bad one', () => {
+    const keys = webpush.generateVAPIDKeys();
+    const config = loadConfig({
+      VAPID_PUBLIC_KEY: keys.publicKey,
+      VAPID_PRIVATE_KEY: keys.privateKey,
+      VAPID_SUBJECT: 'mailto:ops@example.com',
+      WEB_PUSH_TTL_SECONDS: '600',
+      REMINDER_SCAN_INTERVAL_MS: '250',
+    }).reminders;
+    expect(config).toEqual({ scanIntervalMs: 250, vapidPublicKey: keys.publicKey, vapidPrivateKey: keys.privateKey, vapidSubject: 'mailto:ops@example.com', webPushTtlSeconds: 600 });
+    const refused = (env: Record<string, string>, setting: string) => {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(`Invalid setting ${setting}`);
+    };
+    refused({ VAPID_PUBLIC_KEY: keys.publicKey }, 'VAPID_PRIVATE_KEY');
+    refused({ VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_PUBLIC_KEY');
+    refused({ VAPID_PUBLIC_KEY: keys.privateKey, VAPID_PRIVATE_KEY: keys.privateKey }, 'VAPID_PUBLIC_KEY');
+    refused({ VAPID_SUBJECT: 'http://example.com' }, 'VAPID_SUBJECT');
+    refused({ REMINDER_SCAN_INTERVAL_MS: '5' }, 'REMINDER_SCAN_INTERVAL_MS');
+    refused({ WEB_PUSH_TTL_SECONDS: 'soon' }, 'WEB_PUSH_TTL_SECONDS');
+  });
+});

@@ -1,0 +1,162 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows, rowShape } from '../core/database/read-rows.js';
+import { Day } from '../planning/day.entity.js';
+
+/**
+ * The tasks domain's hand-written SQL: the series reads and writes that touch many occurrences at once
+ * (one statement each, whatever the series holds). Each runs on the caller's transaction when there is
+ * one (`queryRows` takes the ORM's open transaction).
+ */
+
+/** A series as its first task holds it. */
+export interface SeriesRow {
+  id: string;
+  rule: string;
+  start: string;
+  exceptions: string[];
+}
+
+/** An occurrence to make: its series (first task), its date and the day it goes on (null: no day). */
+export interface NewOccurrence {
+  seriesId: string;
+  date: string;
+  dayId: string | null;
+}
+
+/** An occurrence made by `insertOccurrences`. */
+export interface MadeOccurrence {
+  id: string;
+  title: string;
+}
+
+const tasks = () => '"tasks"';
+
+/**
+ * The first tasks of the user's series that can have a date from `from` to `to`: started by `to`, not
+ * ended before `from` (`recurrence_end`), at most `limit`, oldest start first. The partial index
+ * `tasks_series_first_index` holds exactly these rows per user.
+ */
+export async function seriesAlive(em: EntityManager, userId: string, from: string, to: string, limit: number): Promise<SeriesRow[]> {
+  const rows = await queryRows(
+    em,
+    `select t.id, t.recurrence as rule, t.occurrence_date as start, t.recurrence_exceptions as exceptions from ${tasks()} as t
+      where t.user_id = $1 and t.recurrence is not null and t.occurrence_date <= $3 and (t.recurrence_end is null or t.recurrence_end >= $2)
+      order by t.occurrence_date asc, t.id asc limit $4`,
+    [userId, from, to, limit],
+  );
+  return rows as unknown as SeriesRow[];
+}
+
+/** How many of the user's series are still going on `date` (their end, if any, is not before it). */
+export async function countSeriesAlive(em: EntityManager, userId: string, date: string): Promise<number> {
+  const [row] = await queryRows(
+    em,
+    `select count(*)::int as n from ${tasks()} as t where t.user_id = $1 and t.recurrence is not null and (t.recurrence_end is null or t.recurrence_end >= $2)`,
+    [userId, date],
+  );
+  return Number(row!.n);
+}
+
+/** The user's days from `from` to `to` (dates, both included): date → day id. At most 366 rows a call. */
+export async function dayIdsBetween(em: EntityManager, userId: string, from: string, to: string): Promise<Map<string, string>> {
+  const day = rowShape(em, Day);
+  const rows = await queryRows(
+    em,
+    `select t.id, t.${day.column('date')} as date from ${day.table} as t where t.${day.column('userId')} = $1 and t.${day.column('date')} between $2 and $3 limit 366`,
+    [userId, from, to],
+  );
+  return new Map(rows.map((row) => [row.date as string, row.id as string]));
+}
+
+/**
+ * Makes occurrences, one statement: each a copy of its series' first task (title, description, timebox,
+ * category, start time) as `todo`, with `series_id` and `occurrence_date`. A date its series already has
+ * is skipped by the unique (series_id, occurrence_date) (`on conflict do nothing`: a retried or concurrent
+ * generation never makes one twice), and so is a day that would go past `dayCap` tasks (the cap trigger
+ * would refuse the whole statement). Answers the rows made.
+ */
+export async function insertOccurrences(em: EntityManager, userId: string, wanted: readonly NewOccurrence[], now: Date, dayCap: number): Promise<MadeOccurrence[]> {
+  if (wanted.length === 0) return [];
+  const rows = await queryRows(
+    em,
+    `insert into ${tasks()} (id, created_at, updated_at, user_id, title, description, timebox, status, category_id, day_id, start_time, series_id, occurrence_date, recurrence_exceptions)
+     select w.id, $2::timestamptz, $2::timestamptz, f.user_id, f.title, f.description, f.timebox, 'todo', f.category_id, w.day_id, f.start_time, f.id, w.occurrence_date, '{}'
+       from (
+         select w.*, row_number() over (partition by w.day_id order by w.occurrence_date, w.series_id) as position
+           from unnest($3::uuid[], $4::uuid[], $5::date[], $6::uuid[]) as w(id, series_id, occurrence_date, day_id)
+       ) as w
+       join ${tasks()} as f on f.id = w.series_id and f.user_id = $1 and f.recurrence is not null
+      where w.day_id is null or (select count(*) from ${tasks()} as d where d.day_id = w.day_id) + w.position <= $7
+     on conflict (series_id, occurrence_date) do nothing
+     returning id, title`,
+    [userId, now, wanted.map(() => randomUUID()), wanted.map((w) => w.seriesId), wanted.map((w) => w.date), wanted.map((w) => w.dayId), dayCap],
+  );
+  return rows as unknown as MadeOccurrence[];
+}
+
+/** Deletes the occurrences of a series dated after `date` that are not done (the first task stays). */
+export async function deleteUndoneAfter(em: EntityManager, seriesId: string, date: string): Promise<void> {
+  await queryRows(em, `delete from ${tasks()} where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1`, [seriesId, date]);
+}
+
+/**
+ * Moves the occurrences of a series dated after `date` to another series (the first task of a split);
+ * with `dates`, only those on one of them.
+ */
+export async function moveToSeries(em: EntityManager, fromSeriesId: string, toSeriesId: string, date: string, now: Date, dates?: readonly string[]): Promise<void> {
+  const only = dates ? ' and occurrence_date = any($5::date[])' : '';
+  await queryRows(
+    em,
+    `update ${tasks()} set series_id = $2, updated_at = $4 where series_id = $1 and occurrence_date > $3 and id <> $1${only}`,
+    dates ? [fromSeriesId, toSeriesId, date, now, dates] : [fromSeriesId, toSeriesId, date, now],
+  );
+}
+
+/** Makes the occurrences of a series dated after `date` single tasks (done ones a split leaves outside every series). */
+export async function detachAfter(em: EntityManager, seriesId: string, date: string, now: Date): Promise<void> {
+  await queryRows(
+    em,
+    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = $3 where series_id = $1 and occurrence_date > $2 and id <> $1`,
+    [seriesId, date, now],
+  );
+}
+
+/** The dates of a series' occurrences after `date`, at most `limit`, in order. */
+export async function occurrenceDatesAfter(em: EntityManager, seriesId: string, date: string, limit: number): Promise<string[]> {
+  const rows = await queryRows(
+    em,
+    `select occurrence_date as date from ${tasks()} where series_id = $1 and occurrence_date > $2 and id <> $1 order by occurrence_date asc limit $3`,
+    [seriesId, date, limit],
+  );
+  return rows.map((row) => row.date as string);
+}
+
+/** The fields an occurrence copies from its series' first task. */
+export interface TemplateChanges {
+  title?: string;
+  description?: string | null;
+  timebox?: number;
+  categoryId?: string | null;
+  startTime?: string | null;
+}
+
+const TEMPLATE_COLUMNS: Record<keyof TemplateChanges, string> = {
+  title: 'title',
+  description: 'description',
+  timebox: 'timebox',
+  categoryId: 'category_id',
+  startTime: 'start_time',
+};
+
+/** Writes changed template fields to the occurrences of a series after `date` that are not done. */
+export async function applyToUndoneAfter(em: EntityManager, seriesId: string, date: string, changes: TemplateChanges, now: Date): Promise<void> {
+  const entries = (Object.keys(TEMPLATE_COLUMNS) as (keyof TemplateChanges)[]).filter((key) => changes[key] !== undefined);
+  if (entries.length === 0) return;
+  const sets = entries.map((key, i) => `${TEMPLATE_COLUMNS[key]} = $${i + 4}`).join(', ');
+  await queryRows(
+    em,
+    `update ${tasks()} set ${sets}, updated_at = $3 where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1`,
+    [seriesId, date, now, ...entries.map((key) => changes[key])],
+  );
+}
