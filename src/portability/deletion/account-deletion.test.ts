@@ -1,3 +1,4 @@
+import { createECDH, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +49,18 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   const image = await ok(upload(client, await makeImage('jpeg', 800, 600), 'image'));
   await waitForVariants(client, image.id);
   const category = await ok(client.post('/api/v1/task-categories', { name: 'Health', color: '#00ff7F' }));
-  await ok(client.post('/api/v1/tasks', { title: 'Stretch', timebox: 30, dayId: day, categoryId: category.id }));
+  const stretch = await ok(client.post('/api/v1/tasks', { title: 'Stretch', timebox: 30, dayId: day, categoryId: category.id }));
+  // Reminders (issue 26): a reminder with a delivery, a push subscription, notification settings.
+  const reminder = await ok(client.post('/api/v1/reminders', { kind: 'task_at_time', targetId: stretch.id, channel: 'email', localTime: '08:00' }));
+  await sql(
+    app.databaseUrl,
+    `insert into reminder_deliveries (id, created_at, updated_at, user_id, reminder_id, occurrence_key, due_at, channel, status) values (gen_random_uuid(), now(), now(), $1, $2, 'populate', now(), 'email', 'sent')`,
+    [id, reminder.id],
+  );
+  const browser = createECDH('prime256v1');
+  browser.generateKeys();
+  await ok(client.post('/api/v1/notifications/push-subscriptions', { endpoint: `https://push.example/${id}`, keys: { p256dh: browser.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } }));
+  await ok(client.patch('/api/v1/notifications/settings', { quietHoursStart: '22:00', quietHoursEnd: '07:00' }), 200);
   await ok(client.post(`/api/v1/checklist/${day}/toggle/WATER`, { value: 500 }), 200);
   const person = await ok(client.post('/api/v1/people', { name: 'Ada Lovelace' }));
   const perimeter = [await ok(client.post('/api/v1/perimeter/tasks', { title: 'Call Ada', personId: person.id }))];
