@@ -89,7 +89,7 @@ export class UpdateReminderArgs extends ReminderIdArgs {
   active?: boolean;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ReminderPage extends Paginated(Reminder, 'ReminderPage') {}
 
 @ArgsType()
@@ -103,7 +103,7 @@ export class ListReminderDeliveriesArgs extends PageArgs {
   status?: ReminderDeliveryStatus;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class ReminderDeliveryPage extends Paginated(ReminderDelivery, 'ReminderDeliveryPage') {}
 
 // Notifications: the VAPID key, push subscriptions, settings.
@@ -151,7 +151,7 @@ export class PushSubscriptionIdArgs {
   subscriptionId!: string;
 }
 
-@ObjectType()
+@ObjectType({ simpleResolvers: true })
 export class PushSubscriptionPage extends Paginated(PushSubscription, 'PushSubscriptionPage') {}
 
 @ArgsType()
