@@ -25,6 +25,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'agenda-feed': () => import('./scenarios/agenda-feed.js'),
   'image-burst': () => import('./scenarios/image-burst.js'),
   'reminders-due': () => import('./scenarios/reminders-due.js'),
+  'live-sockets': () => import('./scenarios/live-sockets.js'),
 };
 
 function parseArgs(argv: string[]) {

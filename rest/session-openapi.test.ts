@@ -65,7 +65,7 @@ describe('GET /api/v1/openapi.yaml', () => {
 
   it('describes every route of rest/session-routes.ts and the multipart and byte routes, and nothing else', () => {
     const described = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export', 'POST /account/export', 'GET /account/export/{exportId}', 'GET /account/export/{exportId}/download', 'GET /brain/export', 'GET /brain/public/forms/{publicSlug}', 'POST /brain/public/forms/{publicSlug}/submit', 'POST /account/import/{source}', 'GET /account/import/{importId}', 'DELETE /account'];
+    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export', 'POST /account/export', 'GET /account/export/{exportId}', 'GET /account/export/{exportId}/download', 'GET /brain/export', 'GET /brain/public/forms/{publicSlug}', 'POST /brain/public/forms/{publicSlug}/submit', 'POST /account/import/{source}', 'GET /account/import/{importId}', 'DELETE /account', 'GET /events/stream', 'GET /auth/oidc/start', 'GET /auth/oidc/callback', 'POST /auth/oidc/link'];
     const expected = [...Object.values(sessionRoutes).map((r) => `${r.method} ${r.path}`), ...bytes].map((route) => {
       const [method, path] = route.split(' ') as [string, string];
       return `${method} ${docPath(path)}`;
@@ -151,7 +151,18 @@ describe('GET /api/v1/openapi.yaml', () => {
     expect(operation('POST', '/auth/login').security).toEqual([]);
     // The anonymous operations are read from the resolvers (no @CurrentUserId() and kin), not from a list.
     const anonymous = Object.values(sessionRoutes).filter((r) => operation(r.method, r.path).security.length === 0).map((r) => r.path);
-    expect(anonymous.sort()).toEqual(['/auth/login', '/auth/logout', '/auth/register', '/auth/request-password-reset', '/auth/resend-verification', '/auth/reset-password', '/auth/verify-email']);
+    // (plus the second step of a two-factor sign-in, which has no session yet either)
+    // (and signing in with a passkey, alone or as that second step: src/accounts/passkeys)
+    const passkeySignIn = ['/auth/passkey-sign-in/options', '/auth/passkey-sign-in', '/auth/login/second-factor/passkey/options', '/auth/login/second-factor/passkey'];
+    expect(anonymous).toEqual(expect.arrayContaining(passkeySignIn));
+    expect(operation('POST', '/auth/passkey-sign-in').responses['401']).toEqual({ $ref: '#/components/responses/PasskeyRefused' });
+    expect(operation('POST', '/auth/login/second-factor/passkey').responses['401']).toEqual({ $ref: '#/components/responses/WrongSecondFactor' });
+    // (and which sign-in methods there are: src/accounts/oidc)
+    expect(anonymous).toContain('/auth/sign-in-methods');
+    expect(anonymous.filter((path) => path !== '/auth/login/second-factor' && path !== '/auth/sign-in-methods' && !passkeySignIn.includes(path)).sort()).toEqual(['/auth/login', '/auth/logout', '/auth/register', '/auth/request-password-reset', '/auth/resend-verification', '/auth/reset-password', '/auth/verify-email']);
+    expect(anonymous).toContain('/auth/login/second-factor');
+    expect(operation('POST', '/auth/login/second-factor').responses['401']).toEqual({ $ref: '#/components/responses/WrongSecondFactor' });
+    expect(doc.components.responses.InvalidCredentials.description).toMatch(/SECOND_FACTOR_REQUIRED/);
     expect(operation('POST', '/auth/login').responses['401']).toEqual({ $ref: '#/components/responses/InvalidCredentials' });
     expect(operation('POST', '/auth/register').responses['409']).toEqual({ $ref: '#/components/responses/EmailExists' });
     expect(operation('GET', '/auth/me').security).toEqual([{ session: [] }]);

@@ -41,7 +41,8 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       version: 'v1',
       description: [
         'The REST API of the web and mobile apps. Sign in with `POST /auth/login` (or `/auth/register`): the',
-        'answer sets the `lp_session` cookie, which authenticates every other request. Bodies are JSON',
+        'answer sets the `lp_session` cookie, which authenticates every other request (an account with two-factor',
+        'sign-in answers 401 `SECOND_FACTOR_REQUIRED` instead, and `POST /auth/login/second-factor` sets it). Bodies are JSON',
         '(`Content-Type: application/json`). Answers are `{ ok: true, data, meta? }` (lists add',
         '`meta: { page, limit, total }`); errors are `{ ok: false, error: { code, message, details? } }`.',
         'Multipart uploads (`POST /files/upload`, `POST /body-composition/photos`) take `multipart/form-data`.',
@@ -53,8 +54,10 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     documents,
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
     errors: (route) => ({
-      ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
-      ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : withoutSession(route.field) ? {} : { '401': ref('Unauthorized') }),
+      // (starting a TOTP enrolment takes no input but is refused while two-factor is on: rule totp_enabled;
+      // starting a passkey registration, past the passkey cap: rule passkey_limit)
+      ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters || route.field === 'startTotpEnrolment' || route.field === 'startPasskeyRegistration' ? { '400': ref('ValidationError') } : {}),
+      ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : route.field === 'completeSignIn' || route.field === 'completeSignInWithPasskey' ? { '401': ref('WrongSecondFactor') } : route.field === 'finishPasskeySignIn' ? { '401': ref('PasskeyRefused') } : withoutSession(route.field) ? {} : { '401': ref('Unauthorized') }),
       ...(planGated(route.field) ? { '403': ref(route.method === 'GET' ? 'SubscriptionRequired' : 'ForeignOriginOrSubscription') } : route.method !== 'GET' ? { '403': ref('ForeignOrigin') } : {}),
       ...(route.hasPathParameters || route.referencesRecord ? { '404': ref('NotFound') } : {}),
       ...(route.field === 'register' ? { '409': ref('EmailExists') } : {}),
@@ -71,7 +74,11 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
         'ValidationErrorEnvelope',
       ),
       Unauthorized: errorResponse('UNAUTHORIZED: no session cookie, or the session ended.'),
-      InvalidCredentials: errorResponse('INVALID_CREDENTIALS: wrong email or password.'),
+      InvalidCredentials: errorResponse(
+        'INVALID_CREDENTIALS: wrong email or password. SECOND_FACTOR_REQUIRED: the password was right and the account has two-factor sign-in: no cookie is set; `details` holds `challengeToken` (valid 5 minutes, single use), `methods` (`totp`, `recovery_code`, `passkey`) and `expiresAt`. Finish with `POST /auth/login/second-factor`.',
+      ),
+      PasskeyRefused: errorResponse('INVALID_CREDENTIALS: the passkey\'s answer did not verify (unknown passkey, another origin, a spent or expired challenge, a bad signature); no cookie is set.'),
+      WrongSecondFactor: errorResponse('INVALID_CREDENTIALS: the code is wrong or was already used; `details.attemptsLeft` says how many more the step takes (after five wrong answers it is refused as expired: sign in again).'),
       SubscriptionRequired: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`).'),
       ForeignOrigin: errorResponse('FORBIDDEN: the request came from a page of another origin (its `Origin` or `Referer` is not this service\'s); nothing was changed.'),
       ForeignOriginOrSubscription: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`); FORBIDDEN: the request came from a page of another origin.'),

@@ -19,11 +19,33 @@ export const sessionRoutes: RouteTable = {
   'Mutation.login': { method: 'POST', path: '/auth/login' },
   'Mutation.logout': { method: 'POST', path: '/auth/logout' },
   'Query.me': { method: 'GET', path: '/auth/me' },
+  'Query.signInMethods': { method: 'GET', path: '/auth/sign-in-methods' },
   'Mutation.requestPasswordReset': { method: 'POST', path: '/auth/request-password-reset' },
   'Mutation.resetPassword': { method: 'POST', path: '/auth/reset-password' },
   'Mutation.changePassword': { method: 'POST', path: '/auth/change-password' },
   'Mutation.verifyEmail': { method: 'POST', path: '/auth/verify-email' },
   'Mutation.resendVerification': { method: 'POST', path: '/auth/resend-verification' },
+  // Two-factor (src/accounts/two-factor): the sign-in's second step, enrolment, recovery codes
+  'Mutation.completeSignIn': { method: 'POST', path: '/auth/login/second-factor' },
+  'Query.twoFactor': { method: 'GET', path: '/auth/2fa' },
+  'Mutation.startTotpEnrolment': { method: 'POST', path: '/auth/2fa/totp/start' },
+  'Mutation.confirmTotpEnrolment': { method: 'POST', path: '/auth/2fa/totp/confirm' },
+  'Mutation.disableTotp': { method: 'POST', path: '/auth/2fa/totp/disable' },
+  'Mutation.regenerateRecoveryCodes': { method: 'POST', path: '/auth/2fa/recovery-codes' },
+  // Sessions and devices (src/accounts/sessions)
+  'Query.sessions': { method: 'GET', path: '/auth/sessions' },
+  'Mutation.revokeOtherSessions': { method: 'POST', path: '/auth/sessions/revoke-others' },
+  'Mutation.revokeSession': { method: 'DELETE', path: '/auth/sessions/:sessionId' },
+  // Passkeys (src/accounts/passkeys)
+  'Query.passkeys': { method: 'GET', path: '/auth/passkeys' },
+  'Mutation.startPasskeyRegistration': { method: 'POST', path: '/auth/passkeys/registration/options' },
+  'Mutation.finishPasskeyRegistration': { method: 'POST', path: '/auth/passkeys', responseStatus: 201 },
+  'Mutation.renamePasskey': { method: 'PATCH', path: '/auth/passkeys/:passkeyId' },
+  'Mutation.deletePasskey': { method: 'DELETE', path: '/auth/passkeys/:passkeyId' },
+  'Mutation.startPasskeySignIn': { method: 'POST', path: '/auth/passkey-sign-in/options' },
+  'Mutation.finishPasskeySignIn': { method: 'POST', path: '/auth/passkey-sign-in' },
+  'Mutation.startSecondFactorPasskey': { method: 'POST', path: '/auth/login/second-factor/passkey/options' },
+  'Mutation.completeSignInWithPasskey': { method: 'POST', path: '/auth/login/second-factor/passkey' },
 
   // Planning: weeks, days, checklist, perimeter
   'Mutation.generateWeek': { method: 'POST', path: '/weeks/generate', responseStatus: 201, existingStatus: 200, answer: WEEK_ANSWER },

@@ -11,7 +11,7 @@ export const LAYERS: readonly (readonly [name: string, path: string])[] = [
   ['hub', '^src/(planning|accounts|settings|api-keys|files)/'],
   ['domains', '^src/(tasks|training|nutrition|wellness|journal|reading|body|social|projects|finance|brain)/'],
   ['cross-cutting features', '^src/(gamification|webhooks|agenda|portability|reminders)/'],
-  ['edges', '^(src/(public-api|connector)/|rest/)'],
+  ['edges', '^(src/(public-api|connector|live)/|rest/)'],
   ['composition', '^src/app/'],
 ];
 

@@ -32,16 +32,24 @@ export async function insertTokenForEmail(em: EntityManager, { email, kind, hash
   return rows.length > 0;
 }
 
+/** A session's `lastUsedAt` is written at most this often (the sessions list needs minutes, not requests). */
+export const SESSION_TOUCH_INTERVAL_SECONDS = 60;
+
 /**
  * The user of a session that still exists and has not expired, as a plain (unmanaged) User, or null.
- * One statement: every signed-in request runs it.
+ * One statement: every signed-in request runs it. It also stamps the session's `lastUsedAt` when that
+ * is over a minute old, in the same statement (a data-modifying CTE, which runs whether or not the
+ * select reads it): no round trip is added, and a write happens once a minute per session at most.
  */
 export async function liveSessionUser(em: EntityManager, sessionId: string, userId: string): Promise<User | null> {
   const session = rowShape(em, LoginSession);
   const user = rowShape(em, User);
+  const lastUsed = session.column('lastUsedAt');
   const [row] = await queryRows(
     em,
-    `select ${user.columns('u')} from ${session.table} as s join ${user.table} as u on u.id = s.${session.column('user')}` +
+    `with touched as (update ${session.table} set ${lastUsed} = now() where id = $1 and ${session.column('user')} = $2 and ${session.column('expiresAt')} > now()` +
+      ` and (${lastUsed} is null or ${lastUsed} < now() - interval '${SESSION_TOUCH_INTERVAL_SECONDS} seconds'))` +
+      ` select ${user.columns('u')} from ${session.table} as s join ${user.table} as u on u.id = s.${session.column('user')}` +
       ` where s.id = $1 and s.${session.column('user')} = $2 and s.${session.column('expiresAt')} > now()`,
     [sessionId, userId],
   );

@@ -13,4 +13,21 @@ export const AUTH_MUTATIONS: ReadonlySet<string> = new Set([
   'changePassword',
   'verifyEmail',
   'resendVerification',
+  // Two-factor (src/accounts/two-factor) and the sessions list's revocations (src/accounts/sessions).
+  'completeSignIn',
+  'startTotpEnrolment',
+  'confirmTotpEnrolment',
+  'regenerateRecoveryCodes',
+  'disableTotp',
+  'revokeSession',
+  'revokeOtherSessions',
+  // Passkeys: signing in with one (alone or as the second factor), and managing them under /auth/passkeys.
+  'startPasskeyRegistration',
+  'finishPasskeyRegistration',
+  'renamePasskey',
+  'deletePasskey',
+  'startPasskeySignIn',
+  'finishPasskeySignIn',
+  'startSecondFactorPasskey',
+  'completeSignInWithPasskey',
 ]);

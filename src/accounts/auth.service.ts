@@ -1,16 +1,18 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext, AppDeps } from '../core/context.js';
-import { EmailExistsError, InvalidCredentialsError, UnauthorizedError, ValidationError } from '../core/errors.js';
+import { EmailExistsError, InvalidCredentialsError, SecondFactorRequiredError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { passwordResetMail, verificationMail } from '../mail/templates.js';
 import { AuthToken, type AuthTokenKind } from './auth-token.entity.js';
 import { endConnectorGrants, revokeApiKeys } from './end-credentials.js';
 import { LoginSession } from './login-session.entity.js';
 import { decoyHash, hashPassword, verifyPassword } from './password.js';
-import { SESSION_TTL_MS } from './session-token.js';
+import { beginSecondStep, requiredSecondFactors } from './sign-in/second-step.js';
+import { sessionMetaOf, startSession, type SessionMeta, type StartedSession } from './sign-in/start-session.js';
 import { hashToken, newOneTimeToken } from './one-time-token.js';
 import { User } from './user.entity.js';
 import { insertTokenForEmail } from './accounts.queries.js';
+import { PasswordSignInDisabledError } from './oidc/oidc-errors.js';
 
 const TOKEN_TTL_MS: Record<AuthTokenKind, number> = {
   password_reset: 60 * 60 * 1000, // operations.md: reset links expire after one hour
@@ -21,25 +23,24 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export interface StartedSession {
-  user: User;
-  token: string;
-  expiresAt: Date;
-}
+export type { StartedSession } from './sign-in/start-session.js';
 
 /** Accounts: registration, sign-in sessions, password and email-verification flows. */
 export class AuthService {
   /** Made for a request with the app's mailer, tokens and background work. */
   static forRequest(ctx: AppContext): AuthService {
-    return new AuthService(ctx.em, ctx.deps);
+    return new AuthService(ctx.em, ctx.deps, sessionMetaOf(ctx));
   }
 
   constructor(
     private readonly em: EntityManager,
     private readonly deps: AppDeps,
+    /** Where a session this service starts is opened from (the sessions list shows it). */
+    private readonly meta: SessionMeta = {},
   ) {}
 
   async register(email: string, password: string): Promise<StartedSession> {
+    if (this.deps.config.passwordSignInDisabled) throw new PasswordSignInDisabledError('registration');
     const normalized = normalizeEmail(email);
     if (await this.em.count(User, { email: normalized })) throw new EmailExistsError();
     const user = this.em.create(User, {
@@ -61,9 +62,16 @@ export class AuthService {
   }
 
   async login(email: string, password: string): Promise<StartedSession> {
+    if (this.deps.config.passwordSignInDisabled) throw new PasswordSignInDisabledError('sign-in');
     const user = await this.em.findOne(User, { email: normalizeEmail(email) });
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyHash()), password);
     if (!user || !ok) throw new InvalidCredentialsError();
+    // Two-factor: no session yet, only a short-lived second step (src/accounts/sign-in/second-step.ts).
+    const methods = await requiredSecondFactors(this.em, user);
+    if (methods.length) {
+      const step = await beginSecondStep(this.em, user, methods);
+      throw new SecondFactorRequiredError({ challengeToken: step.challengeToken, methods: step.methods, expiresAt: step.expiresAt.toISOString() });
+    }
     return this.startSession(user);
   }
 
@@ -134,12 +142,8 @@ export class AuthService {
     if (issued) this.mailLater(verificationMail(issued.email, this.deps.config.baseUrl, issued.token));
   }
 
-  private async startSession(user: User): Promise<StartedSession> {
-    const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
-    const session = this.em.create(LoginSession, { user, expiresAt });
-    await this.em.flush();
-    const token = await this.deps.sessionTokens.sign({ userId: user.id, sessionId: session.id }, expiresAt);
-    return { user, token, expiresAt };
+  private startSession(user: User): Promise<StartedSession> {
+    return startSession(this.em, this.deps, user, this.meta);
   }
 
   private issueToken(user: User, kind: AuthTokenKind): string {

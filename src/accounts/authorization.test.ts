@@ -33,7 +33,12 @@ describe('who may run each operation is declared with @Authorized', () => {
     const byAccess = (pick: (field: string) => boolean) => operations.filter(pick).sort();
     expect(operations.filter((field) => operationRoles(field) === undefined)).toEqual([]);
     expect(byAccess((field) => operationRoles(field)!.includes('anonymous'))).toEqual(
-      ['login', 'logout', 'register', 'requestPasswordReset', 'resendVerification', 'resetPassword', 'verifyEmail'],
+      // (the second step of a two-factor sign-in and a passkey sign-in have no session yet either; the
+      // sign-in methods are read before signing in)
+      [
+        'completeSignIn', 'completeSignInWithPasskey', 'finishPasskeySignIn', 'login', 'logout', 'register', 'requestPasswordReset',
+        'resendVerification', 'resetPassword', 'signInMethods', 'startPasskeySignIn', 'startSecondFactorPasskey', 'verifyEmail',
+      ],
     );
     expect(byAccess((field) => operationRoles(field)!.includes('api-caller'))).toEqual(operations.filter((field) => field.startsWith('public')).sort());
     expect(byAccess((field) => operationPlanFeatures(field).length > 0).map((field) => `${field}:${operationPlanFeatures(field).join()}`)).toEqual([

@@ -21,4 +21,16 @@ export class LoginSession {
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   expiresAt!: Date;
+
+  /** Written by the session check at most once a minute (accounts.queries.ts `liveSessionUser`). */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  lastUsedAt: Opt<Date> | null = new Date();
+
+  /** The browser's User-Agent at sign-in, cut to 255 characters: for the person to recognise a device. */
+  @Property({ type: 'string', length: 255, nullable: true })
+  userAgent?: string | null = null;
+
+  /** The sign-in address coarsened to its network (IPv4 /24, IPv6 /48): where, not who. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  ipRange?: string | null = null;
 }

@@ -1,5 +1,11 @@
 import { LoginSession } from '../accounts/login-session.entity.js';
+import { OidcIdentity } from '../accounts/oidc/oidc-identity.entity.js';
+import { Passkey } from '../accounts/passkeys/passkey.entity.js';
+import { WebauthnChallenge } from '../accounts/passkeys/webauthn-challenge.entity.js';
 import { AuthToken } from '../accounts/auth-token.entity.js';
+import { SignInChallenge } from '../accounts/sign-in/sign-in-challenge.entity.js';
+import { TotpCredential } from '../accounts/two-factor/totp-credential.entity.js';
+import { RecoveryCode } from '../accounts/two-factor/recovery-code.entity.js';
 import { User } from '../accounts/user.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
 import { OAuthClient } from '../connector/oauth/oauth-client.entity.js';
@@ -78,7 +84,13 @@ export const entities = [
   DayRecord,
   User,
   LoginSession,
+  OidcIdentity,
+  Passkey,
+  WebauthnChallenge,
   AuthToken,
+  SignInChallenge,
+  TotpCredential,
+  RecoveryCode,
   ApiKey,
   OAuthClient,
   OAuthConnection,

@@ -9,6 +9,8 @@ import { brainExportRouteGroup } from '../brain/export/brain-export.routes.js';
 import { importRouteGroup } from '../portability/import/import.routes.js';
 import { accountDeletionRouteGroup } from '../portability/deletion/deletion.routes.js';
 import { publicFormRouteGroup } from '../brain/forms/public-forms.routes.js';
+import { oidcRouteGroup } from '../accounts/oidc/oidc.routes.js';
+import { eventsStreamRouteGroup } from '../live/events-stream.routes.js';
 
 /**
  * The Session API routes Sofa cannot serve (multipart uploads, file bytes, zips, the public form
@@ -24,6 +26,8 @@ export const HAND_WRITTEN_ROUTES: readonly HandWrittenRoutes[] = [
   importRouteGroup,
   accountDeletionRouteGroup,
   publicFormRouteGroup,
+  oidcRouteGroup,
+  eventsStreamRouteGroup,
 ];
 
 /** Every group's routes, mounted on /api/v1 in front of the Sofa surface (same session cookie, same envelopes). */
@@ -52,4 +56,13 @@ const streamed = HAND_WRITTEN_ROUTES.flatMap((group) => group.streamedUploads ??
 /** Multipart uploads are limited by MAX_FILE_SIZE while streaming, not by the JSON body limit. */
 export function isStreamedUpload(method: string, path: string): boolean {
   return method === 'POST' && streamed.some((re) => re.test(path));
+}
+
+const authLimited = HAND_WRITTEN_ROUTES.flatMap((group) => group.authLimited ?? []).map(
+  (path) => new RegExp(`^${path.replace(/:[^/]+/g, '[^/]+')}/?$`),
+);
+
+/** Whether a path below /api/v1 is a hand-written sign-in route, counted by the auth rate limit. */
+export function isAuthLimitedHandWrittenRoute(path: string): boolean {
+  return authLimited.some((re) => re.test(path));
 }

@@ -9,6 +9,7 @@ import { compiledExecutionGateway } from '../graphql/compiled-gateway.js';
 import { createFormatError } from '../graphql/format-error.js';
 import { LIMITED_PARSE_OPTIONS } from '../graphql/operation-limits.js';
 import { operationLimitsPlugin } from '../graphql/operation-limits-plugin.js';
+import { subscriptionsOverWebSocketOnly } from '../graphql/subscriptions-over-http.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../http/envelope.js';
@@ -27,7 +28,7 @@ import { requestLogging } from '../http/request-logging.js';
 import { sameOriginWrites } from '../http/same-origin-writes.js';
 import { isJsonContentType } from '../http/json-content-type.js';
 import { publicApiRouter } from '../../rest/public-api.http.js';
-import { handWrittenPaths, handWrittenRoutes, isStreamedUpload } from './hand-written-routes.js';
+import { handWrittenPaths, handWrittenRoutes, isAuthLimitedHandWrittenRoute, isStreamedUpload } from './hand-written-routes.js';
 import { agendaFeedRoutes } from '../agenda/agenda-feed.routes.js';
 import type { RedisClientType } from 'redis';
 import { publicFormPageRoutes } from '../brain/forms/public-form-page.js';
@@ -79,7 +80,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     // sent; on /graphql it counts the operation to run (auth-limit-plugin.ts).
     app.use('/api/v1', limiters.global);
     app.use('/graphql', limiters.global);
-    app.use('/api/v1', (req, res, next) => (isAuthMutationRoute(req.method, req.path) ? limiters.auth(req, res, next) : next()));
+    app.use('/api/v1', (req, res, next) => (isAuthMutationRoute(req.method, req.path) || isAuthLimitedHandWrittenRoute(req.path) ? limiters.auth(req, res, next) : next()));
     // Public Brain form routes (no login): limited per IP like the auth routes, with their own counter.
     app.use(['/api/v1/brain/public', '/brain/f'], limiters.publicForms);
   }
@@ -98,7 +99,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     // The schema sets no cache hints, so the plugin only ever computed "no-store" (≈10% of CPU on a
     // week read); the header is set below instead.
     // GET /graphql from a browser is our own GraphiQL (graphql-ide.ts); Apollo's landing page loads a CDN.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationLimitsPlugin(), authLimitPlugin(limiters)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationLimitsPlugin(), subscriptionsOverWebSocketOnly(), authLimitPlugin(limiters)],
     parseOptions: LIMITED_PARSE_OPTIONS,
   });
   await apollo.start();

@@ -1,5 +1,8 @@
 import type { ListBounds } from '../graphql/list-bounds.js';
 import { PLAN_FEATURES } from '../accounts/subscription.js';
+import { SESSIONS_SHOWN } from '../accounts/sessions/sessions.service.js';
+import { RECOVERY_CODE_COUNT } from '../accounts/two-factor/recovery-codes.js';
+import { KNOWN_TRANSPORTS, MAX_PASSKEYS } from '../accounts/passkeys/passkey-registration.js';
 import { MAX_AGENDA_ENTRIES } from '../agenda/agenda.service.js';
 import { MAX_DATABASES, MAX_PROPERTIES } from '../brain/databases/properties.js';
 import { MAX_FIELDS, MAX_FORMS } from '../brain/forms/form-config.js';
@@ -8,6 +11,7 @@ import { BRAIN_SEARCH_SOURCES } from '../brain/search/search-sources.js';
 import { CONNECTIONS_SHOWN } from '../connector/connections/connection.service.js';
 import { ALL_SCOPES } from '../connector/scopes/connector-scopes.js';
 import { RECURRENCE_EXCEPTIONS_MAX } from '../core/recurrence/recurrence-bounds.js';
+import { MAX_CHANGES_PER_BATCH } from '../core/live/change-collector.js';
 import { VariantName } from '../files/file-kinds.js';
 import { ACHIEVEMENTS } from '../gamification/achievement-catalog.seed.js';
 import { SHOP_ITEMS } from '../gamification/shop-catalog.seed.js';
@@ -39,6 +43,12 @@ const WEEKLY_SPLIT_LABELS_MAX = 14;
  */
 export const LIST_BOUNDS: ListBounds = {
   'Query.connections': CONNECTIONS_SHOWN,
+  'Query.sessions': SESSIONS_SHOWN,
+  // One event's changes: more than this in one go become one "*" change.
+  'Subscription.myChanges': MAX_CHANGES_PER_BATCH,
+  'RecoveryCodes.recoveryCodes': RECOVERY_CODE_COUNT,
+  'Query.passkeys': MAX_PASSKEYS,
+  'Passkey.transports': KNOWN_TRANSPORTS.length,
   'Query.publicSearchExercises': PUBLIC_SEARCH_MAX,
   'Query.checklist': CHECKLIST_KEYS,
   'Query.agendaRange': MAX_AGENDA_ENTRIES,

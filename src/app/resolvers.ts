@@ -1,6 +1,10 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { AuthResolver } from '../accounts/auth.resolver.js';
+import { TwoFactorResolver } from '../accounts/two-factor/two-factor.resolver.js';
+import { SessionsResolver } from '../accounts/sessions/sessions.resolver.js';
+import { PasskeyResolver } from '../accounts/passkeys/passkey.resolver.js';
 import { SubscriptionResolver } from '../accounts/subscription.resolver.js';
+import { SignInMethodsResolver } from '../accounts/oidc/sign-in-methods.resolver.js';
 import { ApiKeyResolver } from '../api-keys/api-key.resolver.js';
 import { ConnectionResolver } from '../connector/connections/connection.resolver.js';
 import { PublicApiResolver } from '../public-api/public.resolver.js';
@@ -37,11 +41,21 @@ import { BrainStatsResolver } from '../brain/stats/brain-stats.resolver.js';
 import { BrainDatabaseResolver, BrainRecordResolver } from '../brain/databases/brain-data.resolver.js';
 import { BrainFormResolver } from '../brain/forms/brain-forms.resolver.js';
 import { NotificationResolver, ReminderResolver } from '../reminders/reminder.resolver.js';
+import { PlanningLiveResolver } from '../planning/planning.live.js';
+import { TasksLiveResolver } from '../tasks/tasks.live.js';
+import { GamificationLiveResolver } from '../gamification/gamification.live.js';
+import { NutritionLiveResolver } from '../nutrition/nutrition.live.js';
+import { ProjectsLiveResolver } from '../projects/projects.live.js';
+import { MyChangesResolver } from '../live/my-changes.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
   AuthResolver,
+  TwoFactorResolver,
+  SessionsResolver,
+  PasskeyResolver,
   SubscriptionResolver,
+  SignInMethodsResolver,
   ApiKeyResolver,
   ConnectionResolver,
   PublicApiResolver,
@@ -116,4 +130,11 @@ export const resolvers: NonEmptyArray<Function> = [
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,
+  // Live updates (issue 27): subscriptions over WebSocket
+  PlanningLiveResolver,
+  TasksLiveResolver,
+  GamificationLiveResolver,
+  NutritionLiveResolver,
+  ProjectsLiveResolver,
+  MyChangesResolver,
 ];

@@ -22,6 +22,9 @@ import { registerJobs } from './jobs.js';
 import { runSeeds } from './seeds.js';
 import { registerFactReactors } from './reactors.js';
 import { BackgroundWork } from '../core/background-work.js';
+import type { LiveHub } from '../core/live/live-hub.js';
+import { attachGraphqlWs } from '../live/graphql-ws-server.js';
+import { startLive } from './live.js';
 
 export interface RunningServer {
   url: string;
@@ -44,6 +47,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let jobs: JobRunner | undefined;
   let jobsCreating: Promise<JobRunner> | undefined;
   let jobsStarting: Promise<void> | undefined;
+  let live: LiveHub | undefined;
   try {
     // The job runner's set-up (Agenda's own table, its pools) only waits on the database: it goes on
     // while the ORM starts (its metadata discovery is CPU), the migrations and the seeds run.
@@ -60,6 +64,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
       await redis.connect();
     }
+    live = await startLive({ config, logger }, orm, database.url, redis);
     const sessionTokens = new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir));
     const deps: AppDeps = {
       config,
@@ -70,6 +75,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       jobs: (jobs = await jobsCreating),
       background: new BackgroundWork(logger),
       createLoaders,
+      live,
       authenticateSession: (em, token) => authenticateSession(em, sessionTokens, token),
     };
     registerJobs(deps);
@@ -82,6 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await jobsStarting;
     const server: Server = createServer(http.app);
     const drain = new ConnectionDrain(server);
+    const liveSockets = attachGraphqlWs(server, deps, schema, live);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
@@ -94,7 +101,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
-        // Stop accepting connections, answer what arrives on open ones during the drain, then release the rest.
+        // Live sockets and event streams close first (1001: clients reconnect elsewhere); then stop
+        // accepting connections, answer what arrives on open ones during the drain, release the rest.
+        await liveSockets.close();
         await drain.close(config.shutdownDrainMs);
         logger.debug('http server closed');
         await http.stop();
@@ -112,6 +121,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     jobs ??= await jobsCreating?.catch(() => undefined);
     await jobsStarting?.catch(() => undefined); // stopped once its start has settled
     await jobs?.stop().catch(() => undefined);
+    await live?.stop().catch(() => undefined);
     await redis?.quit().catch(() => undefined);
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);

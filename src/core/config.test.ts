@@ -63,8 +63,39 @@ describe('loadConfig', () => {
     expect(config.trustedOrigins).toEqual(['https://app.example.com', 'http://localhost:5173', 'https://x.example.com']);
   });
 
+  it('reads the OpenID Connect settings (off without OIDC_ISSUER)', () => {
+    expect(loadConfig({}).oidc).toBeNull();
+    expect(loadConfig({}).passwordSignInDisabled).toBe(false);
+    const config = loadConfig({
+      OIDC_ISSUER: 'https://id.example.com/realms/home',
+      OIDC_CLIENT_ID: 'life-planner',
+      OIDC_CLIENT_SECRET: 's3cret',
+      OIDC_ALLOWED_EMAIL_DOMAINS: 'Example.com, @family.example ',
+      OIDC_AUTO_CREATE: 'true',
+      PASSWORD_SIGN_IN_DISABLED: 'true',
+    });
+    expect(config.oidc).toEqual({
+      issuer: 'https://id.example.com/realms/home',
+      clientId: 'life-planner',
+      clientSecret: 's3cret',
+      allowedEmailDomains: ['example.com', 'family.example'],
+      autoCreate: true,
+      buttonLabel: 'Sign in with single sign-on',
+      timeoutMs: 10_000,
+    });
+    expect(config.passwordSignInDisabled).toBe(true);
+    const minimal = loadConfig({ OIDC_ISSUER: 'http://127.0.0.1:9999', OIDC_CLIENT_ID: 'x', OIDC_BUTTON_LABEL: 'Sign in with Authelia' });
+    expect(minimal.oidc).toMatchObject({ clientSecret: undefined, allowedEmailDomains: [], autoCreate: false, buttonLabel: 'Sign in with Authelia' });
+  });
+
   it.each([
     [{ PORT: 'abc' }, 'PORT'],
+    [{ OIDC_ISSUER: 'https://id.example.com' }, 'OIDC_CLIENT_ID'],
+    [{ OIDC_CLIENT_ID: 'x' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'ftp://id.example.com', OIDC_CLIENT_ID: 'x' }, 'OIDC_ISSUER'],
+    [{ OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'x', OIDC_ALLOWED_EMAIL_DOMAINS: 'example.com, *.example.org' }, 'OIDC_ALLOWED_EMAIL_DOMAINS'],
+    [{ OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'x', OIDC_AUTO_CREATE: 'maybe' }, 'OIDC_AUTO_CREATE'],
+    [{ PASSWORD_SIGN_IN_DISABLED: 'true' }, 'PASSWORD_SIGN_IN_DISABLED'],
     [{ PORT: '70000' }, 'PORT'],
     [{ RATE_LIMIT_MAX: '1.5' }, 'RATE_LIMIT_MAX'],
     [{ DISABLE_RATE_LIMIT: 'yes' }, 'DISABLE_RATE_LIMIT'],

@@ -47,6 +47,12 @@ export interface Config {
   webhooks: { timeoutMs: number; backoffUnitMs: number; allowPrivateUrls: boolean };
   /** Reminders (issue 26): the scan, and Web Push's VAPID identity (sends use the webhooks' timeout and SSRF guard). */
   reminders: ReminderSettings;
+  /** Live updates (issue 27): GraphQL subscriptions over WebSocket and the SSE feed. */
+  live: LiveSettings;
+  /** OpenID Connect sign-in (issue 28); null when OIDC_ISSUER is unset. */
+  oidc: OidcSettings | null;
+  /** PASSWORD_SIGN_IN_DISABLED: only with OIDC on; password sign-in and registration are refused. */
+  passwordSignInDisabled: boolean;
   files: {
     maxFileSize: number;
     allowedImageTypes: string[];
@@ -69,6 +75,37 @@ export interface ReminderSettings {
   vapidSubject: string;
   /** WEB_PUSH_TTL_SECONDS: how long a push service keeps an undelivered notification (RFC 8030 TTL). */
   webPushTtlSeconds: number;
+}
+
+export interface LiveSettings {
+  /** LIVE_MAX_SOCKETS_PER_USER: open WebSockets and event streams one person may hold on one instance. */
+  maxSocketsPerUser: number;
+  /** LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: subscriptions running at once on one WebSocket. */
+  maxSubscriptionsPerSocket: number;
+  /** LIVE_MAX_SOCKETS: open WebSockets and event streams on one instance, all people together. */
+  maxSockets: number;
+  /** LIVE_KEEPALIVE_MS: ping interval; a socket that has not answered the previous ping is closed. */
+  keepAliveMs: number;
+  /** LIVE_SESSION_CHECK_MS: how often open sockets' sessions are checked (logout, revocation, password change). */
+  sessionCheckMs: number;
+  /** LIVE_MAX_BUFFERED_BYTES: a socket whose unsent data passes this is a slow consumer and is closed. */
+  maxBufferedBytes: number;
+}
+
+export interface OidcSettings {
+  /** OIDC_ISSUER: the provider's issuer identifier; its discovery document is read on first use. */
+  issuer: string;
+  /** OIDC_CLIENT_ID / OIDC_CLIENT_SECRET (no secret: a public client, PKCE only). */
+  clientId: string;
+  clientSecret: string | undefined;
+  /** OIDC_ALLOWED_EMAIL_DOMAINS: lower-case domains; empty = any verified email. */
+  allowedEmailDomains: string[];
+  /** OIDC_AUTO_CREATE: a first sign-in with an unknown email creates the account. */
+  autoCreate: boolean;
+  /** OIDC_BUTTON_LABEL: what sign-in forms write on the button. */
+  buttonLabel: string;
+  /** OIDC_TIMEOUT_MS: how long a request to the provider (discovery, token, keys) may take. */
+  timeoutMs: number;
 }
 
 /** false: the socket's address; a number: that many proxies in front; a list: the proxies trusted. */
@@ -214,6 +251,31 @@ function readReminders(env: Env, baseUrl: string): ReminderSettings {
   };
 }
 
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** OIDC_*: on when OIDC_ISSUER is set, which then needs OIDC_CLIENT_ID. */
+function readOidc(env: Env): OidcSettings | null {
+  const issuer = readUrl(env, 'OIDC_ISSUER', ['http:', 'https:']);
+  const clientId = env.OIDC_CLIENT_ID?.trim() || undefined;
+  if (!issuer) {
+    if (clientId) throw new ConfigError('OIDC_ISSUER', 'required when OIDC_CLIENT_ID is set');
+    return null;
+  }
+  if (!clientId) throw new ConfigError('OIDC_CLIENT_ID', 'required when OIDC_ISSUER is set');
+  const allowedEmailDomains = readList(env, 'OIDC_ALLOWED_EMAIL_DOMAINS', []).map((d) => d.replace(/^@/, '').toLowerCase());
+  const bad = allowedEmailDomains.find((d) => !DOMAIN.test(d));
+  if (bad !== undefined) throw new ConfigError('OIDC_ALLOWED_EMAIL_DOMAINS', `"${bad}" is not a domain (expected like example.com)`);
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.OIDC_CLIENT_SECRET || undefined,
+    allowedEmailDomains,
+    autoCreate: readBool(env, 'OIDC_AUTO_CREATE', false),
+    buttonLabel: env.OIDC_BUTTON_LABEL?.trim() || 'Sign in with single sign-on',
+    timeoutMs: readInt(env, 'OIDC_TIMEOUT_MS', 10_000, 100),
+  };
+}
+
 function readS3(env: Env): S3Settings | null {
   const bucket = env.S3_BUCKET || undefined;
   if (!bucket) {
@@ -240,6 +302,10 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('MONGODB_URL', 'required when JOBS_BACKEND=mongo');
   }
   const baseUrl = readUrl(env, 'BASE_URL', ['http:', 'https:']) ?? `http://localhost:${port}`;
+  const oidc = readOidc(env);
+  const passwordSignInDisabled = readBool(env, 'PASSWORD_SIGN_IN_DISABLED', false);
+  // Without another way in, nobody could sign in at all.
+  if (passwordSignInDisabled && !oidc) throw new ConfigError('PASSWORD_SIGN_IN_DISABLED', 'needs OIDC_ISSUER (single sign-on) to be configured');
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -274,6 +340,16 @@ export function loadConfig(env: Env = process.env): Config {
       allowPrivateUrls: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     },
     reminders: readReminders(env, baseUrl),
+    oidc,
+    passwordSignInDisabled,
+    live: {
+      maxSocketsPerUser: readInt(env, 'LIVE_MAX_SOCKETS_PER_USER', 10, 1),
+      maxSubscriptionsPerSocket: readInt(env, 'LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET', 20, 1),
+      maxSockets: readInt(env, 'LIVE_MAX_SOCKETS', 10_000, 1),
+      keepAliveMs: readInt(env, 'LIVE_KEEPALIVE_MS', 15_000, 100),
+      sessionCheckMs: readInt(env, 'LIVE_SESSION_CHECK_MS', 2_000, 100),
+      maxBufferedBytes: readInt(env, 'LIVE_MAX_BUFFERED_BYTES', 1_048_576, 1024),
+    },
     files: {
       maxFileSize: readInt(env, 'MAX_FILE_SIZE', 10_485_760, 1),
       allowedImageTypes: readList(env, 'ALLOWED_IMAGE_TYPES', ['image/jpeg', 'image/png', 'image/webp']),

@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Orm } from './database/orm.js';
 import type { BackgroundWork } from './background-work.js';
+import type { LiveHub } from './live/live-hub.js';
 
 /*
  * Core names no domain: the layers above add their parts to these interfaces by declaration merging
@@ -21,6 +22,8 @@ export interface AppDeps {
   background: BackgroundWork;
   /** The per-request dataloaders, made on first use (src/app/loaders.ts). */
   createLoaders(em: EntityManager): Loaders;
+  /** Live updates (issue 27): this instance's subscribers and the bus between instances. */
+  live?: LiveHub;
   /** Who the session cookie's token signs in, if its session still exists (src/accounts/session-auth.ts). */
   authenticateSession(em: EntityManager, token: string | undefined): Promise<Authenticated | null>;
 }
@@ -42,6 +45,8 @@ export interface HttpBridge {
   /** Overrides the route's success status (e.g. 200 instead of 201 when nothing was created). */
   setStatus(status: number): void;
   readonly ip: string | undefined;
+  /** The request's User-Agent (recorded with a new sign-in session). */
+  readonly userAgent?: string;
 }
 
 /** A signed-in request (src/accounts/session-auth.ts adds its `user`). */
@@ -56,4 +61,6 @@ export interface AppContext {
   http: HttpBridge;
   loaders: Loaders;
   log: Logger;
+  /** A live subscription's context: a fresh entity manager and loaders before each event is read. */
+  renew?(): void;
 }

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'INTERNAL_ERROR'
   | 'EMAIL_EXISTS'
   | 'INVALID_CREDENTIALS'
+  // The password was right; the account asks for a second factor (src/accounts/sign-in/second-step.ts).
+  | 'SECOND_FACTOR_REQUIRED'
   | 'RATE_LIMIT_EXCEEDED'
   | 'SUBSCRIPTION_REQUIRED'
   | 'METHOD_NOT_ALLOWED'
@@ -22,7 +24,13 @@ export type ErrorCode =
   | 'CLOSED'
   // The connector: a name that fits several records, a tool outside the connection's grant.
   | 'AMBIGUOUS_NAME'
-  | 'INSUFFICIENT_SCOPE';
+  | 'INSUFFICIENT_SCOPE'
+  // OpenID Connect sign-in (src/accounts/oidc/oidc-errors.ts): refused, the email's account needs its
+  // password first, the identity provider unreachable (503) or answering nonsense (502).
+  | 'OIDC_SIGN_IN_FAILED'
+  | 'OIDC_LINK_REQUIRED'
+  | 'IDENTITY_PROVIDER_UNAVAILABLE'
+  | 'PASSWORD_SIGN_IN_DISABLED';
 
 export interface FieldError {
   path: (string | number)[];
@@ -70,6 +78,16 @@ export class UnauthorizedError extends AppError {
 export class InvalidCredentialsError extends AppError {
   constructor(message = 'Wrong email or password') {
     super('INVALID_CREDENTIALS', 401, message);
+  }
+}
+
+/**
+ * A sign-in whose first factor passed and whose account wants a second one: no session yet, only a
+ * short-lived challenge to finish with (the "mfa_required" answer of Auth0 and kin).
+ */
+export class SecondFactorRequiredError extends AppError {
+  constructor(details: { challengeToken: string; methods: string[]; expiresAt: string }) {
+    super('SECOND_FACTOR_REQUIRED', 401, 'A second factor is required to finish signing in', details);
   }
 }
 

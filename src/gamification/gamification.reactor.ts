@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays, mondayOf, todayIn } from '../core/dates.js';
 import type { Fact, FactName, FactPayloads, FactReactor } from '../core/events/fact-dispatcher.js';
 import { recordEvent } from '../core/events/record-event.js';
+import { recordLiveChange } from '../core/live/change-collector.js';
 import { ACHIEVEMENTS, achievementId, type Progress } from './achievement-catalog.seed.js';
 import { levelFor, taskXp, XP, type XpAction } from './gamification-rules.js';
 import {
@@ -114,6 +115,7 @@ async function reactFor(em: EntityManager, userId: string, facts: Fact[]): Promi
   }
 
   await saveProfile(em, profile.id, { xp, highestLevel, checklistStreak, trainingStreak }, now);
+  recordLiveChange(em, userId, { entity: 'GamificationProfile', id: profile.id, kind: 'updated' });
 
   const { counts, unlocked } = await ledgerProgress(em, userId);
   const cardioKm = names.has('cardio_logged') ? await cardioKmOf(em, userId) : null;
@@ -138,6 +140,7 @@ export async function unlockAchievements(em: EntityManager, userId: string, prog
     const id = achievementId(achievement.key);
     if (have.has(id)) continue;
     if (await insertUnlock(em, userId, id, now)) {
+      recordLiveChange(em, userId, { entity: 'UserAchievement', id, kind: 'created' });
       recordEvent(em, userId, 'achievement_unlocked', { achievementId: id, achievementKey: achievement.key, unlockedAt: now.toISOString() }, now);
     }
   }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import { todayIn } from '../core/dates.js';
+import { recordLiveChange } from '../core/live/change-collector.js';
 import { ACHIEVEMENTS } from './achievement-catalog.seed.js';
 import { coinsFor, levelFor, xpForLevel } from './gamification-rules.js';
 import { checklistStreakOf, trainingStreakOf, unlockAchievements } from './gamification.reactor.js';
@@ -79,6 +80,7 @@ export class GamificationService {
       const purchase = em.create(Purchase, { userId, itemId: item.id, price: item.price, createdAt: now, updatedAt: now });
       await em.flush();
       await addCoinsSpent(em, profile.id, item.price, now);
+      recordLiveChange(em, userId, { entity: 'GamificationProfile', id: profile.id, kind: 'updated' });
       await unlockAchievements(em, userId, {
         counts: {},
         xp: profile.xp,

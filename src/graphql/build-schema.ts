@@ -1,4 +1,4 @@
-import { buildSchema, type AuthChecker, type NonEmptyArray } from 'type-graphql';
+import { buildSchema, type AuthChecker, type NonEmptyArray, type PubSub } from 'type-graphql';
 import { assertEveryOperationDeclaresAccess } from '../core/authorization.js';
 import type { AppContext } from '../core/context.js';
 import type { GraphQLSchema } from 'graphql';
@@ -15,6 +15,19 @@ export interface SchemaParts {
   authChecker: AuthChecker<AppContext, string>;
 }
 
+/**
+ * Every subscription declares its own `subscribe` (core/live/live-ticks.ts), fed by committed changes;
+ * TypeGraphQL still asks for a topic-based PubSub once a schema has subscriptions. This one refuses use.
+ */
+const NO_TOPICS: PubSub = {
+  publish() {
+    throw new Error('subscriptions are fed by core/live, not by topics');
+  },
+  subscribe() {
+    throw new Error('subscriptions are fed by core/live, not by topics');
+  },
+};
+
 /** The one schema from the resolvers it is handed: Apollo serves it at /graphql and Sofa derives the REST routes from it. */
 export async function buildGraphQLSchema({ resolvers, listBounds, authChecker }: SchemaParts): Promise<GraphQLSchema> {
   const schema = await buildSchema({
@@ -22,6 +35,7 @@ export async function buildGraphQLSchema({ resolvers, listBounds, authChecker }:
     validateFn: validateArgs,
     authChecker,
     emitSchemaFile: false,
+    pubSub: NO_TOPICS,
   });
   assertEveryOperationDeclaresAccess(resolvers);
   return rejectNulText(countAnswerItems(applyListBounds(schema, listBounds)));

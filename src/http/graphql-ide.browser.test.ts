@@ -7,7 +7,7 @@ import { externalRequests, launchBrowser, pageErrors } from '../../test/support/
 let app: TestApp;
 let browser: Browser | undefined;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ LOG_LEVEL: 'error' });
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -47,6 +47,36 @@ describe('GET /graphql from a browser: the GraphQL IDE', () => {
     expect(errors).toEqual([]);
     expect(outside).toEqual([]);
     await context.close();
+  });
+
+  it('runs a subscription over the WebSocket with the session cookie and shows each change as it comes', async () => {
+    const { client } = await signUp(app.url);
+    const [dayId] = (await client.post('/api/v1/weeks/generate', { startDate: '2026-11-23' })).body.data.days.map((d: { id: string }) => d.id);
+    // A browser of its own: the single-process Chromium ends when another test closes its context.
+    const own = await launchBrowser();
+    const context = await own.newContext();
+    const [name, value] = client.cookie!.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: app.url }]);
+    const page = await context.newPage();
+    const errors = pageErrors(page);
+    const sockets: string[] = [];
+    page.on('websocket', (ws) => sockets.push(ws.url()));
+    await page.goto(`${app.url}/graphql`, { waitUntil: 'load' });
+    const editor = page.locator('.graphiql-query-editor .CodeMirror');
+    await editor.waitFor({ timeout: 30_000 });
+    await editor.click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    await page.keyboard.type('subscription Mine { myChanges { entity kind } }', { delay: 10 });
+    await page.keyboard.press('Escape');
+    await page.locator('.graphiql-execute-button').click();
+    await expect.poll(() => page.locator('.graphiql-response').innerText(), { timeout: 15_000 }).toContain('myChanges');
+    expect(sockets).toEqual([`${app.url.replace('http', 'ws')}/graphql`]);
+
+    expect((await client.post(`/api/v1/checklist/${dayId}/toggle/GYM`, {})).status).toBe(200);
+    await expect.poll(() => page.locator('.graphiql-response').innerText(), { timeout: 15_000 }).toContain('ChecklistItem');
+    expect(errors).toEqual([]);
+    await own.close();
   });
 
   it('answers API clients as before: JSON for a GET without text/html, no Apollo landing page', async () => {

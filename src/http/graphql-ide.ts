@@ -20,6 +20,8 @@ const ASSETS: Record<string, string> = {
   'graphiql.min.js': join(packageDir('graphiql'), 'graphiql.min.js'),
   'react.production.min.js': join(packageDir('react'), 'umd', 'react.production.min.js'),
   'react-dom.production.min.js': join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'),
+  // The graphql-ws client: GraphiQL runs subscriptions over it (issue 27).
+  'graphql-ws.min.js': join(packageDir('graphql-ws'), 'umd', 'graphql-ws.min.js'),
 };
 
 const PAGE = `<!doctype html>
@@ -36,6 +38,7 @@ const PAGE = `<!doctype html>
   <script src="${GRAPHQL_IDE_ASSETS}/react.production.min.js"></script>
   <script src="${GRAPHQL_IDE_ASSETS}/react-dom.production.min.js"></script>
   <script src="${GRAPHQL_IDE_ASSETS}/graphiql.min.js"></script>
+  <script src="${GRAPHQL_IDE_ASSETS}/graphql-ws.min.js"></script>
   <script src="${GRAPHQL_IDE_ASSETS}/init.js"></script>
 </body>
 </html>
@@ -43,21 +46,35 @@ const PAGE = `<!doctype html>
 
 const PAGE_CSS = 'html, body { height: 100%; margin: 0; } #graphiql { height: 100vh; }\n';
 
-const INIT = `// Same-origin fetch: the browser sends the session cookie with every query.
-const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify('/graphql')} });
+const INIT = `// Same-origin fetch: the browser sends the session cookie with every query; subscriptions go over a
+// WebSocket to the same address (the cookie travels with the upgrade). GraphiQL's own routing sends an
+// unnamed or single subscription over HTTP, so the choice is made here from the parsed document.
+const wsClient = graphqlWs.createClient({ url: (location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + ${JSON.stringify('/graphql')}, lazy: true });
+const overHttp = GraphiQL.createFetcher({ url: ${JSON.stringify('/graphql')} });
+function isSubscription(params) {
+  try {
+    return GraphiQL.GraphQL.parse(params.query).definitions.some((d) =>
+      d.kind === 'OperationDefinition' && d.operation === 'subscription' && (!params.operationName || (d.name && d.name.value === params.operationName)));
+  } catch (error) {
+    return false;
+  }
+}
+const fetcher = (params, options) =>
+  isSubscription(params) ? wsClient.iterate({ query: params.query, variables: params.variables || undefined, operationName: params.operationName || undefined }) : overHttp(params, options);
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, { fetcher, defaultEditorToolsVisibility: true, shouldPersistHeaders: false }),
 );
 `;
 
-const CSP = [
+const csp = (host: string) => [
   "default-src 'self'",
   "script-src 'self'",
   // GraphiQL's components set inline styles.
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data:",
   "font-src 'self' data:",
-  "connect-src 'self'",
+  // 'self' covers ws: only in newer browsers: the socket to this host is named.
+  `connect-src 'self' ws://${host} wss://${host}`,
   "frame-ancestors 'none'",
 ].join('; ');
 
@@ -71,7 +88,8 @@ function wantsIde(req: Request): boolean {
 /** Mount before Apollo on `/graphql`: answers browsers, passes everything else on. */
 export function graphqlIdePage(req: Request, res: Response, next: NextFunction): void {
   if (!wantsIde(req)) return next();
-  res.setHeader('Content-Security-Policy', CSP);
+  const host = req.headers.host ?? '';
+  res.setHeader('Content-Security-Policy', csp(/^[\w.:[\]-]+$/.test(host) ? host : 'localhost'));
   res.setHeader('Vary', 'Accept');
   res.type('html').send(PAGE);
 }

@@ -14,4 +14,6 @@ export interface HandWrittenRoutes {
   openapi: Record<string, unknown>;
   /** POST paths below /api/v1 (Express patterns) whose multipart bodies are streamed and limited by MAX_FILE_SIZE instead. */
   streamedUploads?: string[];
+  /** Paths below /api/v1 (Express patterns, any method) counted by the auth rate limit (sign-in routes). */
+  authLimited?: string[];
 }

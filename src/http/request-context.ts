@@ -20,6 +20,7 @@ function httpBridge(deps: AppDeps, req: Request, res: Response): HttpBridge {
       res.locals[STATUS_OVERRIDE] = status;
     },
     ip: req.ip,
+    userAgent: req.get('user-agent'),
   };
 }
 

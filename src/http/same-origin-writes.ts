@@ -5,7 +5,7 @@ import { ForbiddenError } from '../core/errors.js';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Origins whose pages may write with the session cookie: BASE_URL's and TRUSTED_ORIGINS. */
-function allowedOrigins(config: Config): Set<string> {
+export function allowedOrigins(config: Config): Set<string> {
   return new Set([new URL(config.baseUrl).origin, ...config.trustedOrigins]);
 }
 

@@ -27,6 +27,9 @@ export const migrationNames = [
   'Migration20261127083835',
   'Migration20261127084822',
   'Migration20261127100222',
+  'Migration20261127111656TwoFactorSessions',
+  'Migration20261127111712Passkeys',
+  'Migration20261127112520OidcIdentities',
 ];
 
 /**
@@ -59,5 +62,8 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261127083835', class: (await import('./Migration20261127083835.js')).Migration20261127083835 },
     { name: 'Migration20261127084822', class: (await import('./Migration20261127084822.js')).Migration20261127084822 },
     { name: 'Migration20261127100222', class: (await import('./Migration20261127100222.js')).Migration20261127100222 },
+    { name: 'Migration20261127111656TwoFactorSessions', class: (await import('./Migration20261127111656TwoFactorSessions.js')).Migration20261127111656TwoFactorSessions },
+    { name: 'Migration20261127111712Passkeys', class: (await import('./Migration20261127111712Passkeys.js')).Migration20261127111712Passkeys },
+    { name: 'Migration20261127112520OidcIdentities', class: (await import('./Migration20261127112520OidcIdentities.js')).Migration20261127112520OidcIdentities },
   ];
 }

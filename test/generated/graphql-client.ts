@@ -34,8 +34,16 @@ export type Scalars = {
 export type Query = {
   /** The signed-in user. */
   me: User;
+  /** Whether two-factor sign-in is on, and how many recovery codes are left. */
+  twoFactor: TwoFactorStatus;
+  /** The signed-in sessions of the account, newest first (the 100 newest); `current` marks this one. */
+  sessions: Array<AccountSession>;
+  /** The caller's passkeys, oldest first. */
+  passkeys: Array<Passkey>;
   /** The caller's plan, the plan in force, its features and expiry. */
   subscription: SubscriptionInfo;
+  /** The sign-in methods this service offers (no session needed). */
+  signInMethods: SignInMethods;
   /** The caller's API keys, newest first (never the full key). */
   apiKeys: ApiKeyPage;
   /** Assistants connected to the account (active connections, newest first; the 100 newest). */
@@ -654,6 +662,45 @@ export type User = {
   emailVerifiedAt?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
+/** Two-factor sign-in of the signed-in person. */
+export type TwoFactorStatus = {
+  /** Whether signing in with the password also asks for an authenticator code. */
+  enabled: Scalars['Boolean']['output'];
+  enabledAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Unused recovery codes (0 when two-factor is off). */
+  recoveryCodesLeft: Scalars['Int']['output'];
+};
+
+/** A signed-in browser or device of the person. */
+export type AccountSession = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** Last request with this session, to the minute (null: not since this was recorded). */
+  lastUsedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The User-Agent it signed in with (at most 255 characters). */
+  userAgent?: Maybe<Scalars['String']['output']>;
+  /** The network it signed in from, not the address: IPv4 /24 or IPv6 /48, e.g. `203.0.113.0/24`. */
+  ipRange?: Maybe<Scalars['String']['output']>;
+  /** Whether this is the session making the request. */
+  current: Scalars['Boolean']['output'];
+};
+
+/** A passkey (WebAuthn credential) that signs the user in. */
+export type Passkey = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** How the browser reaches the authenticator: internal, hybrid, usb, nfc, ble, smart-card, cable. */
+  transports: Array<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  /** `singleDevice` (bound to one authenticator) or `multiDevice` (synced, e.g. by a password manager). */
+  deviceType: Scalars['String']['output'];
+  /** Whether a synced passkey is backed up by its provider. */
+  backedUp: Scalars['Boolean']['output'];
+  /** The last sign-in with it. */
+  lastUsedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+};
+
 /** The caller's plan. There is no billing: operators set plans with the admin CLI. */
 export type SubscriptionInfo = {
   /** The plan given to the user: free or pro. */
@@ -666,6 +713,24 @@ export type SubscriptionInfo = {
   expiresAt?: Maybe<Scalars['DateTimeISO']['output']>;
   /** True when the plan has passed its expiry. */
   lapsed: Scalars['Boolean']['output'];
+};
+
+/** Which ways of signing in this service offers, for sign-in forms. */
+export type SignInMethods = {
+  /** Email and password (false with PASSWORD_SIGN_IN_DISABLED). */
+  password: Scalars['Boolean']['output'];
+  /** Null when single sign-on is not configured. */
+  oidc?: Maybe<OidcSignInMethod>;
+  /** Signing in with a passkey. */
+  passkeys: Scalars['Boolean']['output'];
+};
+
+/** Single sign-on through the OpenID Connect provider this service is configured with. */
+export type OidcSignInMethod = {
+  /** What the sign-in button says (OIDC_BUTTON_LABEL). */
+  label: Scalars['String']['output'];
+  /** Where the button sends the browser: GET, add `?returnTo=/path` to land there afterwards. */
+  startPath: Scalars['String']['output'];
 };
 
 export type ApiKeyPage = {
@@ -2049,6 +2114,35 @@ export type Mutation = {
   changePassword: MessagePayload;
   verifyEmail: AuthPayload;
   resendVerification: MessagePayload;
+  /** Begins enrolling an authenticator app (TOTP): scan the QR code, then confirm with its first code. Starting again replaces an unconfirmed enrolment. */
+  startTotpEnrolment: TotpEnrolment;
+  /** Confirms the enrolment with the authenticator's current code: two-factor sign-in is on from now. Answers ten recovery codes, shown this once. */
+  confirmTotpEnrolment: RecoveryCodes;
+  /** Replaces the recovery codes (the old ones stop working); needs the password and a code. */
+  regenerateRecoveryCodes: RecoveryCodes;
+  /** Turns two-factor sign-in off; needs the password and a code (authenticator or recovery code). */
+  disableTotp: MessagePayload;
+  /** Finishes a sign-in that answered SECOND_FACTOR_REQUIRED: the authenticator code or a recovery code for its challengeToken. Sets the session cookie. */
+  completeSignIn: AuthPayload;
+  /** Ends one session: its cookie is refused from the next request. Ending the current one signs out. */
+  revokeSession: Deleted;
+  /** Ends every session of the account but this one. */
+  revokeOtherSessions: RevokedSessions;
+  /** Starts adding a passkey: options for `navigator.credentials.create()`, valid five minutes. */
+  startPasskeyRegistration: PasskeyOptions;
+  /** Finishes adding a passkey with the browser's answer to the registration options. */
+  finishPasskeyRegistration: Passkey;
+  renamePasskey: Passkey;
+  /** The passkey stops signing in at once. */
+  deletePasskey: Deleted;
+  /** Starts a sign-in with a passkey alone (no e-mail): options for `navigator.credentials.get()` and the id to finish with. */
+  startPasskeySignIn: PasskeySignInOptions;
+  /** Finishes a sign-in with a passkey alone and sets the session cookie (the passkey verified its user: two factors). */
+  finishPasskeySignIn: AuthPayload;
+  /** A passkey as the second factor after the password: options listing the account's passkeys. */
+  startSecondFactorPasskey: PasskeyOptions;
+  /** Finishes the sign-in with a passkey as the second factor and sets the session cookie. */
+  completeSignInWithPasskey: AuthPayload;
   /** Needs a plan with API keys. The full key is returned only here. */
   createApiKey: CreatedApiKey;
   /** The key stops working at once. */
@@ -2314,6 +2408,69 @@ export type MutationVerifyEmailArgs = {
 
 export type MutationResendVerificationArgs = {
   email: Scalars['String']['input'];
+};
+
+
+export type MutationConfirmTotpEnrolmentArgs = {
+  code: Scalars['String']['input'];
+};
+
+
+export type MutationRegenerateRecoveryCodesArgs = {
+  password: Scalars['String']['input'];
+  code: Scalars['String']['input'];
+};
+
+
+export type MutationDisableTotpArgs = {
+  password: Scalars['String']['input'];
+  code: Scalars['String']['input'];
+};
+
+
+export type MutationCompleteSignInArgs = {
+  challengeToken: Scalars['String']['input'];
+  code?: InputMaybe<Scalars['String']['input']>;
+  recoveryCode?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationRevokeSessionArgs = {
+  sessionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationFinishPasskeyRegistrationArgs = {
+  name: Scalars['String']['input'];
+  response: Scalars['JSONObject']['input'];
+};
+
+
+export type MutationRenamePasskeyArgs = {
+  passkeyId: Scalars['UUID']['input'];
+  name: Scalars['String']['input'];
+};
+
+
+export type MutationDeletePasskeyArgs = {
+  passkeyId: Scalars['UUID']['input'];
+};
+
+
+export type MutationFinishPasskeySignInArgs = {
+  challengeId: Scalars['UUID']['input'];
+  response: Scalars['JSONObject']['input'];
+};
+
+
+export type MutationStartSecondFactorPasskeyArgs = {
+  challengeToken: Scalars['String']['input'];
+};
+
+
+export type MutationCompleteSignInWithPasskeyArgs = {
+  challengeToken: Scalars['String']['input'];
+  response: Scalars['JSONObject']['input'];
 };
 
 
@@ -3260,6 +3417,46 @@ export type MessagePayload = {
   message: Scalars['String']['output'];
 };
 
+/** A TOTP enrolment begun: add it to the authenticator app, then confirm with its first code. */
+export type TotpEnrolment = {
+  /** The secret in base32, to type in when the QR code cannot be scanned. */
+  secret: Scalars['String']['output'];
+  /** The `otpauth://totp/…` URI (issuer "Life Planner", label the email). */
+  otpauthUri: Scalars['String']['output'];
+  /** The URI as a QR code: an SVG `data:` URL for an `<img src>`. */
+  qrCodeDataUrl: Scalars['String']['output'];
+};
+
+export type RecoveryCodes = {
+  /** Ten one-time codes that stand in for the authenticator. Shown this once: only their hashes are kept. */
+  recoveryCodes: Array<Scalars['String']['output']>;
+};
+
+export type Deleted = {
+  id: Scalars['ID']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type RevokedSessions = {
+  /** How many sessions were ended. */
+  revoked: Scalars['Int']['output'];
+  message: Scalars['String']['output'];
+};
+
+/** WebAuthn options for the browser. */
+export type PasskeyOptions = {
+  /** Pass to `navigator.credentials.create()`/`get()` (through `PublicKeyCredential.parseCreationOptionsFromJSON`/`parseRequestOptionsFromJSON`, or @simplewebauthn/browser). */
+  options: Scalars['JSONObject']['output'];
+};
+
+/** WebAuthn options for a sign-in with a passkey alone. */
+export type PasskeySignInOptions = {
+  /** Pass to `navigator.credentials.create()`/`get()` (through `PublicKeyCredential.parseCreationOptionsFromJSON`/`parseRequestOptionsFromJSON`, or @simplewebauthn/browser). */
+  options: Scalars['JSONObject']['output'];
+  /** Send it back with the answer; valid once, for five minutes. */
+  challengeId: Scalars['ID']['output'];
+};
+
 export type CreatedApiKey = {
   id: Scalars['ID']['output'];
   /** The full key. It is shown only this once; store it now. */
@@ -3271,11 +3468,6 @@ export type CreatedApiKey = {
 };
 
 export type ApiKeyMessage = {
-  id: Scalars['ID']['output'];
-  message: Scalars['String']['output'];
-};
-
-export type Deleted = {
   id: Scalars['ID']['output'];
   message: Scalars['String']['output'];
 };
@@ -3493,6 +3685,68 @@ export type PushSubscriptionKeysInput = {
   auth: Scalars['String']['input'];
 };
 
+export type Subscription = {
+  /** The day as `day` answers it, again after each change to it. */
+  dayChanged: Day;
+  /** The week as `week` answers it, again after each change to it or its days. */
+  weekChanged: Week;
+  /** The page `tasks` answers for these arguments, again after each change to your tasks. */
+  tasksChanged: TaskPage;
+  /** XP, level, coins, streaks and unlocked achievements as `gamificationStats` answers them, again after each change. */
+  gamificationStatsChanged: GamificationStats;
+  /** The week's grocery list as `groceryList` answers it, again after each change. */
+  groceryListChanged: GroceryList;
+  /** The board as `projectBoard` answers it, again after each change to your projects. */
+  projectBoardChanged: Board;
+  /** Your committed changes, a list per event (several when they came together); the first event is empty. */
+  myChanges: Array<LiveChangeView>;
+};
+
+
+export type SubscriptionDayChangedArgs = {
+  dayId: Scalars['UUID']['input'];
+};
+
+
+export type SubscriptionWeekChangedArgs = {
+  startDate: Scalars['LocalDate']['input'];
+};
+
+
+export type SubscriptionTasksChangedArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<TaskStatus>;
+  categoryId?: InputMaybe<Scalars['UUID']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  seriesId?: InputMaybe<Scalars['UUID']['input']>;
+};
+
+
+export type SubscriptionGroceryListChangedArgs = {
+  weekId: Scalars['UUID']['input'];
+};
+
+
+export type SubscriptionProjectBoardChangedArgs = {
+  projectId: Scalars['UUID']['input'];
+};
+
+/** One committed change to one of your records. `entity` "*" means many changed at once: refetch what you show. */
+export type LiveChangeView = {
+  /** The kind of record, e.g. Task, ChecklistItem, Day. */
+  entity: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  kind: LiveChangeKind;
+  /** When the change committed. */
+  committedAt: Scalars['DateTimeISO']['output'];
+};
+
+export type LiveChangeKind =
+  | 'created'
+  | 'updated'
+  | 'deleted';
+
 export type UserFieldsFragment = { id: string, email: string, emailVerifiedAt: string | null, createdAt: string, updatedAt: string };
 
 export type MeQueryVariables = Exact<{ [key: string]: never; }>;
@@ -3558,6 +3812,23 @@ export type ResendVerificationMutationVariables = Exact<{
 
 export type ResendVerificationMutation = { resendVerification: { message: string } };
 
+export type DayChangedSubscriptionVariables = Exact<{
+  dayId: string;
+}>;
+
+
+export type DayChangedSubscription = { dayChanged: { id: string, completed: boolean, checklist: Array<{ completed: boolean, completedAt: string | null }> } };
+
+export type MyChangesSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type MyChangesSubscription = { myChanges: Array<{ entity: string, id: string, committedAt: string }> };
+
+export type GamificationStatsChangedSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GamificationStatsChangedSubscription = { gamificationStatsChanged: { xp: number, level: number, coins: number } };
+
 export const UserFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"emailVerifiedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode;
 export const MeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"me"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"UserFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"emailVerifiedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode;
 export const RegisterDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"Register"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"email"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"password"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"register"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"email"}}},{"kind":"Argument","name":{"kind":"Name","value":"password"},"value":{"kind":"Variable","name":{"kind":"Name","value":"password"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"UserFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"emailVerifiedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode;
@@ -3568,6 +3839,9 @@ export const RequestPasswordResetDocument = {"kind":"Document","definitions":[{"
 export const ResetPasswordDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ResetPassword"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"token"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"newPassword"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"resetPassword"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"token"},"value":{"kind":"Variable","name":{"kind":"Name","value":"token"}}},{"kind":"Argument","name":{"kind":"Name","value":"newPassword"},"value":{"kind":"Variable","name":{"kind":"Name","value":"newPassword"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode;
 export const VerifyEmailDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"VerifyEmail"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"token"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"verifyEmail"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"token"},"value":{"kind":"Variable","name":{"kind":"Name","value":"token"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"user"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"UserFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"UserFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"emailVerifiedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode;
 export const ResendVerificationDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ResendVerification"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"email"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"resendVerification"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"email"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode;
+export const DayChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"DayChanged"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"dayId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UUID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"dayChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"dayId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"dayId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"completed"}},{"kind":"Field","name":{"kind":"Name","value":"checklist"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"completed"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}}]}}]}}]}}]} as unknown as DocumentNode;
+export const MyChangesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"MyChanges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"myChanges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"entity"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"committedAt"}}]}}]}}]} as unknown as DocumentNode;
+export const GamificationStatsChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"GamificationStatsChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"gamificationStatsChanged"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"xp"}},{"kind":"Field","name":{"kind":"Name","value":"level"}},{"kind":"Field","name":{"kind":"Name","value":"coins"}}]}}]}}]} as unknown as DocumentNode;
 
 export type SdkFunctionWrapper = <T>(action: (requestHeaders?:Record<string, string>) => Promise<T>, operationName: string, operationType?: string, variables?: any) => Promise<T>;
 
@@ -3602,6 +3876,15 @@ export function getSdk(client: GraphQLClient, withWrapper: SdkFunctionWrapper = 
     },
     ResendVerification(variables: ResendVerificationMutationVariables, requestHeaders?: GraphQLClientRequestHeaders, signal?: RequestInit['signal']): Promise<ResendVerificationMutation> {
       return withWrapper((wrappedRequestHeaders) => client.request<ResendVerificationMutation>({ document: ResendVerificationDocument, variables, requestHeaders: { ...requestHeaders, ...wrappedRequestHeaders }, signal }), 'ResendVerification', 'mutation', variables);
+    },
+    DayChanged(variables: DayChangedSubscriptionVariables, requestHeaders?: GraphQLClientRequestHeaders, signal?: RequestInit['signal']): Promise<DayChangedSubscription> {
+      return withWrapper((wrappedRequestHeaders) => client.request<DayChangedSubscription>({ document: DayChangedDocument, variables, requestHeaders: { ...requestHeaders, ...wrappedRequestHeaders }, signal }), 'DayChanged', 'subscription', variables);
+    },
+    MyChanges(variables?: MyChangesSubscriptionVariables, requestHeaders?: GraphQLClientRequestHeaders, signal?: RequestInit['signal']): Promise<MyChangesSubscription> {
+      return withWrapper((wrappedRequestHeaders) => client.request<MyChangesSubscription>({ document: MyChangesDocument, variables, requestHeaders: { ...requestHeaders, ...wrappedRequestHeaders }, signal }), 'MyChanges', 'subscription', variables);
+    },
+    GamificationStatsChanged(variables?: GamificationStatsChangedSubscriptionVariables, requestHeaders?: GraphQLClientRequestHeaders, signal?: RequestInit['signal']): Promise<GamificationStatsChangedSubscription> {
+      return withWrapper((wrappedRequestHeaders) => client.request<GamificationStatsChangedSubscription>({ document: GamificationStatsChangedDocument, variables, requestHeaders: { ...requestHeaders, ...wrappedRequestHeaders }, signal }), 'GamificationStatsChanged', 'subscription', variables);
     }
   };
 }

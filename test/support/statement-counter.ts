@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { STATEMENT_SEPARATOR } from '../../src/core/database/read-batch.js';
+import { LIVE_NOTIFY } from '../../src/core/live/postgres-live-bus.js';
 
 export interface StatementRecorder {
   /** The text of every statement sent since `recordStatements()`, in order (each statement of a batched read on its own). */
@@ -23,7 +24,9 @@ export function recordStatements(): StatementRecorder {
   const recording = Object.assign(
     function (this: pg.Client, config: unknown, ...rest: unknown[]) {
       const text = typeof config === 'string' ? config : (config as { text?: string } | null)?.text;
-      if (text) {
+      // The live bus's NOTIFY goes out after a commit, on its own connection, off the request's path:
+      // not a statement of the operation being counted.
+      if (text && text !== LIVE_NOTIFY) {
         roundTrips.push(text);
         // A batch joins its statements with the separator (test values never contain it).
         statements.push(...text.split(STATEMENT_SEPARATOR));

@@ -28,7 +28,7 @@ function layout(title: string, body: string): string {
     label { display: block; margin: .75rem 0 .25rem; }
     fieldset { margin: 1rem 0; border: 1px solid #ccc; }
     fieldset label { margin: .35rem 0; }
-    input[type=email], input[type=password] { width: 100%; padding: .5rem; box-sizing: border-box; }
+    input[type=email], input[type=password], input[type=text] { width: 100%; padding: .5rem; box-sizing: border-box; }
     button { padding: .5rem 1.25rem; margin: 1rem .5rem 0 0; }
     .error { color: #b00020; }
     .muted { color: #555; font-size: .9rem; }
@@ -56,6 +56,28 @@ ${hidden(input.request, input.csrf)}
     <input id="password" name="password" type="password" autocomplete="current-password" required>
     <button type="submit">Sign in</button>
   </form>`,
+  );
+}
+
+/**
+ * The second page of a sign-in for an account with two-factor: the authenticator code (or a recovery
+ * code) for the step the password opened, whose token travels as a hidden field beside the CSRF token.
+ */
+export function secondFactorPage(input: { clientName: string; request: AuthorizeRequest; csrf: string; challengeToken: string; error?: string }): string {
+  const error = input.error ? `  <p class="error" role="alert">${escapeHtml(input.error)}</p>\n` : '';
+  return layout(
+    'Two-factor sign-in',
+    `  <h1>Enter your code</h1>
+  <p>Your account has two-factor sign-in. Enter the code your authenticator app shows for life-planner, or one of your recovery codes, to connect <strong>${escapeHtml(input.clientName)}</strong>.</p>
+${error}  <form method="post" action="/authorize">
+${hidden(input.request, input.csrf)}
+    <input type="hidden" name="form" value="second-factor">
+    <input type="hidden" name="challengeToken" value="${escapeHtml(input.challengeToken)}">
+    <label for="code">Authenticator or recovery code</label>
+    <input id="code" name="code" type="text" inputmode="text" autocomplete="one-time-code" autocapitalize="off" spellcheck="false" required maxlength="40" autofocus>
+    <button type="submit">Continue</button>
+  </form>
+  <p class="muted">The code expires five minutes after your password was accepted; then sign in again.</p>`,
   );
 }
 

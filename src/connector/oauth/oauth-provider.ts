@@ -8,11 +8,13 @@ import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { AccessDeniedError, InvalidGrantError, InvalidRequestError, InvalidScopeError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { AppDeps } from '../../core/context.js';
-import { AuthService } from '../../accounts/auth.service.js';
+import { AuthService, type StartedSession } from '../../accounts/auth.service.js';
+import { TwoFactorService } from '../../accounts/two-factor/two-factor.service.js';
+import type { SessionMeta } from '../../accounts/sign-in/start-session.js';
 import { authenticateSession } from '../../accounts/session-auth.js';
 import { SESSION_COOKIE } from '../../accounts/session-token.js';
 import { hasFeature } from '../../accounts/subscription.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, SecondFactorRequiredError, ValidationError } from '../../core/errors.js';
 import type { FormCsrf } from '../../http/form-csrf.js';
 import type { SessionLimiters } from '../../http/rate-limits.js';
 import { OAuthClient } from './oauth-client.entity.js';
@@ -22,11 +24,16 @@ import { ACCESS_TOKEN_TTL_SECONDS, AUTHORIZATION_CODE_TTL_SECONDS, REFRESH_TOKEN
 import { connectionStanding, deleteUnapprovedClients, recordConnectionUse, tokenByHash, type TokenRow } from './oauth.queries.js';
 import { ALL_SCOPES, allows, consentDefaults, isScope, normalizeScopes, SCOPE_AREAS, type Scope } from '../scopes/connector-scopes.js';
 import { consentedGrant } from './consent-form.js';
-import { AUTHORIZE_FIELDS, consentPage, signInPage, type AuthorizeRequest } from './consent-pages.js';
+import { AUTHORIZE_FIELDS, consentPage, secondFactorPage, signInPage, type AuthorizeRequest } from './consent-pages.js';
 
 const CONNECTOR_FEATURE = 'assistant_connector';
 
 /** The serialized URL without a fragment or one trailing slash (how RFC 8707 resources are compared). */
+/** Where a session opened through the connector's sign-in comes from (the sessions list shows it). */
+function sessionMetaOfRequest(req: Request): SessionMeta {
+  return { userAgent: req.get('user-agent'), ip: req.ip };
+}
+
 /** A registered client nobody has approved is removed this many hours after its registration. */
 export const UNAPPROVED_CLIENT_HOURS = 24;
 
@@ -132,6 +139,10 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
         await this.signIn(req, res, em, request, clientName, source);
         return;
       }
+      if (req.method === 'POST' && source.form === 'second-factor') {
+        await this.secondFactor(req, res, em, request, clientName, source);
+        return;
+      }
       res.status(200).type('html').send(signInPage({ clientName, request, csrf: this.options.csrf.token(req, res) }));
       return;
     }
@@ -180,19 +191,61 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
     const password = typeof source.password === 'string' ? source.password : '';
     if (!email || !password) return void again(400, 'Enter your email and password');
     try {
-      const session = await new AuthService(em, this.deps).login(email, password);
-      res.cookie(SESSION_COOKIE, session.token, {
-        httpOnly: true,
-        sameSite: 'lax',
-        secure: this.deps.config.baseUrl.startsWith('https:'),
-        path: '/',
-        maxAge: session.expiresAt.getTime() - Date.now(),
-      });
+      this.setSessionCookie(res, await new AuthService(em, this.deps, sessionMetaOfRequest(req)).login(email, password));
     } catch (error) {
+      // Two-factor: no session yet; the second page asks for the code of the step the password opened.
+      if (error instanceof SecondFactorRequiredError) {
+        const challengeToken = String(error.details?.challengeToken);
+        return void res.status(200).type('html').send(secondFactorPage({ clientName, request, csrf: this.options.csrf.token(req, res), challengeToken }));
+      }
       if (error instanceof AppError) return void again(error.status, error.message);
       throw error;
     }
     res.redirect(303, `/authorize?${new URLSearchParams(request as Record<string, string>).toString()}`);
+  }
+
+  /**
+   * The second page's POST (an authenticator or recovery code for the step's token): counted like the
+   * auth routes; only success sets the session and returns to GET /authorize. A dead step (expired,
+   * used, five wrong codes) goes back to the password.
+   */
+  private async secondFactor(req: Request, res: Response, em: EntityManager, request: AuthorizeRequest, clientName: string, source: Record<string, unknown>): Promise<void> {
+    const challengeToken = typeof source.challengeToken === 'string' ? source.challengeToken : '';
+    const again = (status: number, error: string) =>
+      res.status(status).type('html').send(secondFactorPage({ clientName, request, csrf: this.options.csrf.token(req, res), challengeToken, error }));
+    const hit = await this.options.limiters?.hitAuth(req.ip);
+    if (hit?.limited) {
+      res.setHeader('Retry-After', String(hit.retryAfterSeconds));
+      again(429, hit.message);
+      return;
+    }
+    const code = typeof source.code === 'string' ? source.code.trim() : '';
+    if (!code) return void again(400, 'Enter the code of your authenticator app, or a recovery code');
+    const totp = /^\d{6}$/.test(code.replace(/\s+/g, ''));
+    try {
+      const session = await new TwoFactorService(em, this.deps, sessionMetaOfRequest(req)).completeSignIn(challengeToken, totp ? code : undefined, totp ? undefined : code);
+      this.setSessionCookie(res, session);
+    } catch (error) {
+      if (error instanceof ValidationError) {
+        return void res.status(400).type('html').send(signInPage({ clientName, request, csrf: this.options.csrf.token(req, res), error: 'This sign-in expired or had too many wrong codes: sign in again' }));
+      }
+      if (error instanceof AppError) {
+        const left = error.details?.attemptsLeft;
+        return void again(error.status, typeof left === 'number' ? `${error.message} (${left} ${left === 1 ? 'try' : 'tries'} left)` : error.message);
+      }
+      throw error;
+    }
+    res.redirect(303, `/authorize?${new URLSearchParams(request as Record<string, string>).toString()}`);
+  }
+
+  private setSessionCookie(res: Response, session: StartedSession): void {
+    res.cookie(SESSION_COOKIE, session.token, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: this.deps.config.baseUrl.startsWith('https:'),
+      path: '/',
+      maxAge: session.expiresAt.getTime() - Date.now(),
+    });
   }
 
   private redirectWith(redirectUri: string, values: Record<string, string | undefined>): string {

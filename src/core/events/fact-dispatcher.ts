@@ -2,6 +2,7 @@ import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventName, EventPayloads } from './event-catalog.js';
 import type { InternalFactName, InternalFactPayloads } from './internal-facts.js';
+import { TransactionQueue } from './transaction-queue.js';
 
 export type FactPayloads = EventPayloads & InternalFactPayloads;
 export type FactName = EventName | InternalFactName;
@@ -19,33 +20,11 @@ export interface FactReactor {
   react(em: EntityManager, facts: readonly Fact[]): Promise<void>;
 }
 
-/**
- * Facts waiting for their transaction's commit. The key is the root database transaction when the
- * fact is recorded inside one (nested transactions are savepoints of it), else the unit of work whose
- * next flush opens the transaction that writes the change.
- */
-const pending = new WeakMap<object, Fact[]>();
-
-/** MikroORM marks a nested transaction (savepoint) with its parent under this symbol's description. */
-function rootTransaction(trx: object): object {
-  let current = trx as Record<symbol, object>;
-  for (;;) {
-    const parent = Object.getOwnPropertySymbols(current).find((s) => s.description === 'parentTransaction');
-    if (!parent || !current[parent]) return current;
-    current = current[parent] as Record<symbol, object>;
-  }
-}
-
-function queueKey(em: EntityManager): object {
-  const trx = em.getTransactionContext();
-  return trx ? rootTransaction(trx) : em.getUnitOfWork();
-}
+/** Facts waiting for their transaction's commit. */
+const pending = new TransactionQueue<Fact>();
 
 export function queueFact(em: EntityManager, fact: Fact): void {
-  const key = queueKey(em);
-  const list = pending.get(key);
-  if (list) list.push(fact);
-  else pending.set(key, [fact]);
+  pending.push(em, fact);
 }
 
 /**
@@ -55,12 +34,11 @@ export function queueFact(em: EntityManager, fact: Fact): void {
  * with it here. Use it wherever a savepoint's failure is caught and the outer transaction goes on.
  */
 export async function inSavepoint<T>(em: EntityManager, work: (em: EntityManager) => Promise<T>): Promise<T> {
-  const key = queueKey(em);
-  const mark = pending.get(key)?.length ?? 0;
+  const undo = TransactionQueue.marks(em);
   try {
     return await em.transactional(work);
   } catch (error) {
-    pending.get(key)?.splice(mark);
+    for (const truncate of undo) truncate();
     throw error;
   }
 }
@@ -68,19 +46,6 @@ export async function inSavepoint<T>(em: EntityManager, work: (em: EntityManager
 /** Records an internal fact (never delivered to webhooks) for the reactors of the caller's transaction. */
 export function recordFact<N extends InternalFactName>(em: EntityManager, userId: string, name: N, data: InternalFactPayloads[N], occurredAt = new Date()): void {
   queueFact(em, { name, userId, data, occurredAt } as Fact);
-}
-
-function take(args: TransactionEventArgs): Fact[] {
-  const facts: Fact[] = [];
-  for (const key of [args.transaction, args.uow]) {
-    if (!key) continue;
-    const list = pending.get(key);
-    if (list) {
-      pending.delete(key);
-      facts.push(...list);
-    }
-  }
-  return facts;
 }
 
 /** Reactions may record facts themselves (their own events); they are dispatched again, a bounded number of rounds. */
@@ -107,7 +72,7 @@ export class FactDispatcher implements EventSubscriber {
 
   async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const facts = take(args);
+      const facts = pending.take(args);
       if (facts.length === 0 || !args.transaction) return;
       const wanted = this.reactors.map((reactor) => [reactor, facts.filter((fact) => reactor.reactsTo(fact.name))] as const).filter(([, mine]) => mine.length > 0);
       if (wanted.length === 0) return;
@@ -119,6 +84,6 @@ export class FactDispatcher implements EventSubscriber {
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {
-    take(args);
+    pending.take(args);
   }
 }

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventName, EventPayloads } from './event-catalog.js';
 import { FactDispatcher, queueFact, type Fact } from './fact-dispatcher.js';
 import { OutboxEvent } from './outbox-event.entity.js';
+import { LiveChangeCollector, recordLiveChange } from '../live/change-collector.js';
 
 /**
  * Queues an event for the subject's owner in the caller's unit of work; it is written by the same
@@ -50,12 +51,20 @@ export async function insertWithEvent<E extends EventName>(
       await trx.insert(record);
       await trx.insert(row);
       queueFact(trx, { name: event, userId, data, occurredAt } as Fact);
+      recordLiveChange(trx, userId, created(record));
     };
     await (em.isInTransaction() ? write(em) : em.transactional(write));
     return;
   }
   const statement = insertQuery(em, row).with('change', insertQuery(em, record));
   await em.execute(statement);
+  // One statement, committed on its own: no transaction event will carry the change.
+  LiveChangeCollector.of(em)?.committed(userId, [created(record)]);
+}
+
+/** `em.insert` bypasses the unit of work the live collector reads: the new record is told directly. */
+function created(record: object) {
+  return { entity: record.constructor.name, id: String((record as { id?: unknown }).id), kind: 'created' as const };
 }
 
 /** The INSERT `em.insert(entity)` would send, as a knex query to compose (values converted once, by the comparator). */

@@ -126,6 +126,16 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
      select gen_random_uuid(), now(), now(), md5(random()::text), id, client_id, 'http://127.0.0.1/cb', 'c', 'x', gen_random_uuid(), now() + interval '1 minute' from conn`,
     [id],
   );
+  // Two-factor rows (issue 28): an authenticator enrolment not yet confirmed (so later sign-ins need no
+  // code), a recovery code and an open second step of a sign-in.
+  await sql(app.databaseUrl, `insert into totp_credentials (id, user_id, secret_encrypted, created_at) values (gen_random_uuid(), $1, 'v1.x.y.z', now())`, [id]);
+  await sql(app.databaseUrl, `insert into recovery_codes (id, user_id, code_hash, created_at) values (gen_random_uuid(), $1, md5(random()::text), now())`, [id]);
+  await sql(app.databaseUrl, `insert into sign_in_challenges (id, user_id, token_hash, expires_at, created_at) values (gen_random_uuid(), $1, md5(random()::text), now() + interval '5 minutes', now())`, [id]);
+  // A single sign-on identity linked to the account (issue 28, OpenID Connect).
+  await sql(app.databaseUrl, `insert into oidc_identities (id, user_id, issuer, subject, email, created_at, last_used_at) values (gen_random_uuid(), $1::uuid, 'https://id.example.com', $1::text, 'x@example.com', now(), now())`, [id]);
+  // A passkey and an open WebAuthn registration challenge (issue 28, src/accounts/passkeys).
+  await sql(app.databaseUrl, `insert into passkeys (id, created_at, updated_at, user_id, credential_id, public_key, name, device_type) values (gen_random_uuid(), now(), now(), $1, md5(random()::text), '\\x00', 'Phone', 'singleDevice')`, [id]);
+  await sql(app.databaseUrl, `insert into webauthn_challenges (id, user_id, purpose, challenge, created_at, expires_at) values (gen_random_uuid(), $1, 'registration', md5(random()::text), now(), now() + interval '5 minutes')`, [id]);
   // The webhook engine has turned the events into deliveries (pending: the receiver does not answer).
   await until(async () => (await sql(app.databaseUrl, 'select count(*)::int as n from webhook_deliveries where user_id = $1', [id]))[0]!.n > 0);
   return { ...user, formSlug };

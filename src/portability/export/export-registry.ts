@@ -192,9 +192,15 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   // Owned by a user but not exported:
   LoginSession: { excluded: 'sign-in sessions are credentials, not the user\'s data' },
   AuthToken: { excluded: 'single-use mail tokens (only their hashes are stored)' },
+  OidcIdentity: { excluded: 'single sign-on links are sign-in credentials of this instance (which account at its identity provider signs in)' },
+  TotpCredential: { excluded: 'the authenticator secret is a credential (stored encrypted with a key of this instance)' },
+  RecoveryCode: { excluded: 'recovery codes are credentials (only their hashes are stored)' },
+  SignInChallenge: { excluded: 'second steps of a sign-in live five minutes' },
   AccountExport: { excluded: 'the export jobs themselves' },
   OAuthCode: { excluded: 'OAuth authorization codes are credentials (only their hashes are stored)' },
   OAuthToken: { excluded: 'OAuth access and refresh tokens are credentials (only their hashes are stored)' },
+  Passkey: { excluded: 'passkeys are credentials bound to this service\'s RP ID: no other instance could use them' },
+  WebauthnChallenge: { excluded: 'WebAuthn challenges live five minutes, for one ceremony' },
 };
 
 /** Property names that look like a secret: an exported one must be in `omit` or `keep`. */

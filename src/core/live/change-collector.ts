@@ -1,0 +1,117 @@
+import { ChangeSetType, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { TransactionQueue } from '../events/transaction-queue.js';
+import type { LiveBus } from './live-bus.js';
+import type { LiveChange, LiveChangeKind } from './live-change.js';
+
+/** A change and whose record it is (null: the record names no owner; the transaction's one owner takes it). */
+interface OwnedChange extends LiveChange {
+  userId: string | null;
+}
+
+const pending = new TransactionQueue<OwnedChange>();
+
+/** More changes than this in one transaction (an import) go out as one "refetch everything" change. */
+export const MAX_CHANGES_PER_BATCH = 200;
+export const EVERYTHING: LiveChange = { entity: '*', id: '*', kind: 'updated' };
+
+/**
+ * Records a change written without the unit of work (a raw statement): the ORM cannot see it, so the
+ * writer says what it changed, like recording a fact. It goes out if and when the transaction commits.
+ */
+export function recordLiveChange(em: EntityManager, userId: string, change: LiveChange): void {
+  pending.push(em, { ...change, userId });
+}
+
+const KINDS: Partial<Record<ChangeSetType, LiveChangeKind>> = {
+  [ChangeSetType.CREATE]: 'created',
+  [ChangeSetType.UPDATE]: 'updated',
+  [ChangeSetType.UPDATE_EARLY]: 'updated',
+  [ChangeSetType.DELETE]: 'deleted',
+  [ChangeSetType.DELETE_EARLY]: 'deleted',
+};
+
+/** The id of a relation held as a primary key, a reference or an entity. */
+function idOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object') {
+    const id = (value as { id?: unknown }).id;
+    if (typeof id === 'string') return id;
+  }
+  return null;
+}
+
+/** The person a record belongs to, when it says so itself: the User row, a `userId` or a `user` relation. */
+function ownerOf(className: string, entity: Record<string, unknown>): string | null {
+  if (className === 'User') return idOf(entity.id);
+  return idOf(entity.userId) ?? idOf(entity.user);
+}
+
+/**
+ * Sends each committed transaction's changes to the live bus, never a rolled-back one's: a MikroORM
+ * subscriber that reads every flush's change sets (entity, id, kind) and holds them until the
+ * transaction commits, like the fact dispatcher holds facts. A record that names no owner (a day's
+ * perimeter row) belongs to the transaction's owner when the transaction touched exactly one person's
+ * records, which is every request's write; otherwise it is left out. Writes by raw statement are
+ * recorded by their writers (`recordLiveChange`); autocommitted statements outside any transaction are
+ * not seen.
+ */
+export class LiveChangeCollector implements EventSubscriber {
+  /** The collector registered on an entity manager's ORM, if any. */
+  static of(em: EntityManager): LiveChangeCollector | undefined {
+    for (const subscriber of em.getEventManager().getSubscribers()) if (subscriber instanceof LiveChangeCollector) return subscriber;
+    return undefined;
+  }
+
+  constructor(private readonly bus: () => LiveBus | undefined) {}
+
+  /** Sends changes a statement already committed on its own (outside any transaction). */
+  committed(userId: string, changes: LiveChange[]): void {
+    this.bus()?.publish({ userId, changes, committedAt: Date.now() });
+  }
+
+  onFlush(args: FlushEventArgs): void {
+    const em = args.em as EntityManager;
+    for (const changeSet of args.uow.getChangeSets()) {
+      const kind = KINDS[changeSet.type];
+      const id = idOf((changeSet.entity as { id?: unknown }).id) ?? changeSet.getSerializedPrimaryKey();
+      if (!kind || !id) continue;
+      const className = changeSet.meta.className;
+      pending.push(em, { entity: className, id, kind, userId: ownerOf(className, changeSet.entity as Record<string, unknown>) });
+    }
+  }
+
+  afterTransactionCommit(args: TransactionEventArgs): void {
+    const changes = pending.take(args);
+    const bus = this.bus();
+    if (changes.length === 0 || !bus) return;
+    const committedAt = Date.now();
+    for (const [userId, mine] of byOwner(changes)) bus.publish({ userId, changes: mine, committedAt });
+  }
+
+  afterTransactionRollback(args: TransactionEventArgs): void {
+    pending.take(args);
+  }
+}
+
+/** The changes grouped by owner, in writing order, repeated changes of a record folded into the latest. */
+function byOwner(changes: readonly OwnedChange[]): Map<string, LiveChange[]> {
+  const owners = new Set(changes.map((c) => c.userId).filter((id): id is string => id !== null));
+  const soleOwner = owners.size === 1 ? [...owners][0] : null;
+  const grouped = new Map<string, Map<string, LiveChange>>();
+  for (const { userId, ...change } of changes) {
+    const owner = userId ?? soleOwner;
+    if (!owner) continue;
+    let mine = grouped.get(owner);
+    if (!mine) grouped.set(owner, (mine = new Map()));
+    const key = `${change.entity}:${change.id}`;
+    const earlier = mine.get(key);
+    // Created then updated is still "created"; anything then deleted is "deleted".
+    const kind = earlier?.kind === 'created' && change.kind === 'updated' ? 'created' : change.kind;
+    mine.delete(key); // re-inserted last: the order is that of each record's latest change
+    mine.set(key, { ...change, kind });
+  }
+  const result = new Map<string, LiveChange[]>();
+  for (const [owner, mine] of grouped) result.set(owner, mine.size > MAX_CHANGES_PER_BATCH ? [EVERYTHING] : [...mine.values()]);
+  return result;
+}

@@ -1,0 +1,20 @@
+/**
+ * What a live subscriber hears: which of a person's records changed, after the change committed. It
+ * names the entity (its class name), its id and the kind of change, never the data: a subscriber
+ * reads the current state itself, through the same code as the query it follows.
+ */
+export type LiveChangeKind = 'created' | 'updated' | 'deleted';
+
+export interface LiveChange {
+  entity: string;
+  id: string;
+  kind: LiveChangeKind;
+}
+
+/** The changes of one committed transaction to one person's records, in the order they were written. */
+export interface LiveBatch {
+  userId: string;
+  changes: LiveChange[];
+  /** When the transaction committed (ms since the epoch), for delivery latency. */
+  committedAt: number;
+}

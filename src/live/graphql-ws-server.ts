@@ -1,0 +1,155 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { GraphQLError, parse, subscribe, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import type { AppContext, AppDeps, Authenticated, Loaders } from '../core/context.js';
+import type { Logger } from '../core/logger.js';
+import type { LiveConnection, LiveHub } from '../core/live/live-hub.js';
+import { errorBodyFromGraphQLError } from '../graphql/error-body.js';
+import { LIMITED_PARSE_OPTIONS, operationLimitViolation } from '../graphql/operation-limits.js';
+import { dedupedResults } from './deduped-results.js';
+import { sessionCookieOf, upgradeOriginRefusal } from './upgrade-checks.js';
+
+export const GRAPHQL_WS_PATH = '/graphql';
+/** A subscribe message is small; a megabyte query is an attack. */
+const MAX_MESSAGE_BYTES = 64 * 1024;
+/** Subscribe messages one socket may send per second (a client re-subscribing in a loop is cut off). */
+const MAX_SUBSCRIBES_PER_SECOND = 20;
+
+interface SocketState {
+  auth: Authenticated;
+  connection: LiveConnection;
+  subscribes: { second: number; count: number };
+}
+
+const states = new WeakMap<WebSocket, SocketState>();
+
+function refuse(socket: Duplex, status: number, reason: string): void {
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(reason)}\r\n\r\n${reason}`);
+}
+
+function formatted(errors: readonly GraphQLError[], logger: Logger) {
+  return errors.map((error) => {
+    const { body, internal } = errorBodyFromGraphQLError(error);
+    if (internal) logger.error({ err: error.originalError ?? error }, 'unhandled error in a subscription');
+    return { message: body.message, path: error.path, extensions: { code: body.code, status: body.status, ...(body.details ? { details: body.details } : {}) } };
+  });
+}
+
+/**
+ * GraphQL subscriptions over WebSocket at /graphql with the graphql-ws protocol (what Apollo Client and
+ * urql speak). The upgrade is checked like a cookie write: a page of another origin is refused, the
+ * session cookie must sign in, and the person's and the instance's socket limits apply; then each
+ * subscription gets /graphql's operation limits, at most `maxSubscriptionsPerSocket` run at once, and
+ * only subscriptions are run here (queries and mutations go to HTTP, with its rate limits).
+ */
+export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSchema, hub: LiveHub): { close(): Promise<void> } {
+  const limits = deps.config.live;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path !== GRAPHQL_WS_PATH) return refuse(socket, 404, 'Not Found');
+    void (async () => {
+      const refusal = upgradeOriginRefusal(req, deps.config);
+      if (refusal) return refuse(socket, 403, 'Forbidden');
+      const auth = await deps.authenticateSession(deps.orm.em.fork(), sessionCookieOf(req)).catch(() => null);
+      if (!auth) return refuse(socket, 401, 'Unauthorized');
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        const connection: LiveConnection = { userId: auth.user.id, sessionId: auth.sessionId, close: (code, reason) => ws.close(code, reason) };
+        const full = hub.open(connection);
+        if (full) return ws.close(1013, full);
+        states.set(ws, { auth, connection, subscribes: { second: 0, count: 0 } });
+        ws.once('close', () => hub.closed(connection));
+        wss.emit('connection', ws, req);
+      });
+    })().catch(() => socket.destroy());
+  };
+  server.on('upgrade', onUpgrade);
+
+  const contextFor = (auth: Authenticated): AppContext => {
+    let loaders: Loaders | undefined;
+    const context: AppContext = {
+      deps,
+      em: deps.orm.em.fork(),
+      auth,
+      http: {
+        setCookie() {},
+        clearCookie() {},
+        withdrawCookies() {},
+        setStatus() {},
+        ip: undefined,
+      },
+      get loaders() {
+        return (loaders ??= deps.createLoaders(context.em));
+      },
+      log: deps.logger,
+      renew() {
+        context.em = deps.orm.em.fork();
+        loaders = undefined;
+      },
+    };
+    return context;
+  };
+
+  const disposable = useServer(
+    {
+      schema,
+      subscribe: async (args: ExecutionArgs) => {
+        const result = await subscribe(args);
+        return Symbol.asyncIterator in result ? dedupedResults(result) : result;
+      },
+      onSubscribe: (ctx, id, payload): ExecutionArgs | readonly GraphQLError[] => {
+        const state = states.get(ctx.extra.socket as WebSocket);
+        if (!state) return [new GraphQLError('Not signed in', { extensions: { code: 'UNAUTHORIZED' } })];
+        const second = Math.floor(Date.now() / 1000);
+        if (state.subscribes.second !== second) state.subscribes = { second, count: 0 };
+        if (++state.subscribes.count > MAX_SUBSCRIBES_PER_SECOND) {
+          ctx.extra.socket.close(4429, 'Too many subscribe messages');
+          return [new GraphQLError('Too many subscribe messages', { extensions: { code: 'RATE_LIMIT_EXCEEDED' } })];
+        }
+        // graphql-ws reserves the new subscription's id in `ctx.subscriptions` before asking.
+        if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptionsPerSocket) {
+          return [limitError(`At most ${limits.maxSubscriptionsPerSocket} subscriptions at once on one socket`)];
+        }
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, LIMITED_PARSE_OPTIONS);
+        } catch (error) {
+          return [error as GraphQLError];
+        }
+        const invalid = validate(schema, document);
+        if (invalid.length) return invalid;
+        const operation = document.definitions.find((d) => d.kind === 'OperationDefinition' && (!payload.operationName || d.name?.value === payload.operationName));
+        if (!operation || operation.kind !== 'OperationDefinition' || operation.operation !== 'subscription') {
+          return [limitError('Only subscriptions run over the WebSocket; send queries and mutations to POST /graphql')];
+        }
+        const violation = operationLimitViolation(schema, document, payload.operationName, payload.variables);
+        if (violation) return [violation];
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: contextFor(state.auth) };
+      },
+      onNext: (ctx, _id, _payload, _args, result) => {
+        const socket = ctx.extra.socket as WebSocket;
+        // A client that does not read its socket is dropped, not buffered for without limit.
+        if (socket.bufferedAmount > limits.maxBufferedBytes) socket.close(1013, 'Slow consumer');
+        return result.errors ? { ...result, errors: formatted(result.errors, deps.logger) } : undefined;
+      },
+      onError: (_ctx, _id, _payload, errors) => formatted(errors, deps.logger),
+    },
+    wss,
+    limits.keepAliveMs,
+  );
+
+  return {
+    async close() {
+      server.off('upgrade', onUpgrade);
+      await hub.stop();
+      await disposable.dispose();
+    },
+  };
+}
+
+function limitError(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+}
