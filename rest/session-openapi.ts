@@ -58,7 +58,13 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       // starting a passkey registration, past the passkey cap: rule passkey_limit)
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters || route.field === 'startTotpEnrolment' || route.field === 'startPasskeyRegistration' ? { '400': ref('ValidationError') } : {}),
       ...(route.field === 'login' ? { '401': ref('InvalidCredentials') } : route.field === 'completeSignIn' || route.field === 'completeSignInWithPasskey' ? { '401': ref('WrongSecondFactor') } : route.field === 'finishPasskeySignIn' ? { '401': ref('PasskeyRefused') } : withoutSession(route.field) ? {} : { '401': ref('Unauthorized') }),
-      ...(planGated(route.field) ? { '403': ref(route.method === 'GET' ? 'SubscriptionRequired' : 'ForeignOriginOrSubscription') } : route.method !== 'GET' ? { '403': ref('ForeignOrigin') } : {}),
+      ...(planGated(route.field)
+        ? { '403': ref(route.method === 'GET' ? 'SubscriptionRequired' : 'ForeignOriginOrSubscription') }
+        : route.field === 'login' || route.field === 'register'
+          ? { '403': ref('ForeignOriginOrPasswordOff') }
+          : route.method !== 'GET'
+            ? { '403': ref('ForeignOrigin') }
+            : {}),
       ...(route.hasPathParameters || route.referencesRecord ? { '404': ref('NotFound') } : {}),
       ...(route.field === 'register' ? { '409': ref('EmailExists') } : {}),
       ...(route.hasBody ? { '413': ref('PayloadTooLarge') } : {}),
@@ -81,6 +87,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       WrongSecondFactor: errorResponse('INVALID_CREDENTIALS: the code is wrong or was already used; `details.attemptsLeft` says how many more the step takes (after five wrong answers it is refused as expired: sign in again).'),
       SubscriptionRequired: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`).'),
       ForeignOrigin: errorResponse('FORBIDDEN: the request came from a page of another origin (its `Origin` or `Referer` is not this service\'s); nothing was changed.'),
+      ForeignOriginOrPasswordOff: errorResponse('FORBIDDEN: the request came from a page of another origin. PASSWORD_SIGN_IN_DISABLED: this server signs in through single sign-on only (`PASSWORD_SIGN_IN_DISABLED`); use `GET /auth/oidc/start`.'),
       ForeignOriginOrSubscription: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`); FORBIDDEN: the request came from a page of another origin.'),
       NotJson: errorResponse('UNSUPPORTED_MEDIA_TYPE: a body was sent that is not `application/json` (form posts from other sites cannot reach the API).'),
       NotFound: errorResponse('NOT_FOUND: no such record, or it belongs to another user.'),

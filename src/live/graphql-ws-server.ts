@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { GraphQLError, parse, subscribe, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
+import { GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { AppContext, AppDeps, Authenticated, Loaders } from '../core/context.js';
@@ -9,6 +9,7 @@ import type { LiveConnection, LiveHub } from '../core/live/live-hub.js';
 import { errorBodyFromGraphQLError } from '../graphql/error-body.js';
 import { LIMITED_PARSE_OPTIONS, operationLimitViolation } from '../graphql/operation-limits.js';
 import { dedupedResults } from './deduped-results.js';
+import { subscribeSharingReads } from './shared-execution.js';
 import { sessionCookieOf, upgradeOriginRefusal } from './upgrade-checks.js';
 
 export const GRAPHQL_WS_PATH = '/graphql';
@@ -97,7 +98,7 @@ export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSc
     {
       schema,
       subscribe: async (args: ExecutionArgs) => {
-        const result = await subscribe(args);
+        const result = await subscribeSharingReads(args);
         return Symbol.asyncIterator in result ? dedupedResults(result) : result;
       },
       onSubscribe: (ctx, id, payload): ExecutionArgs | readonly GraphQLError[] => {
