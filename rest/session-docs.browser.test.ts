@@ -31,7 +31,7 @@ describe('the Session API docs page in a real browser', () => {
     const operations = await page.evaluate(() =>
       ((window as any).ui.specSelectors.operations().toJS() as { method: string; path: string }[]).map((o) => `${o.method.toUpperCase()} ${o.path}`),
     );
-    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export', 'POST /account/export', 'GET /account/export/{exportId}', 'GET /account/export/{exportId}/download', 'GET /brain/export', 'GET /brain/public/forms/{publicSlug}', 'POST /brain/public/forms/{publicSlug}/submit', 'POST /account/import/{source}', 'GET /account/import/{importId}', 'DELETE /account', 'GET /events/stream'];
+    const bytes = ['POST /files/upload', 'GET /files/{fileId}/download', 'GET /files/{fileId}/content', 'POST /body-composition/photos', 'GET /transactions/export', 'POST /account/export', 'GET /account/export/{exportId}', 'GET /account/export/{exportId}/download', 'GET /brain/export', 'GET /brain/public/forms/{publicSlug}', 'POST /brain/public/forms/{publicSlug}/submit', 'POST /account/import/{source}', 'GET /account/import/{importId}', 'DELETE /account', 'GET /events/stream', 'GET /auth/oidc/start', 'GET /auth/oidc/callback', 'POST /auth/oidc/link'];
     // Templates that differ only by parameter names are one in the document (OpenAPI 3 forbids both).
     const merged: Record<string, string> = {
       '/weeks/{startDate}': '/weeks/{startDateOrWeekId}',

@@ -1,11 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { generateAuthenticationOptions, verifyAuthenticationResponse, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Config } from '../../core/config.js';
 import { InvalidCredentialsError } from '../../core/errors.js';
 import { Passkey } from './passkey.entity.js';
 import { relyingParty } from './relying-party.js';
 import { authenticationResponse } from './webauthn-response.js';
+import { webauthn } from './webauthn-library.js';
 
 export const PASSKEY_REFUSED = 'The passkey could not be verified';
 
@@ -15,7 +16,7 @@ export const PASSKEY_REFUSED = 'The passkey could not be verified';
  */
 export async function assertionOptions(em: EntityManager, config: Config, options: { userId?: string; userVerification: 'required' | 'preferred' }): Promise<PublicKeyCredentialRequestOptionsJSON> {
   const allowCredentials = options.userId ? (await em.find(Passkey, { user: options.userId }, { fields: ['credentialId', 'transports'] })).map((p) => ({ id: p.credentialId, transports: p.transports })) : undefined;
-  return generateAuthenticationOptions({ rpID: relyingParty(config).id, allowCredentials, userVerification: options.userVerification });
+  return (await webauthn()).generateAuthenticationOptions({ rpID: relyingParty(config).id, allowCredentials, userVerification: options.userVerification });
 }
 
 /**
@@ -42,7 +43,7 @@ export async function verifyAssertion(
     if (handle && handle !== Buffer.from(passkey.user.replace(/-/g, ''), 'hex').toString('base64url')) throw new InvalidCredentialsError(PASSKEY_REFUSED);
     let info;
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (await webauthn()).verifyAuthenticationResponse({
         response,
         expectedChallenge: expected.challenge,
         expectedOrigin: rp.origin,

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { generateRegistrationOptions, verifyRegistrationResponse, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import type { AppContext } from '../../core/context.js';
 import type { Config } from '../../core/config.js';
 import { RuleViolationError, ValidationError } from '../../core/errors.js';
@@ -9,6 +9,7 @@ import { Passkey } from './passkey.entity.js';
 import { relyingParty } from './relying-party.js';
 import { consumeRegistrationChallenge, issueChallenge } from './webauthn-challenges.js';
 import { claimedChallenge, registrationResponse } from './webauthn-response.js';
+import { webauthn } from './webauthn-library.js';
 
 /** At most this many passkeys per account (README: Caps on lists); the list answers them whole. */
 export const MAX_PASSKEYS = 20;
@@ -39,7 +40,7 @@ export class PasskeyRegistration {
     const existing = await this.em.find(Passkey, { user: user.id }, { fields: ['credentialId', 'transports'] });
     if (existing.length >= MAX_PASSKEYS) throw new RuleViolationError('passkey_limit', `An account holds at most ${MAX_PASSKEYS} passkeys; remove one first`);
     const rp = relyingParty(this.config);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName: rp.name,
       rpID: rp.id,
       userName: user.email,
@@ -63,7 +64,7 @@ export class PasskeyRegistration {
     const rp = relyingParty(this.config);
     let info;
     try {
-      const result = await verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
+      const result = await (await webauthn()).verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: rp.origin, expectedRPID: rp.id, requireUserVerification: true });
       if (!result.verified) throw new Error('not verified');
       info = result.registrationInfo;
     } catch (error) {
