@@ -20,7 +20,7 @@ import { homeRoutes, packageInfo } from '../http/home.js';
 import { connectorRoutes } from '../connector/index.js';
 import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from '../http/graphql-ide.js';
 import { sessionDocsRouter } from '../../rest/session-openapi.js';
-import { limiterStores, sessionRateLimiters } from '../http/rate-limits.js';
+import { limiterStores, sessionRateLimiters, type SessionLimiters } from '../http/rate-limits.js';
 import { authLimitPlugin } from './auth-limit-plugin.js';
 import { isAuthMutationRoute } from './auth-operations.js';
 import { createRequestContext } from '../http/request-context.js';
@@ -39,6 +39,8 @@ const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export interface HttpApp {
   app: Express;
+  /** The session limiters (null with DISABLE_RATE_LIMIT), also for the WebSocket upgrades express never sees. */
+  limiters: SessionLimiters | null;
   stop(): Promise<void>;
 }
 
@@ -161,5 +163,5 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   };
   app.use(onError);
 
-  return { app, stop: async () => void (await Promise.all([apollo.stop(), publicApi.stop()])) };
+  return { app, limiters, stop: async () => void (await Promise.all([apollo.stop(), publicApi.stop()])) };
 }

@@ -88,7 +88,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await jobsStarting;
     const server: Server = createServer(http.app);
     const drain = new ConnectionDrain(server);
-    const liveSockets = attachGraphqlWs(server, deps, schema, live);
+    const liveSockets = attachGraphqlWs(server, deps, schema, live, http.limiters);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

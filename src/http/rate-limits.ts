@@ -63,6 +63,11 @@ export interface SessionLimiters {
   publicForms: RequestHandler;
   /** Counts one auth mutation of a client (GraphQL, where one request may carry it by hash alone). */
   hitAuth(ip: string | undefined): Promise<AuthHit>;
+  /**
+   * Counts one WebSocket upgrade of a person (upgrades never pass express's limiters): the global
+   * limit, counted per person in the global store (shared through Redis). True when over it.
+   */
+  hitSocketOpen(userId: string): Promise<boolean>;
 }
 
 /** The session API's global limiter and the stricter one on auth mutations (spec: Limits). */
@@ -72,8 +77,9 @@ export function sessionRateLimiters(config: Config, stores: LimiterStores): Sess
   // One store for both ways of counting auth operations, so they share a counter.
   const authStore = stores.store(`auth:${rl.authWindowMs}`) ?? new MemoryStore();
   const auth = sessionLimiter(rl.authMax, rl.authWindowMs, authStore);
+  const globalStore = stores.store(`session:${rl.windowMs}`) ?? new MemoryStore();
   return {
-    global: sessionLimiter(rl.max, rl.windowMs, stores.store(`session:${rl.windowMs}`)),
+    global: sessionLimiter(rl.max, rl.windowMs, globalStore),
     auth,
     publicForms: sessionLimiter(rl.authMax, rl.authWindowMs, stores.store(`brain-public:${rl.authWindowMs}`)),
     async hitAuth(ip) {
@@ -81,6 +87,10 @@ export function sessionRateLimiters(config: Config, stores: LimiterStores): Sess
       if (totalHits <= rl.authMax) return { limited: false };
       const retryAfterSeconds = Math.max(1, Math.ceil(((resetTime?.getTime() ?? Date.now() + rl.authWindowMs) - Date.now()) / 1000));
       return { limited: true, message: limitMessage(rl.authMax, rl.authWindowMs), retryAfterSeconds, max: rl.authMax };
+    },
+    async hitSocketOpen(userId) {
+      const { totalHits } = await globalStore.increment(`live-socket:${userId}`);
+      return totalHits > rl.max;
     },
   };
 }

@@ -6,6 +6,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { AppContext, AppDeps, Authenticated, Loaders } from '../core/context.js';
 import type { Logger } from '../core/logger.js';
 import type { LiveConnection, LiveHub } from '../core/live/live-hub.js';
+import type { SessionLimiters } from '../http/rate-limits.js';
 import { errorBodyFromGraphQLError } from '../graphql/error-body.js';
 import { LIMITED_PARSE_OPTIONS, operationLimitViolation } from '../graphql/operation-limits.js';
 import { dedupedResults } from './deduped-results.js';
@@ -45,7 +46,7 @@ function formatted(errors: readonly GraphQLError[], logger: Logger) {
  * subscription gets /graphql's operation limits, at most `maxSubscriptionsPerSocket` run at once, and
  * only subscriptions are run here (queries and mutations go to HTTP, with its rate limits).
  */
-export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSchema, hub: LiveHub): { close(): Promise<void> } {
+export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSchema, hub: LiveHub, limiters: SessionLimiters | null): { close(): Promise<void> } {
   const limits = deps.config.live;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
 
@@ -55,7 +56,13 @@ export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSc
     void (async () => {
       const refusal = upgradeOriginRefusal(req, deps.config);
       if (refusal) return refuse(socket, 403, 'Forbidden');
-      const auth = await deps.authenticateSession(deps.orm.em.fork(), sessionCookieOf(req)).catch(() => null);
+      // The token's signature first (no database), then the person's upgrade count, then the session row:
+      // opening and closing sockets in a loop costs a statement only within the global rate limit.
+      const token = sessionCookieOf(req);
+      const claims = token ? await deps.sessionTokens.verify(token) : null;
+      if (!claims) return refuse(socket, 401, 'Unauthorized');
+      if (await limiters?.hitSocketOpen(claims.userId)) return refuse(socket, 429, 'Too Many Requests');
+      const auth = await deps.authenticateSession(deps.orm.em.fork(), token).catch(() => null);
       if (!auth) return refuse(socket, 401, 'Unauthorized');
       wss.handleUpgrade(req, socket, head, (ws) => {
         const connection: LiveConnection = { userId: auth.user.id, sessionId: auth.sessionId, close: (code, reason) => ws.close(code, reason) };

@@ -227,6 +227,19 @@ describe('live updates: the event stream and shutdown', () => {
     await socket.dispose();
   });
 
+  it('counts socket opens against the global rate limit per person: a loop of upgrades is refused 429', async () => {
+    const limited = await startTestApp({ RATE_LIMIT_MAX: '6' });
+    try {
+      const user = await signUp(limited.url);
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++) statuses.push(await upgradeStatus(limited.url, { cookie: user.client.cookie! }));
+      expect(statuses.slice(0, 6)).toEqual([101, 101, 101, 101, 101, 101]);
+      expect(statuses.slice(6)).toEqual([429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses a subscription sent over HTTP, naming the WebSocket', async () => {
     const user = await signUp(app.url);
     const res = await user.client.graphql(MINE);
