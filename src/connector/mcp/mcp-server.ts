@@ -8,9 +8,11 @@ import { AppError, ValidationError } from '../../core/errors.js';
 import { unstorableTextErrors } from '../../core/storable-text.js';
 import type { Logger } from '../../core/logger.js';
 import { connectorTools } from './tools/index.js';
+import { fieldMessage, plainErrorMessages } from './error-text.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
-import { scopeOf, type ConnectorTool } from './tools/tool.js';
+import { insufficientScope, runTool } from './tools/run-tool.js';
+import { scopeOf, type ConnectorTool, type ToolContext } from './tools/tool.js';
 
 const INSTRUCTIONS =
   "Life planner: the user's days (checklist, perimeter, tasks, bedtime targets), training, health logs, food (dinner plans, grocery lists), " +
@@ -37,11 +39,11 @@ function failure(error: AppError): CallToolResult {
  * answered generically. Text PostgreSQL cannot store (NUL, a lone surrogate) is refused first, naming
  * its argument, as the other surfaces refuse it (it would fail the write, or become U+FFFD).
  */
-async function call(tool: ConnectorTool, args: unknown, deps: AppDeps, userId: string, log: Logger): Promise<CallToolResult> {
+async function call(tool: ConnectorTool, args: unknown, ctx: ToolContext, log: Logger): Promise<CallToolResult> {
   const unstorable = unstorableTextErrors(args);
-  if (unstorable.length) return failure(new ValidationError(`${unstorable[0]!.path.join('.')} ${unstorable[0]!.message}`, unstorable));
+  if (unstorable.length) return failure(new ValidationError(fieldMessage(unstorable[0]!.path, unstorable[0]!.message), unstorable));
   try {
-    const result = await tool.run(args as never, { deps, userId, em: deps.orm.em.fork() });
+    const result = await runTool(tool, args, ctx);
     return answer(result as Record<string, unknown>);
   } catch (caught) {
     const error = rowCapViolation(caught) ?? caught;
@@ -67,13 +69,13 @@ function argumentErrorsAsToolFailures(server: McpServer, tools: ConnectorTool[],
     // A tool outside the grant is refused before its arguments are read, naming the scope it needs.
     const needed = ours ? scopeOf(ours) : null;
     if (needed && !allows(granted, needed)) {
-      const message = `This connection was not granted ${needed}: ask the person to allow it on the connection (PATCH /api/v1/connections/:id) or to connect again`;
-      throw new Error(JSON.stringify({ error: { code: 'INSUFFICIENT_SCOPE', message, details: { scope: needed } } }));
+      const refused = insufficientScope(needed);
+      throw new Error(JSON.stringify({ error: { code: refused.code, message: refused.message, details: refused.details } }));
     }
     const parsed = ours ? z.object(ours.inputSchema).safeParse(args ?? {}) : null;
     if (parsed && !parsed.success) {
       const errors = parsed.error.issues.map((issue) => ({ path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)), message: issue.message }));
-      const message = `Invalid arguments: ${errors.map((e) => `${e.path.join('.') || '(arguments)'} ${e.message}`).join('; ')}`;
+      const message = `Invalid arguments: ${errors.map((e) => (e.path.length ? fieldMessage(e.path, e.message) : `(arguments) ${e.message}`)).join('; ')}`;
       throw new Error(JSON.stringify({ error: { code: 'VALIDATION_ERROR', message, details: { errors } } }));
     }
     return validate(tool, args, name);
@@ -109,7 +111,10 @@ function listGrantedToolsOnly(server: McpServer, tools: ConnectorTool[], granted
 /** The MCP server for one request of one user (stateless: made per POST /mcp), offering what `granted` allows. */
 export function createMcpServer(deps: AppDeps, userId: string, granted: readonly string[], log: Logger, version: string): McpServer {
   const server = new McpServer({ name: 'life-planner', title: 'Life planner', version }, { instructions: INSTRUCTIONS });
+  plainErrorMessages(server);
   const tools = connectorTools();
+  // A fresh entity manager for each tool run, resource read and prompt.
+  const context = (): ToolContext => ({ deps, userId, granted, em: deps.orm.em.fork() });
   argumentErrorsAsToolFailures(server, tools, granted);
   for (const tool of tools) {
     server.registerTool(
@@ -121,11 +126,10 @@ export function createMcpServer(deps: AppDeps, userId: string, granted: readonly
         outputSchema: tool.outputSchema,
         annotations: { title: tool.title, ...tool.annotations },
       },
-      (args: unknown) => call(tool, args, deps, userId, log),
+      (args: unknown) => call(tool, args, context(), log),
     );
   }
   listGrantedToolsOnly(server, tools, granted);
-  const context = () => ({ deps, userId, em: deps.orm.em.fork() });
   registerResources(server, granted, context);
   registerPrompts(server, granted, context);
   return server;

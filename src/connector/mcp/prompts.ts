@@ -6,6 +6,7 @@ import { addDays, mondayOf } from '../../core/dates.js';
 import { AppError } from '../../core/errors.js';
 import { allows, type Scope } from '../scopes/connector-scopes.js';
 import { connectorTools } from './tools/index.js';
+import { runTool } from './tools/run-tool.js';
 import { scopeOf, type ToolContext } from './tools/tool.js';
 
 const dateArg = z
@@ -20,15 +21,15 @@ type Gathered = { tool: string; value: unknown } | { tool: string; missing: stri
  * Runs read-only tools for a prompt with the tools' own schemas and scopes: a section the grant does not
  * cover is left out and said so, never read around the grant.
  */
-function gatherer(ctx: ToolContext, granted: readonly string[]) {
+function gatherer(ctx: ToolContext) {
   const tools = new Map(connectorTools().map((tool) => [tool.name, tool]));
   return async (name: string, args: Record<string, unknown> = {}): Promise<Gathered> => {
     const tool = tools.get(name);
     if (!tool) return { tool: name, missing: 'not available on this server' };
     const needed = scopeOf(tool);
-    if (needed && !allows(granted, needed)) return { tool: name, missing: `not shared with this assistant (needs ${needed})` };
+    if (needed && !allows(ctx.granted, needed)) return { tool: name, missing: `not shared with this assistant (needs ${needed})` };
     try {
-      return { tool: name, value: await tool.run(z.object(tool.inputSchema).parse(args) as never, ctx) };
+      return { tool: name, value: await runTool(tool, z.object(tool.inputSchema).parse(args), ctx) };
     } catch (error) {
       if (error instanceof AppError) return { tool: name, missing: error.message };
       throw error;
@@ -52,7 +53,7 @@ interface ConnectorPrompt {
   /** The scope without which the prompt makes no sense (it is not offered without it). */
   needs: Scope;
   argsSchema: Record<string, z.ZodOptional<z.ZodString>>;
-  build(args: Record<string, string | undefined>, ctx: ToolContext, granted: readonly string[]): Promise<GetPromptResult>;
+  build(args: Record<string, string | undefined>, ctx: ToolContext): Promise<GetPromptResult>;
 }
 
 
@@ -63,9 +64,9 @@ export const CONNECTOR_PROMPTS: readonly ConnectorPrompt[] = [
     description: "Plans a day (today by default) with the person: the day's checklist and perimeter, its tasks, the open tasks and the bedtime targets.",
     needs: 'planning:read',
     argsSchema: { date: dateArg.describe('YYYY-MM-DD; today when absent.') },
-    async build(args, ctx, granted) {
+    async build(args, ctx) {
       const date = args.date ?? (await userToday(ctx));
-      const gather = gatherer(ctx, granted);
+      const gather = gatherer(ctx);
       const [day, todo, doing, agenda] = await Promise.all([
         gather('planning_get_day', { date }),
         gather('tasks_list', { status: 'todo', limit: 50 }),
@@ -89,10 +90,10 @@ export const CONNECTOR_PROMPTS: readonly ConnectorPrompt[] = [
       "Reviews a week (last week by default) with the person: days completed, checklist progress, mood, energy and sleep, training and other agenda entries, spending by category, and the journal.",
     needs: 'planning:read',
     argsSchema: { date: dateArg.describe('Any day of the week to review (YYYY-MM-DD); last week when absent.') },
-    async build(args, ctx, granted) {
+    async build(args, ctx) {
       const monday = mondayOf(args.date ?? addDays(await userToday(ctx), -7));
       const sunday = addDays(monday, 6);
-      const gather = gatherer(ctx, granted);
+      const gather = gatherer(ctx);
       const [week, agenda, spending, training] = await Promise.all([
         gather('planning_get_week', { date: monday }),
         gather('agenda_range', { start: monday, end: `${sunday}T23:59:59` }),
@@ -141,7 +142,7 @@ export function registerPrompts(server: McpServer, granted: readonly string[], c
   for (const prompt of CONNECTOR_PROMPTS) {
     if (!allows(granted, prompt.needs)) continue;
     server.registerPrompt(prompt.name, { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema }, (args) =>
-      prompt.build(args as Record<string, string | undefined>, context(), granted),
+      prompt.build(args as Record<string, string | undefined>, context()),
     );
   }
 }

@@ -4,9 +4,12 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BrainNoteService } from '../../brain/notes/brain-note.service.js';
 import { addDays, mondayOf } from '../../core/dates.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, NotFoundError } from '../../core/errors.js';
+import { GroceryListService } from '../../nutrition/grocery-list.service.js';
+import { WeekService } from '../../planning/week.service.js';
 import { allows } from '../scopes/connector-scopes.js';
 import { connectorTools } from './tools/index.js';
+import { runTool } from './tools/run-tool.js';
 import { scopeOf, type ConnectorTool, type ToolContext } from './tools/tool.js';
 
 export const RESOURCE_SCHEME = 'life-planner';
@@ -16,7 +19,8 @@ const NOTES_LISTED = 50;
 /**
  * A resource a client can attach, read through one of the read-only tools (so it answers exactly what
  * the tool answers, under the tool's scope). `args` turns the URI's variables into the tool's arguments;
- * `list` offers the instances worth showing (bounded).
+ * `list` offers the instances worth showing (bounded), and only those that read now: a week never
+ * generated, or a week without a grocery list, is not offered (reading it would be NOT_FOUND).
  */
 interface ConnectorResource {
   name: string;
@@ -29,6 +33,19 @@ interface ConnectorResource {
 }
 
 const today = userToday;
+
+/** The record, or null where the service answers NOT_FOUND (a listed resource must read). */
+async function orNull<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
+/** The user's week starting on `monday` when it was generated (reading one that was not is NOT_FOUND). */
+const existingWeek = (ctx: ToolContext, monday: string) => orNull(new WeekService(ctx.em).findByStart(ctx.userId, monday));
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
 export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
@@ -49,6 +66,7 @@ export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
     args: (v) => ({ date: v.date }),
     async list(ctx) {
       const monday = mondayOf(await today(ctx));
+      if (!(await existingWeek(ctx, monday))) return [];
       return Array.from({ length: 7 }, (_, i) => addDays(monday, i)).map((date) => ({ uri: `${RESOURCE_SCHEME}://day/${date}`, name: `Day ${date}` }));
     },
   },
@@ -61,7 +79,9 @@ export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
     args: (v) => ({ date: v.date }),
     async list(ctx) {
       const monday = mondayOf(await today(ctx));
-      return [monday, addDays(monday, -7)].map((date) => ({ uri: `${RESOURCE_SCHEME}://week/${date}`, name: `Week of ${date}` }));
+      const mondays = [monday, addDays(monday, -7)];
+      const weeks = await Promise.all(mondays.map((date) => existingWeek(ctx, date)));
+      return mondays.filter((_, i) => weeks[i]).map((date) => ({ uri: `${RESOURCE_SCHEME}://week/${date}`, name: `Week of ${date}` }));
     },
   },
   {
@@ -73,6 +93,8 @@ export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
     args: (v) => ({ date: v.date }),
     async list(ctx) {
       const monday = mondayOf(await today(ctx));
+      const week = await existingWeek(ctx, monday);
+      if (!week || !(await orNull(new GroceryListService(ctx.em).getForWeek(ctx.userId, week.id)))) return [];
       return [{ uri: `${RESOURCE_SCHEME}://grocery-list/${monday}`, name: `Groceries for the week of ${monday}` }];
     },
   },
@@ -96,7 +118,7 @@ async function read(tool: ConnectorTool, args: Record<string, unknown>, uri: URL
   const parsed = z.object(tool.inputSchema).safeParse(args);
   if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI ${uri.href}: ${parsed.error.issues.map((i) => i.message).join('; ')}`);
   try {
-    const value = await tool.run(parsed.data as never, context());
+    const value = await runTool(tool, parsed.data, context());
     return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }] };
   } catch (error) {
     if (error instanceof AppError) {

@@ -3,11 +3,15 @@ import type { z } from 'zod';
 import type { AppDeps } from '../../../core/context.js';
 import type { Scope, ScopeArea } from '../../scopes/connector-scopes.js';
 
-/** Who a tool call speaks for: the user of the access token, with a fresh entity manager per call. */
+/**
+ * Who a tool call speaks for: the user of the access token, with a fresh entity manager per call, and
+ * the scopes the connection holds (an answer keeps only what they can read: `runTool`).
+ */
 export interface ToolContext {
   deps: AppDeps;
   em: EntityManager;
   userId: string;
+  granted: readonly string[];
 }
 
 export interface ToolAnnotations {
