@@ -7,6 +7,9 @@ import { errorEnvelope } from '../src/http/envelope.js';
 import { operationNeedsSession, operationPlanFeatures } from '../src/core/authorization.js';
 import type { RouteTable } from './route-table.js';
 
+/** The routes that answer a sign-in's second step: refused per account too (src/accounts/sign-in/second-factor-lockout.ts). */
+const SECOND_FACTOR_ANSWERS = ['completeSignIn', 'completeSignInWithPasskey', 'startSecondFactorPasskey'];
+
 export const SESSION_API_BASE = '/api/v1';
 
 /**
@@ -70,7 +73,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       ...(route.hasBody ? { '413': ref('PayloadTooLarge') } : {}),
       ...(route.method !== 'GET' ? { '415': ref('NotJson') } : {}),
       ...(route.field === 'submitBrainForm' ? FORM_SUBMIT_ERRORS : {}),
-      '429': ref('RateLimited'),
+      '429': ref(SECOND_FACTOR_ANSWERS.includes(route.field) ? 'RateLimitedOrSecondFactorLocked' : 'RateLimited'),
       '500': ref('InternalError'),
     }),
     responses: {
@@ -101,6 +104,10 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
           'Retry-After': { schema: { type: 'integer' } },
         },
       }),
+      RateLimitedOrSecondFactorLocked: errorResponse(
+        'RATE_LIMIT_EXCEEDED: too many requests from this address in the window. SECOND_FACTOR_LOCKED: too many wrong second factors for this account, from any address and sign-in step: `details.reason` is `backoff` (wait before the next try) or `locked` (SECOND_FACTOR_MAX_FAILURES reached: refused, the right answer too, for SECOND_FACTOR_LOCK_MS; the person was mailed); `details.retryAfterSeconds` and `Retry-After` say how long.',
+        { headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } } } },
+      ),
       InternalError: errorResponse('INTERNAL_ERROR'),
     },
   });

@@ -33,6 +33,7 @@ import { agendaFeedRoutes } from '../agenda/agenda-feed.routes.js';
 import type { RedisClientType } from 'redis';
 import { publicFormPageRoutes } from '../brain/forms/public-form-page.js';
 import { FORM_PASSWORD_STORE_PREFIX, useFormPasswordStore } from '../brain/forms/form-password-attempts.js';
+import { useSecondFactorStores } from '../accounts/sign-in/second-factor-lockout.js';
 
 /** Request bodies above this are refused before parsing (a 1 MB string still reaches validation). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -77,6 +78,8 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   const stores = limiterStores(redis);
   const limiters = sessionRateLimiters(deps.config, stores);
   useFormPasswordStore(deps, stores.store(FORM_PASSWORD_STORE_PREFIX));
+  // Wrong second factors per account, in the auth limiter's store (counted whatever DISABLE_RATE_LIMIT says).
+  useSecondFactorStores(deps, stores);
   if (limiters) {
     // The auth limiter runs last on auth mutations so its (stricter) RateLimit headers are the ones
     // sent; on /graphql it counts the operation to run (auth-limit-plugin.ts).

@@ -57,6 +57,14 @@ describe('loadConfig', () => {
     expect(config.defaultPlan).toBe('pro');
   });
 
+  it('reads the per-account second-factor lock (10 wrong answers lock for 15 minutes, waits after 5)', () => {
+    expect(loadConfig({}).secondFactorLock).toEqual({ maxFailures: 10, lockMs: 900_000, freeFailures: 5 });
+    expect(loadConfig({ SECOND_FACTOR_MAX_FAILURES: '6', SECOND_FACTOR_LOCK_MS: '60000', SECOND_FACTOR_FREE_FAILURES: '2' }).secondFactorLock).toEqual({ maxFailures: 6, lockMs: 60_000, freeFailures: 2 });
+    expect(() => loadConfig({ SECOND_FACTOR_FREE_FAILURES: '10' })).toThrow('Invalid setting SECOND_FACTOR_FREE_FAILURES');
+    expect(() => loadConfig({ SECOND_FACTOR_MAX_FAILURES: '1' })).toThrow('Invalid setting SECOND_FACTOR_MAX_FAILURES');
+    expect(() => loadConfig({ SECOND_FACTOR_LOCK_MS: 'soon' })).toThrow('Invalid setting SECOND_FACTOR_LOCK_MS');
+  });
+
   it('reads TRUSTED_ORIGINS as a list of origins (none by default)', () => {
     expect(loadConfig({}).trustedOrigins).toEqual([]);
     const config = loadConfig({ TRUSTED_ORIGINS: 'https://App.Example.com/, http://localhost:5173 ,https://x.example.com:443' });

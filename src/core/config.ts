@@ -45,6 +45,8 @@ export interface Config {
     publicApiWindowMs: number;
   };
   webhooks: { timeoutMs: number; backoffUnitMs: number; allowPrivateUrls: boolean };
+  /** Wrong second factors counted per account across sign-in steps (src/accounts/sign-in/second-factor-lockout.ts). */
+  secondFactorLock: SecondFactorLockSettings;
   /** Reminders (issue 26): the scan, and Web Push's VAPID identity (sends use the webhooks' timeout and SSRF guard). */
   reminders: ReminderSettings;
   /** Live updates (issue 27): GraphQL subscriptions over WebSocket and the SSE feed. */
@@ -75,6 +77,15 @@ export interface ReminderSettings {
   vapidSubject: string;
   /** WEB_PUSH_TTL_SECONDS: how long a push service keeps an undelivered notification (RFC 8030 TTL). */
   webPushTtlSeconds: number;
+}
+
+export interface SecondFactorLockSettings {
+  /** SECOND_FACTOR_MAX_FAILURES: wrong second factors (any step, any address) that lock the account's second step. */
+  maxFailures: number;
+  /** SECOND_FACTOR_LOCK_MS: how long the lock lasts. */
+  lockMs: number;
+  /** SECOND_FACTOR_FREE_FAILURES: wrong answers taken at once; each one after waits twice as long as the last. */
+  freeFailures: number;
 }
 
 export interface LiveSettings {
@@ -223,6 +234,13 @@ function readVapidKey(env: Env, name: string, bytes: number): string | undefined
   return raw;
 }
 
+function readSecondFactorLock(env: Env): SecondFactorLockSettings {
+  const maxFailures = readInt(env, 'SECOND_FACTOR_MAX_FAILURES', 10, 2);
+  const freeFailures = readInt(env, 'SECOND_FACTOR_FREE_FAILURES', 5, 1);
+  if (freeFailures >= maxFailures) throw new ConfigError('SECOND_FACTOR_FREE_FAILURES', `must be below SECOND_FACTOR_MAX_FAILURES (${maxFailures})`);
+  return { maxFailures, freeFailures, lockMs: readInt(env, 'SECOND_FACTOR_LOCK_MS', 900_000, 1000) };
+}
+
 function readReminders(env: Env, baseUrl: string): ReminderSettings {
   const vapidPublicKey = readVapidKey(env, 'VAPID_PUBLIC_KEY', 65);
   const vapidPrivateKey = readVapidKey(env, 'VAPID_PRIVATE_KEY', 32);
@@ -339,6 +357,7 @@ export function loadConfig(env: Env = process.env): Config {
       backoffUnitMs: readInt(env, 'WEBHOOK_BACKOFF_UNIT_MS', 60_000, 1),
       allowPrivateUrls: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
     },
+    secondFactorLock: readSecondFactorLock(env),
     reminders: readReminders(env, baseUrl),
     oidc,
     passwordSignInDisabled,

@@ -44,6 +44,8 @@ export interface HttpBridge {
   withdrawCookies(): void;
   /** Overrides the route's success status (e.g. 200 instead of 201 when nothing was created). */
   setStatus(status: number): void;
+  /** Sets a header of the answer (e.g. Retry-After on a refusal); absent where there is no HTTP answer. */
+  setHeader?(name: string, value: string): void;
   readonly ip: string | undefined;
   /** The request's User-Agent (recorded with a new sign-in session). */
   readonly userAgent?: string;

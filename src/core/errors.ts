@@ -12,6 +12,8 @@ export type ErrorCode =
   | 'INVALID_CREDENTIALS'
   // The password was right; the account asks for a second factor (src/accounts/sign-in/second-step.ts).
   | 'SECOND_FACTOR_REQUIRED'
+  // Too many wrong second factors for the account, across steps and addresses (429 with Retry-After).
+  | 'SECOND_FACTOR_LOCKED'
   | 'RATE_LIMIT_EXCEEDED'
   | 'SUBSCRIPTION_REQUIRED'
   | 'METHOD_NOT_ALLOWED'

@@ -19,6 +19,9 @@ function httpBridge(deps: AppDeps, req: Request, res: Response): HttpBridge {
     setStatus(status) {
       res.locals[STATUS_OVERRIDE] = status;
     },
+    setHeader(name, value) {
+      res.setHeader(name, value);
+    },
     ip: req.ip,
     userAgent: req.get('user-agent'),
   };

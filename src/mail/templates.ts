@@ -18,6 +18,18 @@ export function verificationMail(to: string, baseUrl: string, token: string): Ma
   };
 }
 
+/** Sent once per lock (src/accounts/sign-in/second-factor-lockout.ts): someone who knows the password is guessing the code. */
+export function secondFactorLockedMail(to: string, failures: number, until: Date): Mail {
+  return {
+    to,
+    subject: 'Sign-in to your account was locked',
+    text:
+      `The password of this account was entered correctly, then ${failures} wrong authenticator, recovery or passkey answers followed.\n\n` +
+      `Sign-in with a second factor is locked until ${until.toISOString().replace('T', ' ').slice(0, 16)} UTC.\n\n` +
+      'If it was not you, someone knows your password: change it now, and end the sessions you do not recognise.\n',
+  };
+}
+
 export function exportReadyMail(to: string, url: string): Mail {
   return {
     to,

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { AppContext, AppDeps } from '../../core/context.js';
 import { AppError, InvalidCredentialsError, ValidationError } from '../../core/errors.js';
-import { failSecondStep, finishSecondStep, hasPasskeys, loadSecondStep } from '../sign-in/second-step.js';
+import { secondFactorLockout } from '../sign-in/second-factor-lockout.js';
+import { answerSecondStep, failSecondStep, finishSecondStep, hasPasskeys, loadSecondStep } from '../sign-in/second-step.js';
 import { sessionMetaOf, startSession, type SessionMeta, type StartedSession } from '../sign-in/start-session.js';
 import { assertionOptions, PASSKEY_REFUSED, verifyAssertion } from './passkey-assertion.js';
 
@@ -30,6 +31,7 @@ export class PasskeySecondFactor {
   start(challengeToken: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
     return this.em.transactional(async (em) => {
       const step = await loadSecondStep(em, challengeToken);
+      await secondFactorLockout(this.deps).ensureOpen(step.user.id);
       if (!(await hasPasskeys(em, step.user.id))) throw noPasskeyStep('This account has no passkey: answer with a code');
       const options = await assertionOptions(em, this.deps.config, { userId: step.user.id, userVerification: 'preferred' });
       step.webauthnChallenge = options.challenge;
@@ -41,17 +43,18 @@ export class PasskeySecondFactor {
     // A wrong answer must count against the step (and spend its WebAuthn challenge) even though it is
     // refused, so the transaction commits and the refusal is thrown after it.
     const outcome = await this.em.transactional(async (em): Promise<{ session: StartedSession } | { attemptsLeft: number }> => {
-      const step = await loadSecondStep(em, challengeToken);
-      const challenge = step.webauthnChallenge;
-      if (!challenge) throw noPasskeyStep('Ask for the passkey options of this step first');
+      const step = await answerSecondStep(em, this.deps, challengeToken, (row) => {
+        if (!row.webauthnChallenge) throw noPasskeyStep('Ask for the passkey options of this step first');
+      });
+      const challenge = step.webauthnChallenge!;
       step.webauthnChallenge = null;
       try {
         await verifyAssertion(em, this.deps.config, response, { challenge, userId: step.user.id, requireUserVerification: false });
       } catch (error) {
         if (!(error instanceof InvalidCredentialsError)) throw error;
-        return { attemptsLeft: failSecondStep(step) };
+        return { attemptsLeft: await failSecondStep(this.deps, step) };
       }
-      finishSecondStep(em, step);
+      await finishSecondStep(this.deps, step);
       return { session: await startSession(em, this.deps, step.user, this.meta) };
     });
     // As a wrong code of the same step is refused (src/accounts/two-factor): how many answers it still takes.

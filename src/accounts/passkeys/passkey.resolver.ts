@@ -6,6 +6,7 @@ import { Deleted } from '../../core/deleted.js';
 import { Service } from '../../core/request-services.js';
 import { AuthPayload } from '../auth.types.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../session-token.js';
+import { withRetryAfter } from '../sign-in/second-factor-lockout.js';
 import type { StartedSession } from '../sign-in/start-session.js';
 import type { User } from '../user.entity.js';
 import { Passkey } from './passkey.entity.js';
@@ -72,13 +73,13 @@ export class PasskeyResolver {
 
   @Mutation(() => PasskeyOptions, { description: 'A passkey as the second factor after the password: options listing the account\'s passkeys.' })
   @Anonymous()
-  async startSecondFactorPasskey(@Args(() => SecondStepTokenArgs) args: SecondStepTokenArgs, @Service(PasskeySecondFactor) secondFactor: PasskeySecondFactor): Promise<PasskeyOptions> {
-    return { options: await secondFactor.start(args.challengeToken) };
+  async startSecondFactorPasskey(@Args(() => SecondStepTokenArgs) args: SecondStepTokenArgs, @Service(PasskeySecondFactor) secondFactor: PasskeySecondFactor, @Ctx() ctx: AppContext): Promise<PasskeyOptions> {
+    return { options: await withRetryAfter(ctx, () => secondFactor.start(args.challengeToken)) };
   }
 
   @Mutation(() => AuthPayload, { description: 'Finishes the sign-in with a passkey as the second factor and sets the session cookie.' })
   @Anonymous()
   async completeSignInWithPasskey(@Args(() => CompleteSignInWithPasskeyArgs) args: CompleteSignInWithPasskeyArgs, @Service(PasskeySecondFactor) secondFactor: PasskeySecondFactor, @Ctx() ctx: AppContext): Promise<AuthPayload> {
-    return signedIn(ctx, await secondFactor.complete(args.challengeToken, args.response));
+    return signedIn(ctx, await withRetryAfter(ctx, () => secondFactor.complete(args.challengeToken, args.response)));
   }
 }

@@ -1,9 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps } from '../../core/context.js';
 import { ValidationError } from '../../core/errors.js';
 import { hashToken, newOneTimeToken } from '../one-time-token.js';
 import { TotpCredential } from '../two-factor/totp-credential.entity.js';
 import type { User } from '../user.entity.js';
+import { secondFactorLockout } from './second-factor-lockout.js';
 import { SignInChallenge } from './sign-in-challenge.entity.js';
 
 /** What may answer the second step of a sign-in. */
@@ -65,16 +67,33 @@ export async function loadSecondStep(em: EntityManager, challengeToken: string):
   return row;
 }
 
-/** Counts a wrong answer; returns how many are left (0: the step is dead). */
-export function failSecondStep(row: SignInChallenge): number {
+/**
+ * The one way to answer a step (every second-factor path: TOTP and recovery codes over GraphQL, REST and
+ * the connector's page, a passkey as second factor): its row as loadSecondStep gives it, and the answer
+ * counted against the account (second-factor-lockout.ts), which refuses it with 429
+ * SECOND_FACTOR_LOCKED while the account waits or is locked. Follow with failSecondStep or finishSecondStep.
+ */
+export async function answerSecondStep(em: EntityManager, deps: AppDeps, challengeToken: string, precheck?: (row: SignInChallenge) => void): Promise<SignInChallenge> {
+  const row = await loadSecondStep(em, challengeToken);
+  // A request that is no answer at all (no passkey options asked for) is refused before it counts.
+  precheck?.(row);
+  await secondFactorLockout(deps).begin(row.user.id);
+  return row;
+}
+
+/** Counts a wrong answer on the step and the account; returns how many the step has left (0: it is dead). */
+export async function failSecondStep(deps: AppDeps, row: SignInChallenge): Promise<number> {
   row.attempts += 1;
+  await secondFactorLockout(deps).failed(row.user);
   return Math.max(0, MAX_SECOND_STEP_ATTEMPTS - row.attempts);
 }
 
 /**
- * The step is spent: its token never opens a session again. Call it in the transaction that loaded the
- * row (`em.transactional` writes it at commit, with the session startSession adds).
+ * The step is spent: its token never opens a session again, and the account's wrong answers are
+ * forgotten. Call it in the transaction that loaded the row (`em.transactional` writes it at commit,
+ * with the session startSession adds).
  */
-export function finishSecondStep(_em: EntityManager, row: SignInChallenge): void {
+export async function finishSecondStep(deps: AppDeps, row: SignInChallenge): Promise<void> {
   row.usedAt = new Date();
+  await secondFactorLockout(deps).succeeded(row.user.id);
 }

@@ -5,6 +5,7 @@ import { CurrentUser, CurrentUserId } from '../../core/current-user.js';
 import { Service } from '../../core/request-services.js';
 import { AuthPayload, MessagePayload } from '../auth.types.js';
 import { SESSION_COOKIE, SESSION_TTL_MS } from '../session-token.js';
+import { withRetryAfter } from '../sign-in/second-factor-lockout.js';
 import type { User } from '../user.entity.js';
 import { TwoFactorService } from './two-factor.service.js';
 import { CompleteSignInArgs, PasswordAndCodeArgs, RecoveryCodes, TotpCodeArgs, TotpEnrolment, TwoFactorStatus } from './two-factor.types.js';
@@ -42,7 +43,7 @@ export class TwoFactorResolver {
   @Mutation(() => AuthPayload, { description: 'Finishes a sign-in that answered SECOND_FACTOR_REQUIRED: the authenticator code or a recovery code for its challengeToken. Sets the session cookie.' })
   @Anonymous()
   async completeSignIn(@Args(() => CompleteSignInArgs) args: CompleteSignInArgs, @Service(TwoFactorService) twoFactor: TwoFactorService, @Ctx() ctx: AppContext): Promise<AuthPayload> {
-    const session = await twoFactor.completeSignIn(args.challengeToken, args.code ?? undefined, args.recoveryCode ?? undefined);
+    const session = await withRetryAfter(ctx, () => twoFactor.completeSignIn(args.challengeToken, args.code ?? undefined, args.recoveryCode ?? undefined));
     ctx.http.setCookie(SESSION_COOKIE, session.token, { maxAgeMs: SESSION_TTL_MS });
     return { user: session.user };
   }

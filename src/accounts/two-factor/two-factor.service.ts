@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext, AppDeps } from '../../core/context.js';
 import { AppError, RuleViolationError, UnauthorizedError, ValidationError } from '../../core/errors.js';
 import { verifyPassword } from '../password.js';
-import { failSecondStep, finishSecondStep, loadSecondStep } from '../sign-in/second-step.js';
+import { answerSecondStep, failSecondStep, finishSecondStep } from '../sign-in/second-step.js';
 import { SignInChallenge } from '../sign-in/sign-in-challenge.entity.js';
 import { sessionMetaOf, startSession, type SessionMeta, type StartedSession } from '../sign-in/start-session.js';
 import { User } from '../user.entity.js';
@@ -121,10 +121,10 @@ export class TwoFactorService {
       throw new ValidationError('Give either code or recoveryCode', [{ path: [code ? 'recoveryCode' : 'code'], message: 'give either code (the authenticator) or recoveryCode' }]);
     }
     const outcome = await this.em.transactional(async (em): Promise<StartedSession | { attemptsLeft: number }> => {
-      const step = await loadSecondStep(em, challengeToken);
+      const step = await answerSecondStep(em, this.deps, challengeToken);
       const ok = code ? await this.acceptTotp(em, step.user.id, code) : await this.acceptRecoveryCode(em, step.user.id, recoveryCode!);
-      if (!ok) return { attemptsLeft: failSecondStep(step) };
-      finishSecondStep(em, step);
+      if (!ok) return { attemptsLeft: await failSecondStep(this.deps, step) };
+      await finishSecondStep(this.deps, step);
       return startSession(em, this.deps, step.user, this.meta);
     });
     if ('attemptsLeft' in outcome) {

@@ -230,6 +230,7 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
         return void res.status(400).type('html').send(signInPage({ clientName, request, csrf: this.options.csrf.token(req, res), error: 'This sign-in expired or had too many wrong codes: sign in again' }));
       }
       if (error instanceof AppError) {
+        if (typeof error.details?.retryAfterSeconds === 'number') res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
         const left = error.details?.attemptsLeft;
         return void again(error.status, typeof left === 'number' ? `${error.message} (${left} ${left === 1 ? 'try' : 'tries'} left)` : error.message);
       }
