@@ -62,6 +62,8 @@ it('answers the same rule with the same words as GraphQL and REST (one validatio
     expect(JSON.stringify(graphql.body.errors)).toContain('mood must be 1 to 10');
     const tool = toolJson(await own.callTool({ name: 'log_mood', arguments: { mood: 11, energy: 5 } }));
     expect(tool.error.details.errors).toEqual([{ path: ['mood'], message: 'mood must be 1 to 10' }]);
+    // Each field named once (issue 34: it read "mood mood must be 1 to 10").
+    expect(tool.error.message).toBe('Invalid arguments: mood must be 1 to 10');
   } finally {
     await own.close();
   }

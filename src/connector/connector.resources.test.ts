@@ -80,12 +80,37 @@ describe('resources', () => {
     expect(read).toEqual(await callOk(alice.client, 'brain_read_note', { noteId: note.id }));
   });
 
+  it('lists only what reads: a new account’s weeks, days and grocery list appear once they exist (issue 34)', async () => {
+    const fresh = await connectedUser(app);
+    const readsAll = async () => {
+      const uris = (await fresh.client.listResources()).resources.map((r) => r.uri);
+      for (const uri of uris) await expect(fresh.client.readResource({ uri }), uri).resolves.toBeTruthy();
+      return uris;
+    };
+    try {
+      expect(await readsAll()).toEqual(['life-planner://day/today']);
+      const today = await callOk(fresh.client, 'planning_get_today');
+      const monday = (await callOk(fresh.client, 'planning_get_week', { date: today.date })).startDate;
+      const listed = await readsAll();
+      expect(listed).toContain(`life-planner://week/${monday}`);
+      expect(listed.filter((u) => u.startsWith('life-planner://day/2'))).toHaveLength(7);
+      expect(listed.filter((u) => u.startsWith('life-planner://week/'))).toHaveLength(1);
+      expect(listed.some((u) => u.startsWith('life-planner://grocery-list/'))).toBe(false);
+      await callOk(fresh.client, 'nutrition_generate_grocery_list', { date: today.date });
+      expect(await readsAll()).toContain(`life-planner://grocery-list/${monday}`);
+    } finally {
+      await fresh.client.close();
+    }
+  });
+
   it('answers a missing, malformed or another user’s resource as an error, never a read', async () => {
     const note = await callOk(alice.client, 'brain_create_note', { title: 'Private', content: 'secret' });
     const bob = await connectedUser(app);
     try {
       await expect(bob.client.readResource({ uri: `life-planner://brain/note/${note.id}` })).rejects.toThrow(/not found/i);
       await expect(bob.client.readResource({ uri: 'life-planner://day/1999-01-01' })).rejects.toThrow(/not found/i);
+      // The message once: the client says "MCP error <code>:", the server does not say it too (issue 34).
+      await expect(bob.client.readResource({ uri: 'life-planner://grocery-list/1999-01-04' })).rejects.toThrow(/^MCP error -32002: Week not found$/);
       await expect(bob.client.readResource({ uri: 'life-planner://day/yesterday' })).rejects.toThrow(/YYYY-MM-DD/);
     } finally {
       await bob.client.close();

@@ -72,6 +72,11 @@ describe('reminders tools', () => {
     expect((await callOk(client, 'reminders_list', { kind: 'birthday' })).reminders.map((r: any) => r.id)).toEqual([birthday.id]);
     const rest = await ok(user.client.get('/api/v1/reminders'));
     expect(rest.map((r: any) => [r.id, r.kind, r.targetId, r.nextDueAt])).toEqual(listed.reminders.map((r: any) => [r.id, r.kind, r.targetId, r.nextDueAt]));
+
+    // Issue 34: a time chosen for the morning brief is when it rings (it was stored and ignored).
+    const early = await callOk(client, 'reminders_update', { reminderId: brief.id, localTime: '06:15' });
+    expect(early).toMatchObject({ localTime: '06:15', nextDueLocal: expect.stringMatching(/ 06:15$/) });
+    expect((await callOk(client, 'reminders_update', { reminderId: brief.id, localTime: null })).nextDueLocal).toMatch(/ 07:00$/);
   });
 
   it('reminders_update re-times and pauses a reminder; reminders_delete removes it', async () => {

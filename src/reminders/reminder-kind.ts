@@ -20,7 +20,7 @@ export const REMINDER_KINDS = [
   'bedtime_in_bed',
   /** At the "lights out" target each day (stress-week value in a stress week), `offsetMinutes` before it. */
   'bedtime_lights_out',
-  /** At the wake target each day: today's perimeter, tasks, training, dinner and deadlines. */
+  /** At `localTime` each day, or at the wake target without one: today's perimeter, tasks, training, dinner and deadlines. */
   'morning_brief',
   /** At `localTime` each day: the unfinished checklist and the journal questions. */
   'evening_review',
@@ -39,7 +39,7 @@ export interface ReminderSpec {
   targetId: string | null;
   /** Minutes before the moment (task start, deadline, happening, bedtime targets); 0 = at it. */
   offsetMinutes: number;
-  /** HH:MM in the user's time zone, for the kinds at a time of day (task_at_time, birthday, evening_review). */
+  /** HH:MM in the user's time zone, for the kinds at a time of day (task_at_time, birthday, evening_review, morning_brief). */
   localTime: string | null;
 }
 

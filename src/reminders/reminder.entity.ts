@@ -13,7 +13,7 @@ registerEnumType(ReminderKindValue, {
   name: 'ReminderKind',
   description:
     'task_start (offsetMinutes before a task starts), task_at_time (localTime on the task\'s day), deadline, happening (offsetMinutes before), ' +
-    'birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at wake time), evening_review (localTime).',
+    'birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at localTime, else at the wake target), evening_review (localTime).',
 });
 registerEnumType(ReminderChannelValue, {
   name: 'ReminderChannel',

@@ -2020,7 +2020,7 @@ export type Reminder = {
   nextDueAt?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
-/** task_start (offsetMinutes before a task starts), task_at_time (localTime on the task's day), deadline, happening (offsetMinutes before), birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at wake time), evening_review (localTime). */
+/** task_start (offsetMinutes before a task starts), task_at_time (localTime on the task's day), deadline, happening (offsetMinutes before), birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at localTime, else at the wake target), evening_review (localTime). */
 export type ReminderKind =
   | 'task_start'
   | 'task_at_time'

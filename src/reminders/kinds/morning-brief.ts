@@ -11,7 +11,7 @@ import { TrainingSessionService } from '../../training/training-session.service.
 import type { KindContext, ReminderKind, ReminderMessage, ReminderOccurrence, ReminderSpec } from '../reminder-kind.js';
 import { targetsReader } from './bedtime.js';
 import { mealTemplateName } from './kinds.queries.js';
-import { clip, listed, localClock, localDate, localInstant, nextDaily, shortDate } from './local-time.js';
+import { clip, isClockTime, listed, localClock, localDate, localInstant, nextDaily, shortDate } from './local-time.js';
 
 /** How far ahead the brief looks for deadlines and due cards. */
 export const BRIEF_DEADLINE_DAYS = 7;
@@ -70,8 +70,8 @@ async function dueLine(ctx: KindContext, userId: string, from: Date): Promise<st
 }
 
 /**
- * `morning_brief`: each day at the wake target (the stress-week value in a stress week; a day whose
- * week was never generated uses the normal one), minus `offsetMinutes`. Keyed by the day. The message:
+ * `morning_brief`: each day at `localTime` when one is set, else at the wake target (the stress-week
+ * value in a stress week; a day whose week was never generated uses the normal one), minus `offsetMinutes`. Keyed by the day. The message:
  * the day's perimeter, its open tasks (by start time), its training sessions, its dinner, and the
  * deadlines and cards due in the next 7 days; three of each at most, the rest counted. Always sent (a
  * day with nothing planned says so); it never creates the day.
@@ -84,7 +84,9 @@ export const morningBriefKind: ReminderKind = {
 
   async nextOccurrence(ctx, spec, after) {
     const targets = targetsReader(ctx, spec.userId);
-    return nextDaily(after, spec.offsetMinutes, ctx.timezone, async (date) => localInstant(date, (await targets(date)).wakeTime, ctx.timezone));
+    // A time the person chose wins over the wake target (which moves with stress weeks).
+    const at = async (date: string) => (isClockTime(spec.localTime) ? spec.localTime : (await targets(date)).wakeTime);
+    return nextDaily(after, spec.offsetMinutes, ctx.timezone, async (date) => localInstant(date, await at(date), ctx.timezone));
   },
 
   async stillDue() {

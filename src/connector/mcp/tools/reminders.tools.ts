@@ -40,7 +40,7 @@ const reminderIdArg = z.string().uuid().describe("The reminder's id (from remind
 const KIND_HELP =
   'task_start (offsetMinutes before a task starts: its startTime on its day), task_at_time (at localTime on the task\'s day; every date of a recurring series when the target is the series\' first task), ' +
   'deadline (offsetMinutes before a project deadline or a card with a due date), happening (offsetMinutes before a social happening), birthday (localTime, 09:00 by default, on a person\'s birthday every year), ' +
-  'bedtime_in_bed and bedtime_lights_out (offsetMinutes before the bedtime target each day, the stress-week value in a stress week), morning_brief (each day at the wake target: perimeter, tasks, training, dinner, deadlines), ' +
+  'bedtime_in_bed and bedtime_lights_out (offsetMinutes before the bedtime target each day, the stress-week value in a stress week), morning_brief (each day at localTime, or at the wake target without one: perimeter, tasks, training, dinner, deadlines), ' +
   'evening_review (each day at localTime, 21:00 by default: the unfinished checklist and unanswered journal questions; not sent when nothing is left).';
 
 const reminderOut = z.object({
@@ -159,7 +159,7 @@ export const remindersTools: ConnectorTool[] = [
       date: dateArg('date').describe('With `target` for a task: the day (YYYY-MM-DD) whose tasks the title is looked for among.'),
       channel: channelArg.optional(),
       offsetMinutes: offsetArg.optional(),
-      localTime: localTimeArg.optional().describe("HH:MM in the user's time zone: required for task_at_time; birthday (default 09:00) and evening_review (default 21:00)."),
+      localTime: localTimeArg.optional().describe("HH:MM in the user's time zone: required for task_at_time; birthday (default 09:00), evening_review (default 21:00) and morning_brief (default: the wake target)."),
     },
     outputSchema: reminderOut.shape,
     area: 'planning',
