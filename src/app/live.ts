@@ -7,6 +7,7 @@ import { LiveHub } from '../core/live/live-hub.js';
 import { PostgresLiveBus } from '../core/live/postgres-live-bus.js';
 import { liveRedisChannel, RedisLiveBus } from '../core/live/redis-live-bus.js';
 import { liveSessionIds } from '../accounts/session-liveness.queries.js';
+import { daysOfChange } from '../planning/day-of-change.js';
 
 /**
  * Live updates (issue 27): the bus between instances (Redis pub/sub with REDIS_URL, else PostgreSQL
@@ -18,7 +19,7 @@ export async function startLive(deps: Pick<AppDeps, 'config' | 'logger'>, orm: O
   const gap = () => hub?.gap();
   const bus: LiveBus = redis ? new RedisLiveBus(redis, liveRedisChannel(databaseUrl), deps.logger, gap) : new PostgresLiveBus(databaseUrl, deps.logger, gap);
   hub = new LiveHub(bus, deps.config.live, (ids) => liveSessionIds(orm.em.fork(), ids), deps.logger);
-  orm.em.getEventManager().registerSubscriber(new LiveChangeCollector(() => bus));
+  orm.em.getEventManager().registerSubscriber(new LiveChangeCollector(() => bus, daysOfChange));
   await bus.start();
   return hub;
 }

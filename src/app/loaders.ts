@@ -1,17 +1,38 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createPlanningLoaders } from '../planning/planning.loaders.js';
 import { createSettingsLoaders } from '../settings/settings.loaders.js';
-import { createTasksLoaders } from '../tasks/tasks.loaders.js';
-import { createBodyLoaders } from '../body/body.loaders.js';
-import { createTrainingLoaders } from '../training/training.loaders.js';
-import { createWellnessLoaders } from '../wellness/wellness.loaders.js';
+import { createTasksLoaders, TASKS_DAY_FIELDS } from '../tasks/tasks.loaders.js';
+import { BODY_DAY_FIELDS, createBodyLoaders } from '../body/body.loaders.js';
+import { createTrainingLoaders, TRAINING_DAY_FIELDS } from '../training/training.loaders.js';
+import { createWellnessLoaders, WELLNESS_DAY_FIELDS } from '../wellness/wellness.loaders.js';
 import { createWebhooksLoaders } from '../webhooks/webhooks.loaders.js';
 import { createFilesLoaders } from '../files/files.loaders.js';
-import { createNutritionLoaders } from '../nutrition/nutrition.loaders.js';
-import { createJournalLoaders } from '../journal/journal.loaders.js';
-import { createReadingLoaders } from '../reading/reading.loaders.js';
+import { createNutritionLoaders, NUTRITION_DAY_FIELDS } from '../nutrition/nutrition.loaders.js';
+import { createJournalLoaders, JOURNAL_DAY_FIELDS } from '../journal/journal.loaders.js';
+import { createReadingLoaders, READING_DAY_FIELDS } from '../reading/reading.loaders.js';
 import { createProjectsLoaders } from '../projects/projects.loaders.js';
-import { createSocialLoaders } from '../social/social.loaders.js';
+import { createSocialLoaders, SOCIAL_DAY_FIELDS } from '../social/social.loaders.js';
+import type { DayFieldSources } from '../planning/day-fields.js';
+import { PLANNING_DAY_FIELDS } from '../planning/day-fields.js';
+import { followDayFields } from '../planning/planning.live.js';
+
+/**
+ * Every field of `Day` with the records it reads, as each domain declares it beside its loaders: the
+ * day and week subscriptions follow them all (a new Day field adds its domain's line here;
+ * src/live/day-fields.test.ts fails for a field of the schema that is missing).
+ */
+export const DAY_FIELD_SOURCES: DayFieldSources = {
+  ...PLANNING_DAY_FIELDS,
+  ...TASKS_DAY_FIELDS,
+  ...BODY_DAY_FIELDS,
+  ...TRAINING_DAY_FIELDS,
+  ...WELLNESS_DAY_FIELDS,
+  ...NUTRITION_DAY_FIELDS,
+  ...JOURNAL_DAY_FIELDS,
+  ...READING_DAY_FIELDS,
+  ...SOCIAL_DAY_FIELDS,
+};
+followDayFields(DAY_FIELD_SOURCES);
 
 /** Memoises a factory so each domain's loaders are made on first use within the request. */
 function lazy<T>(make: () => T): () => T {

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
 import { groupUnder } from '../core/group-under.js';
@@ -14,3 +15,6 @@ export function createBodyLoaders(em: EntityManager) {
 }
 
 export type BodyLoaders = ReturnType<typeof createBodyLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const BODY_DAY_FIELDS = { bodyMeasurements: ['BodyMeasurement'] } as const satisfies DayFieldSources;

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
 import { groupUnder } from '../core/group-under.js';
@@ -15,3 +16,6 @@ export function createJournalLoaders(em: EntityManager) {
 }
 
 export type JournalLoaders = ReturnType<typeof createJournalLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const JOURNAL_DAY_FIELDS = { journalEntries: ['JournalEntry'] } as const satisfies DayFieldSources;

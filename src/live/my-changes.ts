@@ -1,5 +1,5 @@
 import type { LiveChange } from '../core/live/live-change.js';
-import { liveTopic } from '../core/live/live-ticks.js';
+import { liveTopic, type LiveTopic } from '../core/live/live-ticks.js';
 
 /**
  * Rows a person's own feed leaves out: credentials, sign-in machinery and delivery bookkeeping are
@@ -15,4 +15,4 @@ export function inMyFeed(change: LiveChange): boolean {
 }
 
 /** Every change to a person's records but those above. */
-export const MY_CHANGES_TOPIC = { ...liveTopic('my-changes', []), affectedBy: inMyFeed };
+export const MY_CHANGES_TOPIC: LiveTopic = { ...liveTopic('my-changes', []), readsCurrentState: false, affectedBy: inMyFeed };

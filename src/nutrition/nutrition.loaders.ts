@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
 import { groupUnder } from '../core/group-under.js';
@@ -26,3 +27,6 @@ export function createNutritionLoaders(em: EntityManager) {
 }
 
 export type NutritionLoaders = ReturnType<typeof createNutritionLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const NUTRITION_DAY_FIELDS = { dinnerPlan: ['DinnerPlan'] } as const satisfies DayFieldSources;

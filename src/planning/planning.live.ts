@@ -3,19 +3,26 @@ import { CurrentUserId } from '../core/current-user.js';
 import { liveTicks, liveTopic } from '../core/live/live-ticks.js';
 import { Service } from '../core/request-services.js';
 import { Day } from './day.entity.js';
+import { PLANNING_DAY_FIELDS, type DayFieldSources } from './day-fields.js';
+import { mayConcernDay } from './day-of-change.js';
 import { DayService } from './day.service.js';
 import { DayIdArgs, WeekStartArgs } from './planning.types.js';
 import { Week } from './week.entity.js';
 import { WeekService } from './week.service.js';
 
-/** Everything a day answers: its checklist, perimeter, tasks, mood and energy, sleep and completion. */
-const DAY_ENTITIES = [
-  'Day', 'ChecklistItem', 'DayPerimeterTask', 'PerimeterTask', 'Task', 'TaskCategory', 'UserSettings',
-  'MoodEntry', 'SleepEntry', 'WaterIntake', 'StepsEntry', 'MeditationSession',
-  'TrainingSession', 'CardioSession', 'MobilitySession', 'DinnerPlan',
-];
-export const DAY_TOPIC = liveTopic('day', DAY_ENTITIES);
-export const WEEK_TOPIC = liveTopic('week', ['Week', ...DAY_ENTITIES]);
+/** A day follows what its fields read (declared per field by the domains), and only changes that can be of that day. */
+export const DAY_TOPIC = liveTopic('day', [], { within: (change, args) => mayConcernDay(change, args.dayId) });
+/** A week shows its days, any of their fields. */
+export const WEEK_TOPIC = liveTopic('week', ['Week']);
+
+/** The day and week subscriptions follow the records these Day fields read (the composition passes every domain's). */
+export function followDayFields(sources: DayFieldSources): void {
+  for (const entities of Object.values(sources)) {
+    DAY_TOPIC.follow(entities);
+    WEEK_TOPIC.follow(entities);
+  }
+}
+followDayFields(PLANNING_DAY_FIELDS);
 
 /** Live days and weeks (issue 27): the first event is the current state, then one per committed change. */
 @Authorized()

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
 import { groupUnder } from '../core/group-under.js';
@@ -26,3 +27,6 @@ export function createReadingLoaders(em: EntityManager) {
 }
 
 export type ReadingLoaders = ReturnType<typeof createReadingLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const READING_DAY_FIELDS = { readingSessions: ['ReadingSession', 'Book', 'StoredFile'] } as const satisfies DayFieldSources;

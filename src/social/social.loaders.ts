@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, readRows, rowShape } from '../core/database/read-rows.js';
 import { groupUnder } from '../core/group-under.js';
@@ -50,3 +51,6 @@ export function createSocialLoaders(em: EntityManager) {
 }
 
 export type SocialLoaders = ReturnType<typeof createSocialLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const SOCIAL_DAY_FIELDS = { socialHappenings: ['SocialHappening'] } as const satisfies DayFieldSources;

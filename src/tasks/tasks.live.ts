@@ -2,10 +2,12 @@ import { Args, Authorized, Resolver, Subscription } from 'type-graphql';
 import { CurrentUserId } from '../core/current-user.js';
 import { liveTicks, liveTopic } from '../core/live/live-ticks.js';
 import { Service } from '../core/request-services.js';
+import { mayConcernDay } from '../planning/day-of-change.js';
 import { TaskService } from './task.service.js';
 import { ListTasksArgs, TaskPage } from './task.types.js';
 
-export const TASKS_TOPIC = liveTopic('tasks', ['Task', 'TaskCategory']);
+/** A list filtered by day re-reads only for tasks of that day (before or after the change). */
+export const TASKS_TOPIC = liveTopic('tasks', ['Task', 'TaskCategory'], { within: (change, args) => change.entity !== 'Task' || mayConcernDay(change, args.dayId) });
 
 /** The live task list (issue 27). */
 @Authorized()

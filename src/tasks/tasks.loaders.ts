@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
 import { TaskCategory } from './task-category.entity.js';
@@ -29,3 +30,6 @@ export function createTasksLoaders(em: EntityManager) {
 }
 
 export type TasksLoaders = ReturnType<typeof createTasksLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const TASKS_DAY_FIELDS = { tasks: ['Task', 'TaskCategory'] } as const satisfies DayFieldSources;

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, readRows } from '../core/database/read-rows.js';
 import { CardioSession } from './cardio-session.entity.js';
@@ -88,3 +89,10 @@ from exercise_settings es
 join unnest($1::uuid[], $2::uuid[]) as k(user_id, exercise_id) on k.user_id = es.user_id and k.exercise_id = es.exercise_id`;
 
 export type TrainingLoaders = ReturnType<typeof createTrainingLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const TRAINING_DAY_FIELDS = {
+  trainingSessions: ['TrainingSession', 'TrainingExercise', 'TrainingSet', 'Exercise', 'ExerciseSetting'],
+  mobilitySessions: ['MobilitySession'],
+  cardioSessions: ['CardioSession'],
+} as const satisfies DayFieldSources;

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import type { DayFieldSources } from '../planning/day-fields.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows } from '../core/database/read-rows.js';
 import { groupUnder } from '../core/group-under.js';
@@ -32,3 +33,12 @@ export function createWellnessLoaders(em: EntityManager) {
 }
 
 export type WellnessLoaders = ReturnType<typeof createWellnessLoaders>;
+
+/** The Day fields this domain adds and the records they read (followed by the day and week subscriptions). */
+export const WELLNESS_DAY_FIELDS = {
+  waterIntakes: ['WaterIntake'],
+  stepsEntries: ['StepsEntry'],
+  meditationSessions: ['MeditationSession'],
+  moodEntries: ['MoodEntry'],
+  sleepEntries: ['SleepEntry'],
+} as const satisfies DayFieldSources;

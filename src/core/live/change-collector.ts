@@ -1,4 +1,4 @@
-import { ChangeSetType, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
+import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArgs, type TransactionEventArgs } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TransactionQueue } from '../events/transaction-queue.js';
 import type { LiveBus } from './live-bus.js';
@@ -31,8 +31,11 @@ const KINDS: Partial<Record<ChangeSetType, LiveChangeKind>> = {
   [ChangeSetType.DELETE_EARLY]: 'deleted',
 };
 
+/** What a change belongs to (`LiveChange.scope`), or undefined when it cannot say. */
+export type ScopeOf = (changeSet: ChangeSet<object>) => string[] | undefined;
+
 /** The id of a relation held as a primary key, a reference or an entity. */
-function idOf(value: unknown): string | null {
+export function idOf(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object') {
     const id = (value as { id?: unknown }).id;
@@ -63,7 +66,10 @@ export class LiveChangeCollector implements EventSubscriber {
     return undefined;
   }
 
-  constructor(private readonly bus: () => LiveBus | undefined) {}
+  constructor(
+    private readonly bus: () => LiveBus | undefined,
+    private readonly scopeOf: ScopeOf = () => undefined,
+  ) {}
 
   /** Sends changes a statement already committed on its own (outside any transaction). */
   committed(userId: string, changes: LiveChange[]): void {
@@ -77,7 +83,8 @@ export class LiveChangeCollector implements EventSubscriber {
       const id = idOf((changeSet.entity as { id?: unknown }).id) ?? changeSet.getSerializedPrimaryKey();
       if (!kind || !id) continue;
       const className = changeSet.meta.className;
-      pending.push(em, { entity: className, id, kind, userId: ownerOf(className, changeSet.entity as Record<string, unknown>) });
+      const scope = this.scopeOf(changeSet as ChangeSet<object>);
+      pending.push(em, { entity: className, id, kind, userId: ownerOf(className, changeSet.entity as Record<string, unknown>), ...(scope ? { scope } : {}) });
     }
   }
 
@@ -92,6 +99,13 @@ export class LiveChangeCollector implements EventSubscriber {
   afterTransactionRollback(args: TransactionEventArgs): void {
     pending.take(args);
   }
+}
+
+/** A record changed twice belongs to what either change named; unknown if either is unknown. */
+function foldedScope(earlier: LiveChange | undefined, change: LiveChange): Pick<LiveChange, 'scope'> {
+  if (!earlier) return change.scope ? { scope: change.scope } : {};
+  if (!earlier.scope || !change.scope) return {};
+  return { scope: [...new Set([...earlier.scope, ...change.scope])] };
 }
 
 /** The changes grouped by owner, in writing order, repeated changes of a record folded into the latest. */
@@ -109,7 +123,7 @@ function byOwner(changes: readonly OwnedChange[]): Map<string, LiveChange[]> {
     // Created then updated is still "created"; anything then deleted is "deleted".
     const kind = earlier?.kind === 'created' && change.kind === 'updated' ? 'created' : change.kind;
     mine.delete(key); // re-inserted last: the order is that of each record's latest change
-    mine.set(key, { ...change, kind });
+    mine.set(key, { entity: change.entity, id: change.id, kind, ...foldedScope(earlier, change) });
   }
   const result = new Map<string, LiveChange[]>();
   for (const [owner, mine] of grouped) result.set(owner, mine.size > MAX_CHANGES_PER_BATCH ? [EVERYTHING] : [...mine.values()]);

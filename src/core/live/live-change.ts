@@ -9,6 +9,12 @@ export interface LiveChange {
   entity: string;
   id: string;
   kind: LiveChangeKind;
+  /**
+   * The records this one belongs to before and after the change, as the composition's `ScopeOf` names
+   * them (the days of a day's records): a subscription to another one need not read again. Absent when
+   * not known (a raw write, a record of no such kind): then the change may concern anything.
+   */
+  scope?: string[];
 }
 
 /** The changes of one committed transaction to one person's records, in the order they were written. */

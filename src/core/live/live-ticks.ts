@@ -4,15 +4,69 @@ import { UnauthorizedError } from '../errors.js';
 import { EVERYTHING, MAX_CHANGES_PER_BATCH } from './change-collector.js';
 import type { LiveChange } from './live-change.js';
 
-/** What a subscription follows: the entities whose changes may change its answer. */
+/** A subscription's arguments, as graphql-js passes them to `subscribe`. */
+export type LiveArgs = Readonly<Record<string, unknown>>;
+
+/**
+ * What a subscription follows: the entities whose changes may change its answer, and (`within`) which
+ * of those changes can concern the subscription's arguments (a change to another day's records does
+ * not re-read a day). Other domains add the records they show in its answer (`follow`), gathered by
+ * the composition, so a field added elsewhere is followed without a hand-kept list here.
+ */
 export interface LiveTopic {
   readonly name: string;
-  affectedBy(change: LiveChange): boolean;
+  /** False when the answer is the tick's changes themselves (the "my changes" feed): no read to share. */
+  readonly readsCurrentState: boolean;
+  affectedBy(change: LiveChange, args?: LiveArgs): boolean;
+  follow(entities: Iterable<string>): void;
+  readonly entities: ReadonlySet<string>;
 }
 
-export function liveTopic(name: string, entities: readonly string[]): LiveTopic {
+export interface LiveTopicOptions {
+  /** Whether a change (of a followed entity) can concern a subscription with these arguments. */
+  within?: (change: LiveChange, args: LiveArgs) => boolean;
+}
+
+export function liveTopic(name: string, entities: Iterable<string>, options: LiveTopicOptions = {}): LiveTopic {
   const set = new Set(entities);
-  return { name, affectedBy: (change) => change.entity === '*' || set.has(change.entity) };
+  const within = options.within;
+  return {
+    name,
+    readsCurrentState: true,
+    entities: set,
+    follow: (more) => {
+      for (const entity of more) set.add(entity);
+    },
+    affectedBy: (change, args) => change.entity === '*' || (set.has(change.entity) && (!within || !args || within(change, args))),
+  };
+}
+
+/**
+ * Committed batches numbered in the order this instance heard them: a read started after batch n was
+ * heard shows its changes, so it answers every subscription of the same query waiting for n or older.
+ * The hub hands one batch object to all of a person's listeners, so they all see the same number.
+ */
+const batchNumbers = new WeakMap<object, number>();
+let lastBatchNumber = 0;
+let gapNumber: number | null = null;
+
+function numberOf(batch: object | 'gap'): number {
+  if (batch === 'gap') {
+    // One 'gap' is handed to every listener in one synchronous loop: one number for all of them.
+    if (gapNumber === null) {
+      gapNumber = ++lastBatchNumber;
+      queueMicrotask(() => (gapNumber = null));
+    }
+    return gapNumber;
+  }
+  let n = batchNumbers.get(batch);
+  if (n === undefined) batchNumbers.set(batch, (n = ++lastBatchNumber));
+  return n;
+}
+
+/** The number of the newest batch heard so far: what a read starting now is guaranteed to show. */
+export function heardBatches(): number {
+  return lastBatchNumber;
 }
 
 /**
@@ -23,6 +77,11 @@ export function liveTopic(name: string, entities: readonly string[]): LiveTopic 
 export interface LiveTick {
   changes: LiveChange[];
   committedAt: number | null;
+  /**
+   * The newest batch it includes (`heardBatches()` numbering); null for the first tick and for topics
+   * whose answer is the tick itself. A read started after that batch was heard answers this tick.
+   */
+  upTo: number | null;
 }
 
 /**
@@ -31,10 +90,10 @@ export interface LiveTick {
  * matching query answers, through the same service and loaders, on a fresh entity manager per tick.
  */
 export function liveTicks(topic: LiveTopic) {
-  return ({ context }: SubscribeResolverData<unknown, unknown, AppContext>): AsyncIterableIterator<LiveTick> => {
+  return ({ context, args }: SubscribeResolverData<unknown, LiveArgs, AppContext>): AsyncIterableIterator<LiveTick> => {
     const hub = context.deps.live;
     if (!context.auth || !hub) throw new UnauthorizedError();
-    return new LiveTickStream(topic, (listener) => hub.listen(context.auth!.user.id, listener), () => context.renew?.());
+    return new LiveTickStream(topic, (listener) => hub.listen(context.auth!.user.id, listener), () => context.renew?.(), args);
   };
 }
 
@@ -47,22 +106,29 @@ type Listen = (listener: (batch: { changes: LiveChange[]; committedAt: number } 
  * what one subscription holds is bounded whatever the rate of changes.
  */
 export class LiveTickStream implements AsyncIterableIterator<LiveTick> {
-  private pending: LiveTick | null = { changes: [], committedAt: null };
+  private pending: LiveTick | null = { changes: [], committedAt: null, upTo: null };
   private waiting: ((result: IteratorResult<LiveTick>) => void) | null = null;
   private readonly unlisten: () => void;
   private done = false;
 
-  constructor(topic: LiveTopic, listen: Listen, private readonly renew: () => void) {
+  constructor(
+    private readonly topic: LiveTopic,
+    listen: Listen,
+    private readonly renew: () => void,
+    args?: LiveArgs,
+  ) {
     this.unlisten = listen((batch) => {
-      if (batch === 'gap') this.add([EVERYTHING], Date.now());
-      else this.add(batch.changes.filter((change) => topic.affectedBy(change)), batch.committedAt);
+      const n = numberOf(batch);
+      if (batch === 'gap') this.add([EVERYTHING], Date.now(), n);
+      else this.add(batch.changes.filter((change) => topic.affectedBy(change, args)), batch.committedAt, n);
     });
   }
 
-  private add(changes: LiveChange[], committedAt: number): void {
+  private add(changes: LiveChange[], committedAt: number, upTo: number): void {
     if (this.done || changes.length === 0) return;
-    const tick = (this.pending ??= { changes: [], committedAt });
+    const tick = (this.pending ??= { changes: [], committedAt, upTo: null });
     tick.committedAt = Math.min(tick.committedAt ?? committedAt, committedAt);
+    if (this.topic.readsCurrentState) tick.upTo = Math.max(tick.upTo ?? upTo, upTo);
     tick.changes = tick.changes.length + changes.length > MAX_CHANGES_PER_BATCH ? [EVERYTHING] : tick.changes.concat(changes);
     this.flush();
   }
