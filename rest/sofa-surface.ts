@@ -2,7 +2,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from 'exp
 import { execute, getNamedType, getOperationAST, isScalarType, type ExecutionArgs, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
 import type { AppContext } from '../src/core/context.js';
 import type { Logger } from '../src/core/logger.js';
-import { appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type FieldError } from '../src/core/errors.js';
+import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type FieldError } from '../src/core/errors.js';
 import { isJsonContentType } from '../src/http/json-content-type.js';
 import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
 import { executeCompiled } from '../src/graphql/compiled-execute.js';
@@ -13,6 +13,7 @@ import { shapedDocuments } from './answer-shape.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
 import { checkArguments } from './variable-check.js';
 import { STATUS_OVERRIDE } from '../src/http/status-override.js';
+import { checkOperationAccess } from '../src/accounts/operation-access.js';
 
 /** Sofa's selection depth for a surface (here, not in sofa-operations.ts, which loads Sofa). */
 export const SOFA_DEPTH_LIMIT = 1;
@@ -245,7 +246,8 @@ async function buildSofaSurface(options: SurfaceOptions) {
     depthLimit: SOFA_DEPTH_LIMIT,
     context: async (server) => {
       const { req } = server as unknown as ServerContext;
-      const context = await options.context(server as unknown as ServerContext);
+      // The context the access check was run with (one session read per request).
+      const context = contexts.get(req) ?? (await options.context(server as unknown as ServerContext));
       const nulls = nullsByRequest.get(req);
       if (nulls) nullsByContext.set(context, nulls);
       return context;
@@ -269,6 +271,25 @@ async function buildSofaSurface(options: SurfaceOptions) {
     return type?.getFields()[fieldName];
   }
 
+  const contexts = new WeakMap<object, AppContext>();
+
+  /**
+   * Who may run the operation is checked before its input is read (JSON rules, parsing, arguments):
+   * without a session an anonymous `{}` is a 401, not a 400 naming a missing field (issue 34, item 11).
+   * The body is still read first (bounded), so the client is not cut off while it is sending.
+   */
+  async function accessRefusal(operation: string, server: ServerContext): Promise<Response | undefined> {
+    const context = await options.context(server);
+    contexts.set(server.req, context);
+    try {
+      checkOperationAccess(context, operation.slice(operation.indexOf('.') + 1));
+      return undefined;
+    } catch (error) {
+      if (error instanceof AppError) return errorResponse(appErrorBody(error));
+      throw error;
+    }
+  }
+
   async function handle(received: Request, server: ServerContext): Promise<Response> {
     // A HEAD is answered as its GET (Node sends the headers only).
     const request = received.method === 'HEAD' ? new Request(received.url, { method: 'GET', headers: received.headers }) : received;
@@ -288,6 +309,8 @@ async function buildSofaSurface(options: SurfaceOptions) {
     const bodyless = request.body == null; // then Sofa gets the request itself (no stream was read)
     const read = await readBody(request, maxBodyBytes);
     if (!read.ok) return read.response;
+    const denied = await accessRefusal(match.operation, server);
+    if (denied) return denied;
     const field = fieldOf(match.operation);
     if (options.jsonBodiesOnly) {
       const refused = refuseNonJsonSources(request, url, match.operation, field?.args.map((a) => a.name) ?? [], read.text);

@@ -22,6 +22,7 @@ import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from '../http/gr
 import { sessionDocsRouter } from '../../rest/session-openapi.js';
 import { limiterStores, sessionRateLimiters, type SessionLimiters } from '../http/rate-limits.js';
 import { authLimitPlugin } from './auth-limit-plugin.js';
+import { accessBeforeInputPlugin } from './access-before-input-plugin.js';
 import { isAuthMutationRoute } from './auth-operations.js';
 import { createRequestContext } from '../http/request-context.js';
 import { requestLogging } from '../http/request-logging.js';
@@ -104,7 +105,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     // The schema sets no cache hints, so the plugin only ever computed "no-store" (≈10% of CPU on a
     // week read); the header is set below instead.
     // GET /graphql from a browser is our own GraphiQL (graphql-ide.ts); Apollo's landing page loads a CDN.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationLimitsPlugin(), subscriptionsOverWebSocketOnly(), authLimitPlugin(limiters)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationLimitsPlugin(), subscriptionsOverWebSocketOnly(), accessBeforeInputPlugin(), authLimitPlugin(limiters)],
     parseOptions: LIMITED_PARSE_OPTIONS,
   });
   await apollo.start();
