@@ -12,7 +12,7 @@ export const FEED_WINDOW_DAYS = 90;
 /** Events rendered between two turns of the event loop. */
 const FEED_RENDER_BATCH = 250;
 /** Part of the ETag: a change to how the feed is written changes every feed's ETag. */
-const FEED_FORMAT = 'ics-2';
+const FEED_FORMAT = 'ics-3';
 
 /**
  * RFC 5545 §3.1 folding, by ical-generator's `foldLines` but only for the lines that need it (over 74
@@ -34,7 +34,7 @@ export interface FeedRecord {
 
 export interface FeedContents {
   entries: AgendaEntry[];
-  /** The series the entries hold dates of: each written once, with its rule. */
+  /** Every series of the user not ended before the window, whatever its next date: each written once, with its rule. */
   series: AgendaSeries[];
   timezone: string;
   etag: string;
@@ -90,7 +90,7 @@ export class AgendaFeedService {
   async contents(feed: FeedRecord, now = new Date()): Promise<FeedContents> {
     const start = new Date(now.getTime() - FEED_WINDOW_DAYS * 86_400_000);
     const end = new Date(now.getTime() + FEED_WINDOW_DAYS * 86_400_000);
-    const { entries, series, timezone } = await AgendaService.read(this.em, feed.userId, { start, end });
+    const { entries, series, timezone } = await AgendaService.read(this.em, feed.userId, { start, end }, { everySeries: true });
     const hash = createHash('sha256').update(`${FEED_FORMAT}\n${timezone}\n`);
     for (const e of entries) hash.update(`${e.id}\t${e.type}\t${e.title}\t${e.start.getTime()}\t${e.end?.getTime() ?? ''}\t${e.allDay}\n`);
     // A rule's dates past the window change the feed too (its RRULE), not only those in it.
@@ -111,10 +111,12 @@ export class AgendaFeedService {
    * feed of thousands of entries never holds the event loop, and its text is never in memory whole.
    *
    * A series (a recurring task or transaction, a birthday) is one all-day event in place of its first
-   * entry, its UID the series' key: DTSTART its first date of the rule in the window (a birthday: the
-   * birth date), the RRULE (UNTIL as a DATE, as DTSTART is one), and EXDATE for the dates in the window
-   * shown otherwise (a task made for that date, edited or not, is its own event; an exception). Its other
-   * entries are not written: the calendar expands the rule to the same dates.
+   * entry, its UID the series' key: DTSTART its first date of the rule from the window's start on (a
+   * birthday: the birth date), the RRULE (UNTIL as a DATE, as DTSTART is one), and EXDATE for the dates
+   * in the window shown otherwise (a task made for that date, edited or not, is its own event; an
+   * exception). Its other entries are not written: the calendar expands the rule to the same dates. A
+   * series with no date in the window (a birthday or a yearly payment months away) is written all the
+   * same, after the entries: a subscribed calendar shows it whatever its next date (issue 34).
    */
   async render(contents: FeedContents, write: (text: string) => Promise<void>, now = new Date()): Promise<void> {
     const { default: ical, foldLines } = await import('ical-generator'); // loaded by the first feed read, not at start-up (issue 18)
@@ -123,6 +125,13 @@ export class AgendaFeedService {
     const { entries, timezone } = contents;
     const series = new Map(contents.series.map((s) => [s.key, s]));
     const written = new Set<string>();
+    const seriesEvent = (ofSeries: AgendaSeries) => {
+      const day = DateTime.fromISO(ofSeries.recurrence.start, { zone: timezone });
+      const exceptions = ofSeries.recurrence.exceptions ?? [];
+      const repeating = `RRULE:${iCalDateRule(ofSeries.recurrence.rule)}` + (exceptions.length ? `\r\nEXDATE;VALUE=DATE:${exceptions.map((d) => d.replace(/-/g, '')).join(',')}` : '');
+      const common = { id: feedUid(ofSeries.key), summary: ofSeries.title, categories: [{ name: ofSeries.type }], stamp: now };
+      return calendar.createEvent({ ...common, start: day, end: day.plus({ days: 1 }), allDay: true, repeating });
+    };
     for (let at = 0; at < entries.length; at += FEED_RENDER_BATCH) {
       let text = '';
       for (const entry of entries.slice(at, at + FEED_RENDER_BATCH)) {
@@ -132,11 +141,7 @@ export class AgendaFeedService {
         if (ofSeries) {
           if (written.has(ofSeries.key)) continue;
           written.add(ofSeries.key);
-          const day = DateTime.fromISO(ofSeries.recurrence.start, { zone: timezone });
-          const exceptions = ofSeries.recurrence.exceptions ?? [];
-          const repeating =
-            `RRULE:${iCalDateRule(ofSeries.recurrence.rule)}` + (exceptions.length ? `\r\nEXDATE;VALUE=DATE:${exceptions.map((d) => d.replace(/-/g, '')).join(',')}` : '');
-          event = calendar.createEvent({ ...common, id: feedUid(ofSeries.key), summary: ofSeries.title, start: day, end: day.plus({ days: 1 }), allDay: true, repeating });
+          event = seriesEvent(ofSeries);
         } else if (entry.allDay) {
           // All-day events are DATE values: the entry's day in the user's zone.
           const day = DateTime.fromJSDate(entry.start, { zone: timezone }).startOf('day');
@@ -147,6 +152,17 @@ export class AgendaFeedService {
         }
         text += event.toString();
         calendar.clear(); // each event written once, then dropped: a calendar holding many makes each new one slower
+      }
+      await write(foldLongLines(text, foldLines));
+      await nextTurn();
+    }
+    // The series with no date among the entries (their next date outside the window).
+    const rest = contents.series.filter((s) => !written.has(s.key));
+    for (let at = 0; at < rest.length; at += FEED_RENDER_BATCH) {
+      let text = '';
+      for (const one of rest.slice(at, at + FEED_RENDER_BATCH)) {
+        text += seriesEvent(one).toString();
+        calendar.clear();
       }
       await write(foldLongLines(text, foldLines));
       await nextTurn();

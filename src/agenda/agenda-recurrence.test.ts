@@ -256,15 +256,22 @@ function expectFeedMatchesRange(parsed: Parsed, entries: any[], timezone: string
       expect(event!.rrule).toBeNull();
     }
   }
-  expect(parsed.events.size).toBe(single.size + seriesDates.size);
+  // A series with no date in the range is there too (its RRULE gives dates outside it: issue 34).
+  const elsewhere = [...parsed.events.keys()].filter((uid) => !single.has(uid) && !seriesDates.has(uid));
+  for (const uid of elsewhere) {
+    expect(uid).toMatch(/^(task|transaction|birthday)-series:/);
+    expect(parsed.events.get(uid)!.rrule, uid).toBeTruthy();
+    expect(parsed.expanded.get(uid) ?? [], uid).toEqual([]);
+  }
+  expect(parsed.events.size).toBe(single.size + seriesDates.size + elsewhere.length);
   for (const [uid, dates] of seriesDates) {
     const event = parsed.events.get(uid);
     expect(event, uid).toBeDefined();
     expect(event!.rrule, uid).toBeTruthy();
     expect(parsed.expanded.get(uid), `${uid} ${event!.rrule}`).toEqual(dates);
   }
-  // No series event without dates in the range, and no date of a series written as an event of its own.
-  expect([...parsed.expanded.keys()].sort()).toEqual([...seriesDates.keys()].sort());
+  // No date of a series written as an event of its own.
+  expect([...parsed.expanded].filter(([, dates]) => dates.length).map(([uid]) => uid).sort()).toEqual([...seriesDates.keys()].sort());
 }
 
 describe('the iCalendar feed writes each series once, with its RRULE and EXDATEs', () => {
@@ -333,8 +340,9 @@ describe('the iCalendar feed writes each series once, with its RRULE and EXDATEs
     expect(unfolded).toMatch(new RegExp(`UID:task-series:${ids.sprint}@life-planner[\\s\\S]*?RRULE:FREQ=DAILY;INTERVAL=3;UNTIL=20300420\\r\\n`));
     expect(unfolded).toMatch(new RegExp(`UID:birthday-series:${ids.leap}@life-planner[\\s\\S]*?DTSTART;VALUE=DATE:19960229[\\s\\S]*?RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1`));
     expect(unfolded).toMatch(new RegExp(`UID:birthday-series:${ids.ada}@life-planner[\\s\\S]*?RRULE:FREQ=YEARLY\\r\\n`));
-    // The gym fee's 12 weeks from 4 February: 6 booked by NOW, so the feed's series has the other 6.
-    expect(unfolded).toMatch(new RegExp(`UID:transaction-series:${ids.gymFee}@life-planner[\\s\\S]*?DTSTART;VALUE=DATE:20300318[\\s\\S]*?RRULE:FREQ=WEEKLY;COUNT=6\\r\\n`));
+    // The gym fee's 12 weeks from 4 February: 6 booked by NOW, so the feed's series has the other 6,
+    // its COUNT written as UNTIL its last date (nothing counted from the start: issue 34).
+    expect(unfolded).toMatch(new RegExp(`UID:transaction-series:${ids.gymFee}@life-planner[\\s\\S]*?DTSTART;VALUE=DATE:20300318[\\s\\S]*?RRULE:FREQ=WEEKLY;UNTIL=20300422\\r\\n`));
   });
 
   it('expands the same way at other moments (a window where a series begins, ends, or a leap year)', async () => {
@@ -370,5 +378,61 @@ describe('the iCalendar feed writes each series once, with its RRULE and EXDATEs
     const again = await fetch(app.url + url.pathname, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(200);
     expect(again.headers.get('etag')).not.toBe(etag);
+  });
+});
+
+describe('the feed writes a series whatever its next date (issue 34, item 12)', () => {
+  it('a 29 February birthday, a yearly task and a yearly payment months from the window are VEVENTs with RRULE', async () => {
+    const { client, id } = await signUp(app.url);
+    expect((await client.patch('/api/v1/settings', { timezone: ZONE })).status).toBe(200);
+    const february = await weekDayIds(client, '2030-02-11');
+    const checkup = await taskSeries(client, february[3]!, 'Checkup', 'FREQ=YEARLY'); // Thursday 14 February 2030
+    const account = await created(await client.post('/api/v1/accounts', { name: 'Main', type: 'checking', balance: 0, currency: 'EUR' }));
+    const insurance = await created(await client.post('/api/v1/transactions', { accountId: account.id, amount: -120, description: 'Insurance', date: '2030-02-20', recurrence: 'FREQ=YEARLY' }));
+    const leap = await created(await client.post('/api/v1/people', { name: 'Leap', birthday: '2000-02-29' }));
+    // 15 August 2030: the window (17 May to 13 November) holds none of their dates.
+    const now = new Date('2030-08-15T10:00:00Z');
+    const feeds = new AgendaFeedService(app.server.orm.em.fork());
+    const contents = await feeds.contents({ userId: id, etag: null, changedAt: null }, now);
+    let text = '';
+    await feeds.render(contents, async (part) => {
+      text += part;
+    }, now);
+    const unfolded = text.replace(/\r\n[ \t]/g, '');
+    expect(unfolded).toMatch(new RegExp(`UID:birthday-series:${leap.id}@life-planner[\\s\\S]*?DTSTART;VALUE=DATE:20000229[\\s\\S]*?RRULE:FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=-1\\r\\n`));
+    expect(unfolded).toMatch(new RegExp(`UID:task-series:${checkup.id}@life-planner[\\s\\S]*?DTSTART;VALUE=DATE:20310214[\\s\\S]*?RRULE:FREQ=YEARLY\\r\\n`));
+    expect(unfolded).toMatch(new RegExp(`UID:transaction-series:${insurance.id}@life-planner[\\s\\S]*?DTSTART;VALUE=DATE:20310220[\\s\\S]*?RRULE:FREQ=YEARLY\\r\\n`));
+    // Two parsers expand them to their dates of the next year.
+    for (const parsed of [withIcalJs(text, '2031-01-01', '2032-12-31'), withNodeIcal(text, '2031-01-01', '2032-12-31')]) {
+      expect(parsed.expanded.get(`birthday-series:${leap.id}@life-planner`)).toEqual(['2031-02-28', '2032-02-29']);
+      expect(parsed.expanded.get(`task-series:${checkup.id}@life-planner`)).toEqual(['2031-02-14', '2032-02-14']);
+      expect(parsed.expanded.get(`transaction-series:${insurance.id}@life-planner`)).toEqual(['2031-02-20', '2032-02-20']);
+    }
+  });
+});
+
+describe('a range far from the series it holds (issue 34, item 2)', () => {
+  it('answers a range in 2999 without the COUNT series that ended long before, and one inside them with their dates', async () => {
+    const { client } = await signUp(app.url);
+    const march = await weekDayIds(client, '2030-03-04');
+    const daily = await taskSeries(client, march[0]!, 'Pills', 'FREQ=DAILY;COUNT=1000');
+    const weekly = await taskSeries(client, march[0]!, 'Course', 'FREQ=WEEKLY;BYDAY=MO,TH;COUNT=1000');
+    const account = await created(await client.post('/api/v1/accounts', { name: 'Main', type: 'checking', balance: 0, currency: 'EUR' }));
+    const loan = await created(await client.post('/api/v1/transactions', { accountId: account.id, amount: -80, description: 'Loan', date: '2030-03-04', recurrence: 'FREQ=MONTHLY;COUNT=600' }));
+    expect(await range(client, '2999-01-01', '2999-12-31', true)).toEqual([]);
+    // Inside them: the dates of the rules (the 1,000th day is 27 November 2032; the loan's 600th month, February 2080).
+    const inside = await range(client, '2032-11-22', '2032-11-29', true);
+    expect(datesOf(inside, 'task', daily.id)).toEqual(['2032-11-22', '2032-11-23', '2032-11-24', '2032-11-25', '2032-11-26', '2032-11-27']);
+    expect(datesOf(inside, 'task', weekly.id)).toEqual(['2032-11-22', '2032-11-25']);
+    expect(datesOf(await range(client, '2080-01-01', '2080-12-31', true), 'transaction', loan.id)).toEqual(['2080-01-04', '2080-02-04']);
+  });
+
+  it('refuses a sub-daily rule on a recurring transaction and task alike (400 naming recurrence)', async () => {
+    const { client } = await signUp(app.url);
+    const march = await weekDayIds(client, '2030-03-04');
+    const res = await client.post('/api/v1/tasks', { title: 'Tick', timebox: 1, dayId: march[0], recurrence: 'FREQ=SECONDLY;COUNT=1000;BYMONTH=3;BYHOUR=0;BYMINUTE=0;BYSECOND=0' });
+    expectValidation(res, 'recurrence');
+    const account = await created(await client.post('/api/v1/accounts', { name: 'Main', type: 'checking', balance: 0, currency: 'EUR' }));
+    expectValidation(await client.post('/api/v1/transactions', { accountId: account.id, amount: -1, date: '2030-03-04', recurrence: 'FREQ=MINUTELY;COUNT=10' }), 'recurrence');
   });
 });

@@ -157,27 +157,43 @@ export const AGENDA_SOURCES: readonly AgendaSource[] = [
  * range's end, not ended before its start: `recurrence_end`, kept by the task service), with its rule,
  * its EXDATEs, and the dates in the range its occurrences were made for (`materialized`: those appear
  * as the tasks they are, wherever they were moved, and never again as dates of the rule).
+ * `everySeries` (the calendar feed): those starting after the range too.
  */
-export function taskSeriesSql(limit: number): string {
-  return `select t.id, t.title, t.recurrence as rule, t.occurrence_date::text as series_start, t.recurrence_exceptions as exceptions,
+export function taskSeriesSql(limit: number, everySeries = false): string {
+  return `select t.id, t.title, t.recurrence as rule, t.occurrence_date::text as series_start, t.recurrence_end::text as series_end, t.recurrence_exceptions as exceptions,
     coalesce((select array_agg(o.occurrence_date::text) from tasks o
       where o.series_id = t.id and o.occurrence_date between $2::date and $3::date), array[]::text[]) as materialized
   from tasks t
   where t.user_id = $1 and t.recurrence is not null and t.series_id = t.id
-    and t.occurrence_date <= $3::date and (t.recurrence_end is null or t.recurrence_end >= $2::date)
+    and ${everySeries ? '' : 't.occurrence_date <= $3::date and '}(t.recurrence_end is null or t.recurrence_end >= $2::date)
   order by t.occurrence_date, t.id limit ${limit}`;
 }
 
 /**
  * Recurring transactions: each series still booking (`next_date`, the first date not booked yet, by the
- * range's end), with what its occurrences will be booked as. Booked dates are transactions (the
- * transaction source); these are the dates to come.
+ * range's end) and not ended before the range's start (`recurrence_end`), with what its occurrences will
+ * be booked as. Booked dates are transactions (the transaction source); these are the dates to come.
+ *
+ * `everySeries` (the calendar feed): the series that have started, or start, after the range too (a
+ * series belongs in the feed whatever its next date; issue 34).
  */
-export function transactionSeriesSql(limit: number): string {
-  return `select x.id, x.amount, x.description, x.category, a.currency, x.recurrence as rule, x.occurrence_date::text as series_start, x.next_date::text as next_date
+export function transactionSeriesSql(limit: number, everySeries = false): string {
+  return `select x.id, x.amount, x.description, x.category, a.currency, x.recurrence as rule, x.occurrence_date::text as series_start, x.next_date::text as next_date,
+    x.recurrence_end::text as series_end
   from finance_transactions x join finance_accounts a on a.id = x.account_id
-  where x.user_id = $1 and x.recurrence is not null and x.next_date is not null and x.next_date <= $3::date
+  where x.user_id = $1 and x.recurrence is not null and x.next_date is not null${everySeries ? '' : ' and x.next_date <= $3::date'}
+    and (x.recurrence_end is null or x.recurrence_end >= $2::date)
   order by x.next_date, x.id limit ${limit}`;
+}
+
+/**
+ * Every birthday of the user (the feed writes each as a yearly series, whatever its next date): $1 user
+ * id, at most `limit`, earliest birth date first.
+ */
+export function birthdaySeriesSql(limit: number): string {
+  return `select p.id, p.name, p.birthday::text as birthday from people p
+  where p.user_id = $1 and p.birthday is not null
+  order by p.birthday, p.id limit ${limit}`;
 }
 
 /** The two settings the agenda reads: the user's time zone and large-expense threshold (undefined before any settings). */

@@ -3,9 +3,19 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
 import { addDays } from '../core/dates.js';
 import { ValidationError } from '../core/errors.js';
-import { isSubDaily, occurrencesBetween, restartAt, yearlyRule, type Recurrence } from '../core/recurrence/recurrence.js';
+import { isSubDaily, nextOccurrence, occurrencesBetween, seriesFrom, yearlyRule, type Recurrence } from '../core/recurrence/recurrence.js';
 import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
-import { agendaSettingsRow, AGENDA_SOURCES, sourceRows, taskSeriesSql, transactionSeriesSql, transactionTitle, type AgendaSource } from './agenda.queries.js';
+import {
+  agendaSettingsRow,
+  AGENDA_SOURCES,
+  birthdaySeriesSql,
+  birthdayTitle,
+  sourceRows,
+  taskSeriesSql,
+  transactionSeriesSql,
+  transactionTitle,
+  type AgendaSource,
+} from './agenda.queries.js';
 import { AgendaEntryType, type AgendaEntry } from './agenda.types.js';
 
 /** operations.md "Agenda": start and end at most this many days apart. */
@@ -38,7 +48,10 @@ export interface AgendaSeries {
 
 export interface AgendaRead {
   entries: AgendaEntry[];
-  /** The series the entries hold dates of, in the order of their first entry. */
+  /**
+   * With `everySeries` (the feed): every series of the user not ended before the range, whatever its
+   * next date (issue 34: a yearly one months away belongs in a subscribed calendar too); else none.
+   */
   series: AgendaSeries[];
   timezone: string;
   complete: boolean;
@@ -123,7 +136,8 @@ export class AgendaService {
    * transactions, birthdays (made in SQL, a source like the others). Each kind of series is one statement,
    * started with the sources, so a read costs the same statements whatever it holds.
    */
-  static async read(em: EntityManager, userId: string, input: AgendaRangeInput): Promise<AgendaRead> {
+  static async read(em: EntityManager, userId: string, input: AgendaRangeInput, options: { everySeries?: boolean } = {}): Promise<AgendaRead> {
+    const every = options.everySeries === true;
     const settings = await agendaSettingsRow(em, userId);
     const timezone = typeof settings?.timezone === 'string' ? settings.timezone : DEFAULT_TIMEZONE;
     const threshold = settings?.large_expense_threshold !== undefined && settings.large_expense_threshold !== null ? String(settings.large_expense_threshold) : DEFAULT_LARGE_EXPENSE_THRESHOLD;
@@ -134,20 +148,21 @@ export class AgendaService {
     const to = DateTime.fromJSDate(new Date(end.getTime() - 1), { zone: timezone }).toISODate()!;
     const seriesParams = [userId, from, to];
     // Started in the same turn: they share one round trip outside a transaction.
-    const [rowsBySource, taskSeries, transactionSeries] = await Promise.all([
+    const [rowsBySource, taskSeries, transactionSeries, birthdays] = await Promise.all([
       Promise.all(SOURCES.map((source) => sourceRows(em, source.sql, params.slice(0, source.parameters)))),
-      sourceRows(em, TASK_SERIES_SQL, seriesParams),
-      sourceRows(em, TRANSACTION_SERIES_SQL, seriesParams),
+      sourceRows(em, every ? EVERY_TASK_SERIES_SQL : TASK_SERIES_SQL, seriesParams),
+      sourceRows(em, every ? EVERY_TRANSACTION_SERIES_SQL : TRANSACTION_SERIES_SQL, seriesParams),
+      every ? sourceRows(em, BIRTHDAY_SERIES_SQL, [userId]) : Promise.resolve([]),
     ]);
     const lists = SOURCES.map((source, i) => AgendaService.entries(em, source, rowsBySource[i]!));
-    const expansion = new Expansion(timezone, from, to);
-    for (const row of rowsBySource[BIRTHDAY_SOURCE]!) expansion.birthdays.set(String(row.id), String(row.birthday));
+    const expansion = new Expansion(timezone, from, to, every);
     await expansion.tasks(taskSeries);
     await expansion.transactions(transactionSeries);
+    expansion.birthdaySeries(birthdays);
     const entries = [...lists.flat(), ...expansion.entries].sort(compareEntries);
     const kept = entries.slice(0, MAX_AGENDA_ENTRIES);
     const complete = entries.length <= MAX_AGENDA_ENTRIES && taskSeries.length < SERIES_LIMIT && transactionSeries.length < SERIES_LIMIT;
-    return { entries: kept, series: expansion.seriesOf(kept), timezone, complete };
+    return { entries: kept, series: expansion.series, timezone, complete };
   }
 
   private static entries(em: EntityManager, source: AgendaSource, rows: Record<string, unknown>[]): AgendaEntry[] {
@@ -168,12 +183,13 @@ export class AgendaService {
   }
 }
 
-const BIRTHDAY_SOURCE = SOURCES.findIndex((source) => source.type === AgendaEntryType.birthday);
-
 /** Series rows one statement reads at most (a range with more answers incomplete). */
 const SERIES_LIMIT = MAX_AGENDA_ENTRIES + 1;
 const TASK_SERIES_SQL = taskSeriesSql(SERIES_LIMIT);
 const TRANSACTION_SERIES_SQL = transactionSeriesSql(SERIES_LIMIT);
+const EVERY_TASK_SERIES_SQL = taskSeriesSql(SERIES_LIMIT, true);
+const EVERY_TRANSACTION_SERIES_SQL = transactionSeriesSql(SERIES_LIMIT, true);
+const BIRTHDAY_SERIES_SQL = birthdaySeriesSql(MAX_AGENDA_ENTRIES);
 
 /** The key of a series (and its feed UID before `@`): distinct from every entry id. */
 export function seriesKey(type: AgendaEntryType, sourceId: string): string {
@@ -185,13 +201,13 @@ const textArray = (value: unknown): string[] => (Array.isArray(value) ? value.ma
 /**
  * The dates of series in one read's range as entries, kept bounded: at most MAX_AGENDA_ENTRIES + 1
  * dates of all series together (only the earliest can be answered; one more tells the range holds more),
- * each series' expansion bounded the same way, and the event loop let go every EXPANSION_SLICE_MS.
+ * each series' expansion bounded the same way and by the recurrence core's horizon (it never walks a
+ * rule from its start), and the event loop let go every EXPANSION_SLICE_MS. With `every` (the feed),
+ * each series as a calendar writes it, dates in the range or not.
  */
 class Expansion {
   readonly entries: AgendaEntry[] = [];
-  /** Birth dates by person, from the birthday source's rows (set by the caller): the start of their series. */
-  readonly birthdays = new Map<string, string>();
-  private readonly series = new Map<string, AgendaSeries>();
+  readonly series: AgendaSeries[] = [];
   /** Midnights of the dates met (at most the range's 367), each computed once. */
   private readonly midnights = new Map<string, Date>();
   /** Dates after this one cannot be among the earliest entries any more. */
@@ -202,6 +218,7 @@ class Expansion {
     private readonly timezone: string,
     private readonly from: string,
     to: string,
+    private readonly every: boolean,
   ) {
     this.last = to;
   }
@@ -213,13 +230,15 @@ class Expansion {
       const rule = String(row.rule);
       // The dates shown otherwise: exceptions (EXDATE) and the dates a task was made for.
       const exceptions = [...textArray(row.exceptions), ...textArray(row.materialized)].sort();
-      const recurrence: Recurrence = { rule, start, exceptions };
-      const dates = await this.dates(recurrence, start > this.from ? start : this.from);
-      if (!dates.length) continue;
+      const recurrence: Recurrence = { rule, start, exceptions, end: optionalText(row.series_end) };
+      const from = start > this.from ? start : this.from;
+      const dates = await this.dates(recurrence, from);
       const key = seriesKey(AgendaEntryType.task, sourceId);
       const title = String(row.title);
-      this.add(AgendaEntryType.task, sourceId, title, dates, true, isSubDaily(rule) ? null : key);
-      if (!isSubDaily(rule)) this.remember(key, AgendaEntryType.task, sourceId, title, recurrence, start > this.from ? start : this.from);
+      // A sub-daily rule stored before they were refused is no series a calendar is given.
+      const series = isSubDaily(rule) ? null : key;
+      this.add(AgendaEntryType.task, sourceId, title, dates, true, series);
+      if (series) this.remember(key, AgendaEntryType.task, sourceId, title, recurrence, from);
     }
   }
 
@@ -227,10 +246,9 @@ class Expansion {
     for (const row of rows) {
       const sourceId = String(row.id);
       const next = String(row.next_date);
-      const recurrence: Recurrence = { rule: String(row.rule), start: String(row.series_start) };
+      const recurrence: Recurrence = { rule: String(row.rule), start: String(row.series_start), end: optionalText(row.series_end) };
       const first = next > this.from ? next : this.from;
       const dates = await this.dates(recurrence, first);
-      if (!dates.length) continue;
       const key = seriesKey(AgendaEntryType.transaction, sourceId);
       const title = transactionTitle(row);
       this.add(AgendaEntryType.transaction, sourceId, title, dates, false, key);
@@ -238,20 +256,14 @@ class Expansion {
     }
   }
 
-  /** The series the kept entries hold dates of, as a calendar writes them; birthdays from their entries. */
-  seriesOf(kept: AgendaEntry[]): AgendaSeries[] {
-    const answer = new Map<string, AgendaSeries>();
-    for (const entry of kept) {
-      if (!entry.series || answer.has(entry.series)) continue;
-      if (entry.type === AgendaEntryType.birthday) {
-        const birthday = this.birthdays.get(entry.sourceId);
-        if (birthday) answer.set(entry.series, { key: entry.series, type: entry.type, sourceId: entry.sourceId, title: entry.title, recurrence: { rule: yearlyRule(birthday), start: birthday } });
-      } else {
-        const series = this.series.get(entry.series);
-        if (series) answer.set(entry.series, series);
-      }
+  /** Every birthday as its yearly series from the birth date (the feed); the range's dates come from the birthday source. */
+  birthdaySeries(rows: Record<string, unknown>[]): void {
+    for (const row of rows) {
+      const sourceId = String(row.id);
+      const birthday = String(row.birthday);
+      const key = seriesKey(AgendaEntryType.birthday, sourceId);
+      this.series.push({ key, type: AgendaEntryType.birthday, sourceId, title: birthdayTitle(row), recurrence: { rule: yearlyRule(birthday), start: birthday } });
     }
-    return [...answer.values()];
   }
 
   private async dates(recurrence: Recurrence, from: string): Promise<string[]> {
@@ -276,13 +288,16 @@ class Expansion {
   }
 
   /**
-   * The series as the feed writes it: from its first date of the rule on or after `from` (DTSTART must
-   * be a date of the rule: RFC 5545 counts DTSTART as the first instance whatever the rule says, rrule
-   * does not), COUNT lowered by the dates before, the exceptions from then on.
+   * The series as the feed writes it (only with `every`): from its first date of the rule on or after
+   * `from` (DTSTART must be a date of the rule: RFC 5545 counts DTSTART as the first instance whatever
+   * the rule says, rrule does not), a COUNT rule as UNTIL its last date (core seriesFrom: nothing counted
+   * from the start), the exceptions from then on. A series with no date left (ended) is not written.
    */
   private remember(key: string, type: AgendaEntryType, sourceId: string, title: string, recurrence: Recurrence, from: string): void {
-    const [first] = occurrencesBetween({ rule: recurrence.rule, start: recurrence.start }, from, this.last, 1);
-    if (first) this.series.set(key, { key, type, sourceId, title, recurrence: restartAt(recurrence, first) });
+    if (!this.every) return;
+    const plain: Recurrence = { rule: recurrence.rule, start: recurrence.start, end: recurrence.end };
+    const first = occursOnOrAfter(plain, from);
+    if (first) this.series.push({ key, type, sourceId, title, recurrence: seriesFrom(recurrence, first) });
   }
 
   private midnight(date: string): Date {
@@ -294,6 +309,13 @@ class Expansion {
     return instant;
   }
 }
+
+/** The series' first date on or after `date` (within the core's ten-year look ahead), or null. */
+function occursOnOrAfter(recurrence: Recurrence, date: string): string | null {
+  return nextOccurrence(recurrence, addDays(date, -1));
+}
+
+const optionalText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 function compareEntries(a: AgendaEntry, b: AgendaEntry): number {
   return (

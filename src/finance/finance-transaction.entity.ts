@@ -67,4 +67,12 @@ export class FinanceTransaction extends BaseEntity {
   @Index()
   @Property({ type: 'date', nullable: true })
   nextDate?: string | null = null;
+
+  /**
+   * On a series: the last date its rule can give (UNTIL, or where COUNT ends; core/recurrence lastDate),
+   * null when it never ends. Kept with the rule, so reads skip series ended before their range and never
+   * count a COUNT rule from its start (issue 34). Not part of the API.
+   */
+  @Property({ type: 'date', nullable: true })
+  recurrenceEnd?: string | null = null;
 }

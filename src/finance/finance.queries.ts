@@ -96,6 +96,8 @@ export interface DueSeries {
   start: string;
   nextDate: string;
   today: string;
+  /** The series' last date (`recurrence_end`), null when it never ends or was stored without one. */
+  end: string | null;
 }
 
 /**
@@ -111,7 +113,7 @@ export async function claimDueSeries(em: EntityManager, now: Date, defaultZone: 
   const a = rowShape(em, FinanceAccount);
   const next = `t.${t.column('nextDate')}`;
   const sql =
-    `select t.id, t.${t.column('recurrence')} as rule, t.${t.column('occurrenceDate')}::text as start, ${next}::text as next_date,` +
+    `select t.id, t.${t.column('recurrence')} as rule, t.${t.column('occurrenceDate')}::text as start, ${next}::text as next_date, t.${t.column('recurrenceEnd')}::text as end_date,` +
     ` ($1::timestamptz at time zone coalesce(s.timezone, $2))::date::text as today` +
     ` from ${t.table} t join ${a.table} a on a.id = t.${t.column('accountId')}` +
     ` left join user_settings s on s.user_id = t.${t.column('userId')}` +
@@ -120,7 +122,7 @@ export async function claimDueSeries(em: EntityManager, now: Date, defaultZone: 
     ` and t.${t.column('recurrence')} is not null and ($4::uuid is null or t.id = $4::uuid)` +
     ` order by ${next}, t.id limit $3 for update of t, a skip locked`;
   const rows = await queryRows(em, sql, [now, defaultZone, limit, onlyId]);
-  return rows.map((r) => ({ id: String(r.id), rule: String(r.rule), start: String(r.start), nextDate: String(r.next_date), today: String(r.today) }));
+  return rows.map((r) => ({ id: String(r.id), rule: String(r.rule), start: String(r.start), nextDate: String(r.next_date), today: String(r.today), end: r.end_date === null || r.end_date === undefined ? null : String(r.end_date) }));
 }
 
 export interface Booking {

@@ -39,7 +39,7 @@ export interface BookingOptions {
  * most BOOKING_BATCH_DATES) and the date to book after them (null: the series has ended).
  */
 function plan(series: DueSeries): { dates: string[]; next: string | null } {
-  const recurrence: Recurrence = { rule: series.rule, start: series.start };
+  const recurrence: Recurrence = { rule: series.rule, start: series.start, end: series.end };
   const dates = occurrencesBetween(recurrence, series.nextDate, series.today, BOOKING_BATCH_DATES);
   const after = dates.length === BOOKING_BATCH_DATES ? dates[dates.length - 1]! : series.today;
   return { dates, next: nextOccurrence(recurrence, after) };

@@ -9,7 +9,7 @@ import { FinanceAccount } from './finance-account.entity.js';
 import { FinanceTransaction } from './finance-transaction.entity.js';
 import { moveBalance, spendingByCategory, type SpendingRow } from './finance.queries.js';
 import { requireMoney } from '../core/money.js';
-import { isSubDaily, nextOccurrence, normalizeRule } from '../core/recurrence/recurrence.js';
+import { lastDate, nextOccurrence, normalizeRule, requireCountWithinHorizon } from '../core/recurrence/recurrence.js';
 
 export interface NewTransaction {
   accountId: string;
@@ -73,11 +73,9 @@ function invalid(field: string, message: string): ValidationError {
   return new ValidationError(message, [{ path: [field], message }]);
 }
 
-/** A transaction's rule: a valid RRULE (core/recurrence) that repeats daily or less often, as a date is booked once. */
+/** A transaction's rule: a valid RRULE (core/recurrence refuses one more often than daily: a date is booked once). */
 function transactionRule(text: string): string {
-  const rule = normalizeRule(text, 'recurrence');
-  if (isSubDaily(rule)) throw invalid('recurrence', 'recurrence must repeat daily or less often (a transaction is booked once on its date)');
-  return rule;
+  return normalizeRule(text, 'recurrence');
 }
 
 async function requireHappening(em: EntityManager, userId: string, happeningId: string): Promise<void> {
@@ -235,6 +233,7 @@ export class TransactionService {
       if (rule === null) {
         row.recurrence = null;
         row.nextDate = null;
+        row.recurrenceEnd = null;
       } else if (newRule && (rule !== undefined || changes.date !== undefined)) {
         // The series (re)starts on the row's date: it must not be a date the series booked already, and
         // bookings go on after the last one booked.
@@ -264,10 +263,12 @@ export class TransactionService {
 
 /** Makes the row the first of its series on its date; the next date to book follows `lastBooked` (or the row's date). */
 function startSeries(row: FinanceTransaction, rule: string, lastBooked: string | null): void {
+  requireCountWithinHorizon({ rule, start: row.date }, 'recurrence');
   row.recurrence = rule;
+  row.recurrenceEnd = lastDate({ rule, start: row.date });
   row.recurring = true;
   row.seriesId = row.id;
   row.occurrenceDate = row.date;
   const after = lastBooked && lastBooked > row.date ? lastBooked : row.date;
-  row.nextDate = nextOccurrence({ rule, start: row.date }, after);
+  row.nextDate = nextOccurrence({ rule, start: row.date, end: row.recurrenceEnd }, after);
 }

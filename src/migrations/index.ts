@@ -30,6 +30,8 @@ export const migrationNames = [
   'Migration20261127111656TwoFactorSessions',
   'Migration20261127111712Passkeys',
   'Migration20261127112520OidcIdentities',
+  'Migration20261128102950',
+  'Migration20261128120000ReminderBudgetDailyKinds',
 ];
 
 /**
@@ -65,5 +67,7 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261127111656TwoFactorSessions', class: (await import('./Migration20261127111656TwoFactorSessions.js')).Migration20261127111656TwoFactorSessions },
     { name: 'Migration20261127111712Passkeys', class: (await import('./Migration20261127111712Passkeys.js')).Migration20261127111712Passkeys },
     { name: 'Migration20261127112520OidcIdentities', class: (await import('./Migration20261127112520OidcIdentities.js')).Migration20261127112520OidcIdentities },
+    { name: 'Migration20261128102950', class: (await import('./Migration20261128102950.js')).Migration20261128102950 },
+    { name: 'Migration20261128120000ReminderBudgetDailyKinds', class: (await import('./Migration20261128120000ReminderBudgetDailyKinds.js')).Migration20261128120000ReminderBudgetDailyKinds },
   ];
 }

@@ -9,6 +9,7 @@ import {
   nextOccurrence,
   normalizeRule,
   occurrencesBetween,
+  requireCountWithinHorizon,
   restartAt,
   startsOnItsRule,
   type Recurrence,
@@ -47,8 +48,8 @@ const SLICE_MS = 10;
 /** The template fields of a task: what its series' occurrences copy from the first task. */
 export const TEMPLATE_FIELDS = ['title', 'description', 'timebox', 'categoryId', 'startTime'] as const;
 
-export function recurrenceOf(first: Pick<Task, 'recurrence' | 'occurrenceDate' | 'recurrenceExceptions'>): Recurrence {
-  return { rule: first.recurrence!, start: first.occurrenceDate!, exceptions: first.recurrenceExceptions };
+export function recurrenceOf(first: Pick<Task, 'recurrence' | 'occurrenceDate' | 'recurrenceExceptions' | 'recurrenceEnd'>): Recurrence {
+  return { rule: first.recurrence!, start: first.occurrenceDate!, exceptions: first.recurrenceExceptions, end: first.recurrenceEnd };
 }
 
 /** Sets (or clears, with `rule` null) the series a task is the first of. */
@@ -83,10 +84,12 @@ export class TaskSeries {
   /**
    * The rule text in its stored form, refused (400 naming `recurrence`) unless valid and unless `start`
    * is one of its dates (RFC 5545 leaves a DTSTART out of step with its rule undefined, and calendar
-   * libraries disagree on it).
+   * libraries disagree on it), and unless a COUNT is reached within the recurrence horizon. Daily or
+   * less often: a task keeps a date only (core/recurrence refuses HOURLY, MINUTELY and SECONDLY).
    */
   ruleFor(text: string, start: string): string {
     const rule = normalizeRule(text, 'recurrence');
+    requireCountWithinHorizon({ rule, start }, 'recurrence');
     if (!startsOnItsRule({ rule, start })) {
       throw new ValidationError(`recurrence does not fall on ${start}, the series' first date (the task's day): choose a day the rule gives`, [
         { path: ['recurrence'], message: `recurrence does not fall on ${start}, the task's day` },
@@ -114,7 +117,7 @@ export class TaskSeries {
   async makeAhead(first: Task): Promise<void> {
     const today = todayIn(await new SettingsService(this.em).timezoneOf(this.userId));
     const from = first.occurrenceDate! > today ? first.occurrenceDate! : today;
-    const series: SeriesRow = { id: first.id, rule: first.recurrence!, start: first.occurrenceDate!, exceptions: first.recurrenceExceptions };
+    const series: SeriesRow = { id: first.id, rule: first.recurrence!, start: first.occurrenceDate!, exceptions: first.recurrenceExceptions, end: first.recurrenceEnd ?? null };
     await this.make([series], from, addDays(from, AHEAD_DAYS - 1));
   }
 
@@ -259,7 +262,7 @@ export class TaskSeries {
     const wanted: NewOccurrence[] = [];
     let slice = performance.now();
     for (const one of series) {
-      for (const date of occurrencesBetween({ rule: one.rule, start: one.start, exceptions: one.exceptions }, from, to)) {
+      for (const date of occurrencesBetween({ rule: one.rule, start: one.start, exceptions: one.exceptions, end: one.end }, from, to)) {
         const dayId = days.get(date);
         // The first date is the first task itself.
         if (dayId && date !== one.start) wanted.push({ seriesId: one.id, date, dayId });

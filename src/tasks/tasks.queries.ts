@@ -15,6 +15,8 @@ export interface SeriesRow {
   rule: string;
   start: string;
   exceptions: string[];
+  /** The series' last date (`recurrence_end`), null when it never ends. */
+  end: string | null;
 }
 
 /** An occurrence to make: its series (first task), its date and the day it goes on (null: no day). */
@@ -40,7 +42,7 @@ const tasks = () => '"tasks"';
 export async function seriesAlive(em: EntityManager, userId: string, from: string, to: string, limit: number): Promise<SeriesRow[]> {
   const rows = await queryRows(
     em,
-    `select t.id, t.recurrence as rule, t.occurrence_date as start, t.recurrence_exceptions as exceptions from ${tasks()} as t
+    `select t.id, t.recurrence as rule, t.occurrence_date as start, t.recurrence_exceptions as exceptions, t.recurrence_end::text as "end" from ${tasks()} as t
       where t.user_id = $1 and t.recurrence is not null and t.occurrence_date <= $3 and (t.recurrence_end is null or t.recurrence_end >= $2)
       order by t.occurrence_date asc, t.id asc limit $4`,
     [userId, from, to, limit],

@@ -2,7 +2,19 @@ import * as rrulePackage from 'rrule';
 import { describe, expect, it } from 'vitest';
 import { addDays } from '../dates.js';
 import { ValidationError } from '../errors.js';
-import { endBefore, lastDate, nextOccurrence, normalizeRule, occurrencesBetween, occursOn, startsOnItsRule, type Recurrence } from './recurrence.js';
+import {
+  COUNT_HORIZON_PERIODS,
+  endBefore,
+  lastDate,
+  nextOccurrence,
+  normalizeRule,
+  occurrencesBetween,
+  occursOn,
+  requireCountWithinHorizon,
+  seriesFrom,
+  startsOnItsRule,
+  type Recurrence,
+} from './recurrence.js';
 
 /**
  * The examples of RFC 5545 §3.8.5.3 (Recurrence Rule), on dates. The RFC's DTSTART is 09:00 in New
@@ -143,9 +155,11 @@ describe('RFC 5545 §3.8.5.3 examples', () => {
     expect(dates('FREQ=MONTHLY;BYMONTHDAY=15,30;COUNT=5', '2007-01-15')).toEqual(d('2007-01-15 2007-01-30 2007-02-15 2007-03-15 2007-03-30'));
   });
 
-  it('every 3 hours until 17:00 UTC: an ending sub-daily rule gives its date once', () => {
-    expect(dates('FREQ=HOURLY;INTERVAL=3;UNTIL=19970902T170000Z', '1997-09-02')).toEqual(['1997-09-02']);
-    expect(dates('FREQ=MINUTELY;INTERVAL=15;COUNT=200', '1997-09-02')).toEqual(d('1997-09-02 1997-09-03 1997-09-04'));
+  it('a sub-daily rule stored before they were refused is read as daily, to its UNTIL or stored end', () => {
+    expect(occurrencesBetween({ rule: 'FREQ=HOURLY;INTERVAL=3;UNTIL=19970902T170000Z', start: '1997-09-02' }, '1997-09-01', '1998-01-01')).toEqual(['1997-09-02']);
+    // Every 15 minutes, 200 times, ended on 4 September (the end stored when it was written).
+    const legacy = { rule: 'FREQ=MINUTELY;INTERVAL=15;COUNT=200', start: '1997-09-02', end: '1997-09-04' };
+    expect(occurrencesBetween(legacy, '1997-09-01', '1998-01-01')).toEqual(d('1997-09-02 1997-09-03 1997-09-04'));
   });
 });
 
@@ -160,11 +174,11 @@ describe('normalizeRule', () => {
     throw new Error(`${text} was accepted`);
   }
 
-  it('refuses a sub-daily rule that never ends, naming the field', () => {
-    for (const rule of ['FREQ=HOURLY', 'FREQ=MINUTELY;INTERVAL=30', 'FREQ=SECONDLY']) {
+  it('refuses a sub-daily rule, ending or not, naming the field (series keep dates only)', () => {
+    for (const rule of ['FREQ=HOURLY', 'FREQ=MINUTELY;INTERVAL=30', 'FREQ=SECONDLY', 'FREQ=HOURLY;COUNT=5', 'FREQ=SECONDLY;COUNT=1000;BYMONTH=2;BYMONTHDAY=29;BYHOUR=0;BYMINUTE=0;BYSECOND=0']) {
       const error = refusal(rule);
       expect(error.details).toMatchObject({ errors: [{ path: ['recurrence'] }] });
-      expect(error.message).toMatch(/must end/);
+      expect(error.message).toMatch(/must repeat daily or less often/);
     }
   });
 
@@ -176,7 +190,6 @@ describe('normalizeRule', () => {
 
   it('stores the rule without its RRULE: prefix', () => {
     expect(normalizeRule(' RRULE:FREQ=WEEKLY;BYDAY=TU,TH;INTERVAL=2 ')).toBe('FREQ=WEEKLY;BYDAY=TU,TH;INTERVAL=2');
-    expect(normalizeRule('FREQ=HOURLY;COUNT=5')).toBe('FREQ=HOURLY;COUNT=5');
   });
 });
 
@@ -193,12 +206,14 @@ describe('series helpers', () => {
     expect(nextOccurrence({ rule: 'FREQ=DAILY;COUNT=2', start: '2026-11-17' }, '2026-11-18')).toBeNull();
   });
 
-  it('lastDate: UNTIL\'s date, the date COUNT ends on, or null', () => {
+  it('lastDate: UNTIL\'s date, the date COUNT ends on, or null when it never ends', () => {
     expect(lastDate({ rule: 'FREQ=WEEKLY;UNTIL=20261224T000000Z', start: '2026-11-17' })).toBe('2026-12-24');
     expect(lastDate({ rule: 'FREQ=MONTHLY;COUNT=10;BYDAY=1FR', start: '1997-09-05' })).toBe('1998-06-05');
     expect(lastDate({ rule: 'FREQ=DAILY', start: '2026-11-17' })).toBeNull();
-    // COUNT not reached within ten years: no known end.
-    expect(lastDate({ rule: 'FREQ=YEARLY;COUNT=50', start: '2026-11-17' })).toBeNull();
+    // Fifty years of a yearly rule: within its horizon (COUNT_HORIZON_PERIODS years).
+    expect(lastDate({ rule: 'FREQ=YEARLY;COUNT=50', start: '2026-11-17' })).toBe('2075-11-17');
+    // Stored before the horizon and not reaching its COUNT within it (1,000 leap days): read as ending there.
+    expect(lastDate({ rule: 'FREQ=DAILY;COUNT=1000;BYMONTH=2;BYMONTHDAY=29', start: '2028-02-29' })).toBe(addDays('2028-02-29', COUNT_HORIZON_PERIODS));
   });
 
   it('startsOnItsRule: the first date must be a date of the rule', () => {
@@ -273,3 +288,63 @@ describe('reading a range far from the start', () => {
     expect((performance.now() - began) / 20).toBeLessThan(3);
   });
 });
+
+/** Dates rrule produced while `run` ran (every date of a walk from DTSTART counts, in the range or not). */
+function producedDates(run: () => void): number {
+  const prototype = (((rrulePackage as { default?: unknown }).default ?? rrulePackage) as typeof import('rrule')).RRule.prototype as unknown as {
+    _iter: (result: { accept: (date: Date) => boolean }) => unknown;
+  };
+  const original = prototype._iter;
+  let produced = 0;
+  prototype._iter = function (this: unknown, result) {
+    const accept = result.accept.bind(result);
+    result.accept = (date) => (produced++, accept(date));
+    return original.call(this, result);
+  };
+  try {
+    run();
+  } finally {
+    prototype._iter = original;
+  }
+  return produced;
+}
+
+describe('the horizon (issue 34): no expansion walks from the start of a COUNT series', () => {
+  const series = (rule: string, start: string): Recurrence => ({ rule, start, end: lastDate({ rule, start }) });
+
+  it('a range after a COUNT series ends is answered without walking it; one inside walks only near the range', () => {
+    const daily = series('FREQ=DAILY;COUNT=1000', '2026-01-01');
+    const weekly = series('FREQ=WEEKLY;BYDAY=MO,TH;COUNT=1000', '2026-01-01');
+    expect([daily.end, weekly.end]).toEqual(['2028-09-26', '2035-07-30']);
+    for (const one of [daily, weekly]) {
+      expect(producedDates(() => expect(occurrencesBetween(one, '2999-01-01', '2999-12-31')).toEqual([]))).toBe(0);
+    }
+    let dates: string[] = [];
+    const walked = producedDates(() => (dates = occurrencesBetween(weekly, '2034-03-06', '2034-03-19')));
+    expect(dates).toEqual(d('2034-03-06 2034-03-09 2034-03-13 2034-03-16'));
+    expect(walked).toBeLessThan(10); // from the start it is ~860
+    // The same dates a walk from the start gives.
+    expect(dates).toEqual(walkedFromStart(weekly, '2034-03-06', '2034-03-19'));
+  });
+
+  it('refuses a COUNT whose last date lies beyond COUNT_HORIZON_PERIODS periods; a sparse one stored before ends there', () => {
+    expect(() => requireCountWithinHorizon({ rule: 'FREQ=DAILY;COUNT=1000;BYMONTH=2;BYMONTHDAY=29', start: '2028-02-29' })).toThrow(/COUNT=1000 is not reached/);
+    expect(() => requireCountWithinHorizon({ rule: 'FREQ=YEARLY;COUNT=500;BYMONTH=2;BYMONTHDAY=29', start: '2028-02-29' })).not.toThrow();
+    expect(() => requireCountWithinHorizon({ rule: 'FREQ=DAILY;COUNT=400;BYDAY=MO', start: '2026-11-16' })).not.toThrow();
+    // Stored before: read as ending at its horizon, so a far range costs nothing.
+    const legacy = { rule: 'FREQ=DAILY;COUNT=1000;BYMONTH=2;BYMONTHDAY=29', start: '2028-02-29', end: lastDate({ rule: 'FREQ=DAILY;COUNT=1000;BYMONTH=2;BYMONTHDAY=29', start: '2028-02-29' }) };
+    expect(producedDates(() => expect(occurrencesBetween(legacy, '2996-01-01', '2996-12-31')).toEqual([]))).toBe(0);
+  });
+
+  it('seriesFrom writes a COUNT series from a later date as UNTIL its last date: the same dates, nothing counted', () => {
+    const course = series('FREQ=WEEKLY;BYDAY=TU;COUNT=30', '2030-01-01');
+    let restarted: Recurrence = course;
+    expect(producedDates(() => (restarted = seriesFrom(course, '2030-05-07')))).toBe(0);
+    expect(restarted).toMatchObject({ rule: 'FREQ=WEEKLY;BYDAY=TU;UNTIL=20300723T235959Z', start: '2030-05-07', end: '2030-07-23' });
+    expect(occurrencesBetween(restarted, '2030-01-01', '2031-01-01')).toEqual(occurrencesBetween(course, '2030-05-07', '2031-01-01'));
+  });
+});
+
+function walkedFromStart(recurrence: Recurrence, from: string, to: string): string[] {
+  return walked({ rule: recurrence.rule, start: recurrence.start }, from, to);
+}

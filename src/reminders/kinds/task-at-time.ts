@@ -50,7 +50,7 @@ async function dayDateOf(ctx: KindContext, userId: string, dayId: string | null 
 async function seriesOf(ctx: KindContext, task: Task): Promise<Recurrence | null> {
   if (!task.recurrence || task.seriesId !== task.id) return null;
   const start = task.occurrenceDate ?? (await dayDateOf(ctx, task.userId, task.dayId));
-  return start ? { rule: task.recurrence, start, exceptions: task.recurrenceExceptions } : null;
+  return start ? { rule: task.recurrence, start, exceptions: task.recurrenceExceptions, end: task.recurrenceEnd } : null;
 }
 
 /** The occurrence task of a series on `date`, when it has been made already. */

@@ -27,7 +27,7 @@ const dayDate = async (ctx: KindContext, userId: string, dayId: string | null | 
 /** The series the task is the first of (the one holding the rule), or null. */
 function seriesOf(task: Task): Recurrence | null {
   if (!task.recurrence || task.seriesId !== task.id || !task.occurrenceDate) return null;
-  return { rule: task.recurrence, start: task.occurrenceDate, exceptions: task.recurrenceExceptions };
+  return { rule: task.recurrence, start: task.occurrenceDate, exceptions: task.recurrenceExceptions, end: task.recurrenceEnd };
 }
 
 /** A task's start on its own day, when it has a day and a start time and is not finished. */
