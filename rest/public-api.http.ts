@@ -77,7 +77,7 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
   // Key lookups are cached per instance; its invalidation listener starts with the first keyed request.
   const authenticator = new ApiKeyAuthenticator(deps.orm, deps.logger);
   router.use(apiKeyAuthentication(authenticator));
-  const limiter = publicApiRateLimiter(deps.config, limiterStores(redis));
+  const limiter = publicApiRateLimiter(deps.config, limiterStores(redis, deps.logger));
   if (limiter) router.use(limiter);
   router.use((req, res) => surface.adapter(req, res));
   return { router, stop: () => authenticator.stop() };

@@ -16,6 +16,7 @@ import { errorEnvelope } from '../http/envelope.js';
 import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from '../http/api-headers.js';
 import { healthRoutes } from '../http/health.js';
+import { pingRedis } from '../core/redis-connection.js';
 import { homeRoutes, packageInfo } from '../http/home.js';
 import { connectorRoutes } from '../connector/index.js';
 import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from '../http/graphql-ide.js';
@@ -54,7 +55,13 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.set('query parser', 'extended');
 
   app.use(requestLogging(deps.logger));
-  app.use(healthRoutes(deps, [() => deps.jobs.ping()]));
+  app.use(
+    healthRoutes(deps, [
+      { name: 'jobs', required: true, check: () => deps.jobs.ping() },
+      // Optional: without Redis the instance counts limits in memory and delivers live updates locally.
+      ...(redis ? [{ name: 'redis', required: false, check: () => pingRedis(redis) }] : []),
+    ]),
+  );
   app.use(homeRoutes());
   app.use(GRAPHQL_IDE_ASSETS, graphqlIdeAssets());
   app.use('/api', apiVersionHeader);
@@ -76,7 +83,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   // deprecated /api/... paths were rewritten to /api/v1; the Public API is keyed, not behind this).
   app.use(['/graphql', '/api/v1'], sameOriginWrites(deps.config));
 
-  const stores = limiterStores(redis);
+  const stores = limiterStores(redis, deps.logger);
   const limiters = sessionRateLimiters(deps.config, stores);
   useFormPasswordStore(deps, stores.store(FORM_PASSWORD_STORE_PREFIX));
   // Wrong second factors per account, in the auth limiter's store (counted whatever DISABLE_RATE_LIMIT says).

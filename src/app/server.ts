@@ -25,6 +25,7 @@ import { BackgroundWork } from '../core/background-work.js';
 import type { LiveHub } from '../core/live/live-hub.js';
 import { attachGraphqlWs } from '../live/graphql-ws-server.js';
 import { startLive } from './live.js';
+import { connectRedis } from '../core/redis-connection.js';
 
 export interface RunningServer {
   url: string;
@@ -58,11 +59,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await runSeeds(orm.em.fork());
     registerFactReactors(orm);
     if (config.redisUrl) {
-      // Loaded only when configured (issue 18: a start without Redis does not load its client).
-      const { createClient } = await import('redis');
-      redis = createClient({ url: config.redisUrl }) as RedisClientType;
-      redis.on('error', (error) => logger.warn({ err: error }, 'redis error'));
-      await redis.connect();
+      // Fails fast and falls back while down (README: Dependencies); loaded only when configured.
+      redis = await connectRedis(config.redisUrl, logger);
     }
     live = await startLive({ config, logger }, orm, database.url, redis);
     const sessionTokens = new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir));

@@ -3,21 +3,28 @@ import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { RedisClientType } from 'redis';
 import type { Config } from '../core/config.js';
+import type { Logger } from '../core/logger.js';
 import { errorEnvelope } from './envelope.js';
+import { FailoverStore } from './failover-store.js';
 
 export interface LimiterStores {
   store(prefix: string): Store | undefined;
 }
 
-/** With REDIS_URL the counters live in Redis, so several instances share one limit. */
-export function limiterStores(redis: RedisClientType | undefined): LimiterStores {
+/**
+ * With REDIS_URL the counters live in Redis, so several instances share one limit; while Redis is
+ * unavailable they fall back to this instance's memory (FailoverStore), so an outage of Redis never
+ * refuses or delays a request.
+ */
+export function limiterStores(redis: RedisClientType | undefined, logger: Logger): LimiterStores {
   return {
     store(prefix) {
       if (!redis) return undefined;
-      return new RedisStore({
+      const shared = new RedisStore({
         prefix: `rl:${prefix}:`,
         sendCommand: (...args: string[]) => redis.sendCommand(args) as Promise<RedisReply>,
       });
+      return new FailoverStore(shared, () => redis.isReady, logger, prefix);
     },
   };
 }

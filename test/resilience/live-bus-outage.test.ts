@@ -52,7 +52,8 @@ describe('the PostgreSQL live bus when the database connections are killed (issu
     for (let round = 0; round < 2; round++) {
       const before = feed.results.length;
       // The kill and the write together: the write commits while the bus's connections are being replaced.
-      await Promise.all([killConnections(app.databaseUrl), postUntilCommitted(anna.client, `/api/v1/checklist/${days[round]}/toggle/GYM`)]);
+      const [killed] = await Promise.all([killConnections(app.databaseUrl), postUntilCommitted(anna.client, `/api/v1/checklist/${days[round]}/toggle/GYM`)]);
+      expect(killed).toBeGreaterThan(0);
       const reached = (r: (typeof feed.results)[number]) => feed.results.indexOf(r) >= before && (r.data?.myChanges ?? []).some((c: { entity: string }) => c.entity === 'ChecklistItem');
       await feed.waitFor(reached, 8000).catch((error) => {
         throw new Error(`round ${round}: ${error.message}; results after the kill: ${JSON.stringify(feed.results.slice(before))}`);

@@ -1,5 +1,6 @@
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../logger.js';
+import { logOutages } from '../redis-connection.js';
 import { encodeBatch, LiveListeners, type LiveBus } from './live-bus.js';
 import type { LiveBatch } from './live-change.js';
 
@@ -11,8 +12,10 @@ export function liveRedisChannel(databaseUrl: string): string {
 
 /**
  * The bus with REDIS_URL: PUBLISH on the app's client, SUBSCRIBE on a duplicate (a subscribed Redis
- * connection can send nothing else). node-redis resubscribes after a reconnect; what was published
- * meanwhile is lost, so subscribers are told to refetch (`onGap`).
+ * connection can send nothing else). While Redis is unavailable it degrades to local delivery: a batch
+ * this instance cannot hear back through Redis goes straight to this instance's listeners (other
+ * instances miss it). node-redis resubscribes after a reconnect; what was published meanwhile is lost,
+ * so every subscription is told to read again (`onGap`, a `*` change) on every instance.
  */
 export class RedisLiveBus implements LiveBus {
   readonly name = 'redis' as const;
@@ -28,7 +31,13 @@ export class RedisLiveBus implements LiveBus {
 
   publish(batch: LiveBatch): void {
     for (const message of encodeBatch(batch, 64_000)) {
-      this.redis.publish(this.channel, message).catch((error: Error) => this.logger.warn({ err: error }, 'live publish failed'));
+      // Not subscribed right now: this instance would not hear its own batch back, so it delivers it itself.
+      const heardBack = this.subscriber?.isReady === true;
+      if (!heardBack) this.listeners.deliver(message);
+      this.redis.publish(this.channel, message).catch((error: Error) => {
+        if (heardBack) this.listeners.deliver(message);
+        this.logger.debug({ err: error }, 'live publish failed; delivered on this instance only');
+      });
     }
   }
 
@@ -38,7 +47,7 @@ export class RedisLiveBus implements LiveBus {
 
   async start(): Promise<void> {
     const subscriber = this.redis.duplicate() as RedisClientType;
-    subscriber.on('error', (error: Error) => this.logger.warn({ err: error }, 'live subscriber error'));
+    logOutages(subscriber, this.logger, 'redis live bus', 'live updates reach only the sockets of the instance that wrote them until it returns');
     let connectedBefore = false;
     subscriber.on('ready', () => {
       if (connectedBefore) this.onGap();
