@@ -5,8 +5,7 @@ import type { Logger } from '../src/core/logger.js';
 import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type FieldError } from '../src/core/errors.js';
 import { isJsonContentType } from '../src/http/json-content-type.js';
 import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
-import { executeCompiled } from '../src/graphql/compiled-execute.js';
-import { operationLimitViolation } from '../src/graphql/operation-limits.js';
+import { executeWithinLimits } from '../src/graphql/limited-execution.js';
 import { errorResponse, successEnvelope } from '../src/http/envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
 import { shapedDocuments } from './answer-shape.js';
@@ -127,7 +126,7 @@ function enveloped(result: ExecutionResult): ExecutionResult {
 }
 
 /**
- * The surface's execute: compiled execution (src/graphql/compiled-execute.ts), with `null` added for
+ * The surface's execute: the one executor (src/graphql/limited-execution.ts), with `null` added for
  * each operation variable the body set to null and Sofa left out, answering the envelope.
  */
 function executeForSofa(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
@@ -142,9 +141,7 @@ function executeForSofa(args: ExecutionArgs): Promise<ExecutionResult> | Executi
     variableValues = withNulls;
   }
   // The same limits as /graphql (a route's document is fixed; its variables set the page size).
-  const violation = operationLimitViolation(args.schema, args.document, args.operationName, variableValues);
-  if (violation) return { errors: [violation] };
-  const result = executeCompiled({ ...args, variableValues });
+  const result = executeWithinLimits({ ...args, variableValues });
   return result instanceof Promise ? result.then(enveloped) : enveloped(result);
 }
 

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../core/context.js';
+import type { GraphQLSchema } from 'graphql';
 import type { HandWrittenRoutes } from '../http/hand-written-routes.js';
 import { fileRouteGroup } from '../files/file.routes.js';
 import { progressPhotoRouteGroup } from '../body/progress-photo.routes.js';
@@ -31,9 +32,9 @@ export const HAND_WRITTEN_ROUTES: readonly HandWrittenRoutes[] = [
 ];
 
 /** Every group's routes, mounted on /api/v1 in front of the Sofa surface (same session cookie, same envelopes). */
-export function handWrittenRoutes(deps: AppDeps): Router {
+export function handWrittenRoutes(deps: AppDeps, schema: GraphQLSchema): Router {
   const router = Router();
-  for (const group of HAND_WRITTEN_ROUTES) router.use(group.router(deps));
+  for (const group of HAND_WRITTEN_ROUTES) router.use(group.router(deps, schema));
   return router;
 }
 

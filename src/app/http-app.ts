@@ -8,7 +8,6 @@ import type { AppContext, AppDeps } from '../core/context.js';
 import { compiledExecutionGateway } from '../graphql/compiled-gateway.js';
 import { createFormatError } from '../graphql/format-error.js';
 import { LIMITED_PARSE_OPTIONS } from '../graphql/operation-limits.js';
-import { operationLimitsPlugin } from '../graphql/operation-limits-plugin.js';
 import { subscriptionsOverWebSocketOnly } from '../graphql/subscriptions-over-http.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
@@ -112,7 +111,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
     // The schema sets no cache hints, so the plugin only ever computed "no-store" (≈10% of CPU on a
     // week read); the header is set below instead.
     // GET /graphql from a browser is our own GraphiQL (graphql-ide.ts); Apollo's landing page loads a CDN.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), operationLimitsPlugin(), subscriptionsOverWebSocketOnly(), accessBeforeInputPlugin(), authLimitPlugin(limiters)],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), subscriptionsOverWebSocketOnly(), accessBeforeInputPlugin(), authLimitPlugin(limiters)],
     parseOptions: LIMITED_PARSE_OPTIONS,
   });
   await apollo.start();
@@ -142,7 +141,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   });
   // Its description and reference, before the surface (which answers 404 to paths it does not route).
   app.use('/api/v1', sessionDocsRouter(schema, sessionRoutes, session.openAPIDocument, handWrittenPaths()));
-  app.use('/api/v1', handWrittenRoutes(deps));
+  app.use('/api/v1', handWrittenRoutes(deps, schema));
   app.use('/api/v1', (req, res) => session.adapter(req, res));
   // The agenda's calendar feed: no session, the secret token in the path (calendar apps subscribe to it).
   app.use(agendaFeedRoutes(deps, stores));

@@ -3,23 +3,47 @@ import { isPaged, listFields } from './list-bounds.js';
 import { operationLimitError } from './operation-limits.js';
 
 /**
- * The largest answer one operation may give, in characters of its JSON (about bytes for ASCII text):
- * the last guard behind the list caps and the cost estimate. The fullest day the caps allow (ten
- * training sessions of 50 exercises of 50 sets, every log full) answers about 8 MB.
+ * The largest answer one operation may give, in bytes of its JSON (UTF-8, escapes included): the last
+ * guard behind the list caps and the cost estimate, on every path (limited-execution.ts). The fullest
+ * day the caps allow (ten training sessions of 50 exercises of 50 sets, every log full) answers about
+ * 8 MB. A transport may ask for less (a live socket's event: LIVE_MAX_BUFFERED_BYTES), never more.
  */
-export const MAX_ANSWER_CHARS = 16 * 1024 * 1024;
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** Characters JSON writes as an escape (`\"`, `\n`, `\u0001`, a lone surrogate): counted at six bytes. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/g;
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+
+/** The UTF-8 bytes of `text` written as a JSON string: quotes, multibyte characters and escapes counted. */
+function jsonStringBytes(text: string): number {
+  // Aliases repeat one long string: measure it once.
+  if (text.length > 256 && text === lastMeasured.text) return lastMeasured.bytes;
+  let bytes = Buffer.byteLength(text, 'utf8') + 2;
+  ESCAPED.lastIndex = 0;
+  if (ESCAPED.test(text)) {
+    // A pair is four bytes already; a lone half is written as \udXXX (six), the rest at most six.
+    const escapes = text.match(ESCAPED)!.length - 2 * (text.match(SURROGATE_PAIR)?.length ?? 0);
+    bytes += 5 * escapes;
+  }
+  if (text.length > 256) lastMeasured = { text, bytes };
+  return bytes;
+}
+
+let lastMeasured = { text: '', bytes: 2 };
 
 /**
- * The JSON length of `value`, counted without building the text, stopping once past `max` (so an
- * over-large answer costs no more walking than a just-allowed one). Strings count their length and
- * quotes (escapes are not counted), numbers and literals their usual width.
+ * Whether the JSON of `value` is over `max` bytes, counted without building the text and stopping once
+ * past `max` (so an over-large answer costs no more walking than a just-allowed one). This is the cost
+ * that counts what strings weigh: the built answer holds its strings by reference (fourteen aliases of
+ * one description are one string fourteen times), so what they will weigh on the wire is paid only when
+ * the answer is written out, which is after this check on every path.
  */
-export function jsonLengthOver(value: unknown, max: number): boolean {
+export function jsonBytesOver(value: unknown, max: number): boolean {
   let total = 0;
   const stack: unknown[] = [value];
   while (stack.length) {
     const item = stack.pop();
-    if (typeof item === 'string') total += item.length + 3;
+    if (typeof item === 'string') total += jsonStringBytes(item);
     else if (item === null || typeof item !== 'object') total += 8;
     else if (Array.isArray(item)) {
       total += 2 + item.length;
@@ -37,16 +61,21 @@ export function jsonLengthOver(value: unknown, max: number): boolean {
   return false;
 }
 
+/** `16 MB`, `8 KB`: a ceiling as its refusal names it. */
+function sizeName(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
 /**
  * The result, or in its place a refusal (400, VALIDATION_ERROR) when it resolved more than
- * MAX_ANSWER_ITEMS list items or its data is over MAX_ANSWER_CHARS.
+ * MAX_ANSWER_ITEMS list items or its data is over `maxBytes` (MAX_ANSWER_BYTES at most).
  */
-export function limitAnswerSize(result: ExecutionResult, max = MAX_ANSWER_CHARS): ExecutionResult {
+export function limitAnswerSize(result: ExecutionResult, maxBytes = MAX_ANSWER_BYTES): ExecutionResult {
   const tooMany = result.errors?.find(isAnswerTooLarge);
   if (tooMany) return { errors: [operationLimitError(tooMany.message)] };
-  if (!result.data || !jsonLengthOver(result.data, max)) return result;
-  const megabytes = Math.round(max / (1024 * 1024));
-  return { errors: [operationLimitError(`Answer size limit of ${megabytes} MB exceeded: ask for fewer fields, fewer aliases or smaller pages.`)] };
+  const max = Math.min(maxBytes, MAX_ANSWER_BYTES);
+  if (!result.data || !jsonBytesOver(result.data, max)) return result;
+  return { errors: [operationLimitError(`Answer size limit of ${sizeName(max)} exceeded: ask for fewer fields, fewer aliases or smaller pages.`)] };
 }
 
 /**
@@ -59,6 +88,15 @@ export const MAX_ANSWER_ITEMS = 50_000;
 class AnswerTooLargeError extends Error {}
 
 const itemsByContext = new WeakMap<object, number>();
+
+/**
+ * Starts an execution's count (the executor calls it before each execution): a subscription runs once
+ * per event on the same context, and each event is an answer of its own. One context runs one
+ * execution at a time on every path (a request; a subscription's events, one after another).
+ */
+export function startAnswerCount(context: unknown): void {
+  if (context && typeof context === 'object') itemsByContext.delete(context);
+}
 
 function countItems(context: unknown, items: unknown): void {
   if (!Array.isArray(items) || !context || typeof context !== 'object') return;

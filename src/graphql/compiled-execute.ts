@@ -1,6 +1,5 @@
 import { execute, getOperationAST, GraphQLError, Kind, OperationTypeNode, valueFromASTUntyped, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
-import { limitAnswerSize } from './answer-size.js';
 
 /*
  * Execution through graphql-jit: each operation is compiled once into a plain function (fields read and
@@ -65,17 +64,12 @@ function isSerialMutation(document: DocumentNode, operationName: string | undefi
 }
 
 /**
- * Drop-in for graphql-js `execute` for queries and mutations (documents are cached by identity). Every
- * answer passes the answer-size ceiling (answer-size.ts): an over-large one is refused instead.
+ * Drop-in for graphql-js `execute` for queries, mutations and a subscription's events (documents are
+ * cached by identity). No limits here: every caller goes through limited-execution.ts, which adds them.
  */
 export function executeCompiled(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
-  const result = executeEither(args);
-  return result instanceof Promise ? result.then((r) => limitAnswerSize(r)) : limitAnswerSize(result);
-}
-
-function executeEither(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
   if (isSerialMutation(args.document, args.operationName)) return execute(args);
-  if (!jit) return loadJit().then(() => executeEither(args));
+  if (!jit) return loadJit().then(() => executeCompiled(args));
   const compiledQuery = compiled(jit, args.schema, args.document, args.operationName);
   if (!compiledQuery) return execute(args);
   let variables = args.variableValues ?? {};

@@ -1,22 +1,23 @@
 import type { ApolloServerOptionsWithGateway } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
 import type { AppContext } from '../core/context.js';
-import { executeCompiled } from './compiled-execute.js';
+import { executeWithinLimits } from './limited-execution.js';
 
 type Gateway = ApolloServerOptionsWithGateway<AppContext>['gateway'];
 
 /**
  * Apollo Server executes through its gateway interface when one is given: this one serves our own
- * schema (no federation) and runs each operation through graphql-jit (compiled-execute.ts), so
- * `/graphql` and the REST surfaces share one execution path. Parsing, validation, the document cache
- * and error formatting stay Apollo's.
+ * schema (no federation) and runs each operation through the one executor (limited-execution.ts:
+ * operation limits, compiled execution, answer ceiling), so `/graphql`, the REST surfaces and the
+ * live transports share one execution path. Parsing, validation, the document cache and error
+ * formatting stay Apollo's.
  */
 export function compiledExecutionGateway(schema: GraphQLSchema): Gateway {
   return {
     async load() {
       return {
         executor: async (request) =>
-          executeCompiled({
+          executeWithinLimits({
             schema,
             document: request.document,
             operationName: request.operationName,

@@ -210,7 +210,7 @@ function cachedOperationCost(schema: GraphQLSchema, document: DocumentNode, oper
 
 /**
  * The first limit the operation breaks, or null. Every execution path calls this before running a
- * document: Apollo's request pipeline (operation-limits-plugin.ts) and the REST surfaces' execute.
+ * document, through the one executor (limited-execution.ts).
  */
 export function operationLimitViolation(
   schema: GraphQLSchema,

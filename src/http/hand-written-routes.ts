@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../core/context.js';
 
 /**
@@ -9,7 +10,8 @@ import type { AppDeps } from '../core/context.js';
  * JSON body limit.
  */
 export interface HandWrittenRoutes {
-  router(deps: AppDeps): Router;
+  /** `schema`: for routes that run an operation (through src/graphql/limited-execution.ts). */
+  router(deps: AppDeps, schema: GraphQLSchema): Router;
   /** OpenAPI path items, by path below /api/v1 (`{param}` templates). */
   openapi: Record<string, unknown>;
   /** POST paths below /api/v1 (Express patterns) whose multipart bodies are streamed and limited by MAX_FILE_SIZE instead. */

@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import type { ExecutionResult } from 'graphql';
 
 /**
  * A subscription's results without repeats: a change to a record the answer does not show (another
  * day's checklist) reads the same answer again, which the client need not receive. A first answer
  * that is only an error (another person's id, a missing record) ends the subscription after it.
- * Hand-written like LiveTickStream so `return()` ends the source at once, even while it waits.
+ * Hand-written like LiveTickStream so `return()` ends the source at once, even while it waits. The
+ * previous answer is kept as a digest, not as its text: a subscription holds 32 bytes between events.
  */
 export function dedupedResults(source: AsyncGenerator<ExecutionResult> | AsyncIterableIterator<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
   let last: string | undefined;
@@ -20,7 +22,7 @@ export function dedupedResults(source: AsyncGenerator<ExecutionResult> | AsyncIt
         if (ended) return { value: undefined, done: true };
         const step = await source.next();
         if (step.done) return step;
-        const text = JSON.stringify(step.value);
+        const text = createHash('sha256').update(JSON.stringify(step.value)).digest('base64');
         if (text === last) continue;
         const first = last === undefined;
         last = text;

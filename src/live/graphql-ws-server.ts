@@ -8,9 +8,11 @@ import type { Logger } from '../core/logger.js';
 import type { LiveConnection, LiveHub } from '../core/live/live-hub.js';
 import type { SessionLimiters } from '../http/rate-limits.js';
 import { errorBodyFromGraphQLError } from '../graphql/error-body.js';
-import { LIMITED_PARSE_OPTIONS, operationLimitViolation } from '../graphql/operation-limits.js';
+import { LIMITED_PARSE_OPTIONS } from '../graphql/operation-limits.js';
+import { operationRefusal, subscribeWithinLimits } from '../graphql/limited-execution.js';
 import { dedupedResults } from './deduped-results.js';
 import { subscribeSharingReads } from './shared-execution.js';
+import { dropSlowConsumer } from './slow-consumer.js';
 import { sessionCookieOf, upgradeOriginRefusal } from './upgrade-checks.js';
 
 export const GRAPHQL_WS_PATH = '/graphql';
@@ -43,8 +45,10 @@ function formatted(errors: readonly GraphQLError[], logger: Logger) {
  * GraphQL subscriptions over WebSocket at /graphql with the graphql-ws protocol (what Apollo Client and
  * urql speak). The upgrade is checked like a cookie write: a page of another origin is refused, the
  * session cookie must sign in, and the person's and the instance's socket limits apply; then each
- * subscription gets /graphql's operation limits, at most `maxSubscriptionsPerSocket` run at once, and
- * only subscriptions are run here (queries and mutations go to HTTP, with its rate limits).
+ * subscription runs through the one executor (src/graphql/limited-execution.ts: /graphql's operation
+ * limits, and each event within the answer ceiling, here no larger than what the socket may hold
+ * unsent), at most `maxSubscriptionsPerSocket` run at once, and only subscriptions are run here
+ * (queries and mutations go to HTTP, with its rate limits).
  */
 export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSchema, hub: LiveHub, limiters: SessionLimiters | null): { close(): Promise<void> } {
   const limits = deps.config.live;
@@ -69,6 +73,7 @@ export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSc
         const full = hub.open(connection);
         if (full) return ws.close(1013, full);
         states.set(ws, { auth, connection, subscribes: { second: 0, count: 0 } });
+        dropSlowConsumer(ws, limits.maxBufferedBytes);
         ws.once('close', () => hub.closed(connection));
         wss.emit('connection', ws, req);
       });
@@ -105,7 +110,7 @@ export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSc
     {
       schema,
       subscribe: async (args: ExecutionArgs) => {
-        const result = await subscribeSharingReads(args);
+        const result = await subscribeWithinLimits(args, { maxBytes: limits.maxBufferedBytes }, subscribeSharingReads);
         return Symbol.asyncIterator in result ? dedupedResults(result) : result;
       },
       onSubscribe: (ctx, id, payload): ExecutionArgs | readonly GraphQLError[] => {
@@ -133,14 +138,14 @@ export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSc
         if (!operation || operation.kind !== 'OperationDefinition' || operation.operation !== 'subscription') {
           return [limitError('Only subscriptions run over the WebSocket; send queries and mutations to POST /graphql')];
         }
-        const violation = operationLimitViolation(schema, document, payload.operationName, payload.variables);
-        if (violation) return [violation];
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue: contextFor(state.auth) };
+        const args = { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+        // Refused here as the protocol's error message; the executor checks again (cached) when it runs.
+        const refusal = operationRefusal(args);
+        if (refusal) return [refusal];
+        return { ...args, contextValue: contextFor(state.auth) };
       },
-      onNext: (ctx, _id, _payload, _args, result) => {
-        const socket = ctx.extra.socket as WebSocket;
-        // A client that does not read its socket is dropped, not buffered for without limit.
-        if (socket.bufferedAmount > limits.maxBufferedBytes) socket.close(1013, 'Slow consumer');
+      // A client that does not read its socket is dropped, not buffered for: dropSlowConsumer, around each send.
+      onNext: (_ctx, _id, _payload, _args, result) => {
         return result.errors ? { ...result, errors: formatted(result.errors, deps.logger) } : undefined;
       },
       onError: (_ctx, _id, _payload, errors) => formatted(errors, deps.logger),

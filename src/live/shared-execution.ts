@@ -1,5 +1,6 @@
-import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSourceEventStream, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { AppContext } from '../core/context.js';
+import { executeSubscriptionEvent } from '../graphql/limited-execution.js';
 import type { LiveTick } from '../core/live/live-ticks.js';
 
 /** How long a finished read is kept for the person's other sockets that ask for the same tick. */
@@ -26,11 +27,11 @@ export async function subscribeSharingReads(args: ExecutionArgs): Promise<AsyncI
   const ticks = source as AsyncIterableIterator<LiveTick>;
   const userId = (args.contextValue as AppContext).auth?.user.id ?? '';
   const read = (tick: LiveTick): Promise<ExecutionResult> => {
-    if (tick.committedAt === null) return Promise.resolve(execute({ ...args, rootValue: tick }));
+    if (tick.committedAt === null) return executeSubscriptionEvent({ ...args, rootValue: tick });
     const key = `${userId}|${tick.committedAt}|${tick.changes.length}|${documentKey(args)}`;
     let result = running.get(key);
     if (!result) {
-      result = Promise.resolve(execute({ ...args, rootValue: tick }));
+      result = executeSubscriptionEvent({ ...args, rootValue: tick });
       running.set(key, result);
       const forget = () => setTimeout(() => running.delete(key), SHARED_FOR_MS).unref();
       result.then(forget, forget);

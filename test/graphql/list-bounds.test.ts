@@ -6,7 +6,7 @@ import { sql } from '../support/db.js';
 import { weekDayIds } from '../support/fixtures.js';
 import { buildAppSchema } from '../../src/app/schema.js';
 import { isPageItems, isPaged, listBound, listFields } from '../../src/graphql/list-bounds.js';
-import { MAX_ANSWER_CHARS, MAX_ANSWER_ITEMS } from '../../src/graphql/answer-size.js';
+import { MAX_ANSWER_BYTES, MAX_ANSWER_ITEMS } from '../../src/graphql/answer-size.js';
 import { OPERATION_LIMITS } from '../../src/graphql/operation-limits.js';
 import { DAY_TASKS_MAX } from '../../src/tasks/task.types.js';
 import { DAY_ENTRIES_MAX, DAY_TRAINING_SESSIONS_MAX } from '../../src/planning/day-record.entity.js';
@@ -252,7 +252,7 @@ describe('the answer-size ceiling', () => {
     expect(rest.status).toBe(200);
   });
 
-  it(`refuses an answer over ${MAX_ANSWER_CHARS / 1024 / 1024} MB (on GraphQL and on REST), and answers a smaller page`, async () => {
+  it(`refuses an answer over ${MAX_ANSWER_BYTES / 1024 / 1024} MB (on GraphQL and on REST), and answers a smaller page`, async () => {
     const { client } = await signUp(app.url);
     const note = created(await client.post('/api/v1/brain/notes', { title: 'Long', content: 'x'.repeat(450_000) }));
     await copyRow('brain_note', note.id, 39);

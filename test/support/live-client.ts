@@ -17,6 +17,8 @@ export interface LiveClient {
   client: Client;
   /** Close events of the socket(s), in order. */
   closes: { code: number; reason: string }[];
+  /** Bytes of each message received, in order (what the server put on the wire per frame). */
+  frameBytes: number[];
   follow<T = any>(query: string, variables?: Record<string, unknown>): Followed<T>;
   waitClosed(ms?: number): Promise<{ code: number; reason: string }>;
   dispose(): Promise<void>;
@@ -38,9 +40,11 @@ export function liveClient(baseUrl: string, cookie: string | undefined, options:
   const headers: Record<string, string> = {};
   if (cookie) headers.cookie = cookie;
   if (options.origin) headers.origin = options.origin;
+  const frameBytes: number[] = [];
   class CookieSocket extends WebSocket {
     constructor(address: string, protocols?: string | string[]) {
       super(address, protocols, { headers });
+      this.on('message', (data: Buffer) => void frameBytes.push(data.length));
     }
   }
   const closes: { code: number; reason: string }[] = [];
@@ -54,6 +58,7 @@ export function liveClient(baseUrl: string, cookie: string | undefined, options:
   return {
     client,
     closes,
+    frameBytes,
     follow<T>(query: string, variables?: Record<string, unknown>): Followed<T> {
       const followed: Followed<T> = {
         results: [],
