@@ -57,6 +57,12 @@ describe('loadConfig', () => {
     expect(config.defaultPlan).toBe('pro');
   });
 
+  it('reads the per-person budget of distinct live subscriptions (20 by default)', () => {
+    expect(loadConfig({}).live.maxDistinctSubscriptionsPerUser).toBe(20);
+    expect(loadConfig({ LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER: '5' }).live.maxDistinctSubscriptionsPerUser).toBe(5);
+    expect(() => loadConfig({ LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER: '0' })).toThrow(ConfigError);
+  });
+
   it('reads the per-account second-factor lock (10 wrong answers lock for 15 minutes, waits after 5)', () => {
     expect(loadConfig({}).secondFactorLock).toEqual({ maxFailures: 10, lockMs: 900_000, freeFailures: 5 });
     expect(loadConfig({ SECOND_FACTOR_MAX_FAILURES: '6', SECOND_FACTOR_LOCK_MS: '60000', SECOND_FACTOR_FREE_FAILURES: '2' }).secondFactorLock).toEqual({ maxFailures: 6, lockMs: 60_000, freeFailures: 2 });

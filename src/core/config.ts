@@ -102,6 +102,11 @@ export interface LiveSettings {
   /** LIVE_MAX_BUFFERED_BYTES: a socket whose unsent data passes this is a slow consumer and is closed. */
   maxBufferedBytes: number;
 }
+  /**
+   * LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER: different subscriptions (query and arguments) one person may
+   * run on one instance, all sockets together; identical ones share one read. Each change re-reads at most these.
+   */
+  maxDistinctSubscriptionsPerUser: number;
 
 export interface OidcSettings {
   /** OIDC_ISSUER: the provider's issuer identifier; its discovery document is read on first use. */
@@ -380,3 +385,4 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 }
+      maxDistinctSubscriptionsPerUser: readInt(env, 'LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER', 20, 1),

@@ -47,7 +47,7 @@ export function eventsStreamRoutes(deps: AppDeps, schema: GraphQLSchema): Router
       let ended = false;
       let keepAlive: NodeJS.Timeout | undefined;
       const subscribed = await subscribeWithinLimits({ schema, document: MY_CHANGES, contextValue: ctx }, { maxBytes: limits.maxBufferedBytes }, subscribeSharingReads);
-      if (!(Symbol.asyncIterator in subscribed)) throw subscribed.errors?.[0] ?? new Error('the event stream did not start');
+      if (!(Symbol.asyncIterator in subscribed)) throw subscribed.errors?.[0]?.originalError ?? subscribed.errors?.[0] ?? new Error('the event stream did not start');
       const results = subscribed;
       const end = () => {
         if (ended) return;

@@ -1,53 +1,103 @@
-import { createSourceEventStream, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSourceEventStream, GraphQLError, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { AppContext } from '../core/context.js';
+import { AppError } from '../core/errors.js';
 import { executeSubscriptionEvent } from '../graphql/limited-execution.js';
-import type { LiveTick } from '../core/live/live-ticks.js';
+import { heardBatches, type LiveTick } from '../core/live/live-ticks.js';
 
-/** How long a finished read is kept for the person's other sockets that ask for the same tick. */
-const SHARED_FOR_MS = 100;
+/** How long a finished read is kept for the person's subscriptions of the same query that are still behind. */
+const SHARED_FOR_MS = 1000;
 
-const running = new Map<string, Promise<ExecutionResult>>();
-const documentKeys = new WeakMap<object, string>();
+/** One person's running subscriptions of one query with the same arguments, on any of their sockets. */
+interface SharedQuery {
+  subscribers: number;
+  /** The newest read and the newest batch heard when it started: it shows that batch and all before. */
+  latest: { shows: number; result: Promise<ExecutionResult> } | null;
+}
 
-function documentKey(args: ExecutionArgs): string {
-  let key = documentKeys.get(args.document);
-  if (key === undefined) documentKeys.set(args.document, (key = print(args.document)));
-  return `${key}|${args.operationName ?? ''}|${JSON.stringify(args.variableValues ?? {})}`;
+const queriesByPerson = new Map<string, Map<string, SharedQuery>>();
+const documentTexts = new WeakMap<object, string>();
+
+function queryKey(args: ExecutionArgs): string {
+  let text = documentTexts.get(args.document);
+  if (text === undefined) documentTexts.set(args.document, (text = print(args.document)));
+  return `${text}|${args.operationName ?? ''}|${JSON.stringify(args.variableValues ?? {})}`;
+}
+
+function budgetError(max: number): ExecutionResult {
+  const message = `At most ${max} different live subscriptions per person; identical ones on several sockets count once`;
+  return { errors: [new GraphQLError(message, { originalError: new AppError('RATE_LIMIT_EXCEEDED', 429, message) })] };
 }
 
 /**
- * graphql-js's `subscribe`, with each event's read shared: a person's phone and laptop following the
- * same day get the same tick for the same committed change, and one read answers both (the first
- * subscription's fresh entity manager and loaders run it). Ticks that differ (merged differently, a
- * first tick) are read apart, so sharing never changes what an answer is.
+ * graphql-js's `subscribe`, each event run by the one executor (src/graphql/limited-execution.ts) and
+ * read once per person: the person's subscriptions of the same query and arguments, on any socket, share
+ * one read per change. A tick says the newest batch it includes; a read started after that batch was
+ * heard shows it, so it answers every such tick however the ticks were merged. A person may run at
+ * most `maxDistinctSubscriptionsPerUser` different ones, so one change re-reads at most that many for
+ * them, whatever the number of sockets (the per-person budget). First ticks, and topics whose answer is
+ * the tick itself (`upTo` null), are read apart.
  */
 export async function subscribeSharingReads(args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  const context = args.contextValue as AppContext;
+  const userId = context.auth?.user.id ?? '';
+  const key = queryKey(args);
+  let mine = queriesByPerson.get(userId);
+  const max = context.deps.config.live.maxDistinctSubscriptionsPerUser;
+  if (!mine?.has(key) && (mine?.size ?? 0) >= max) return budgetError(max);
+
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
   const ticks = source as AsyncIterableIterator<LiveTick>;
-  const userId = (args.contextValue as AppContext).auth?.user.id ?? '';
-  const read = (tick: LiveTick): Promise<ExecutionResult> => {
-    if (tick.committedAt === null) return executeSubscriptionEvent({ ...args, rootValue: tick });
-    const key = `${userId}|${tick.committedAt}|${tick.changes.length}|${documentKey(args)}`;
-    let result = running.get(key);
-    if (!result) {
-      result = executeSubscriptionEvent({ ...args, rootValue: tick });
-      running.set(key, result);
-      const forget = () => setTimeout(() => running.delete(key), SHARED_FOR_MS).unref();
-      result.then(forget, forget);
+  // Counted again after the await: another socket may have taken the last place meanwhile.
+  mine = queriesByPerson.get(userId);
+  if (!mine) queriesByPerson.set(userId, (mine = new Map()));
+  let shared = mine.get(key);
+  if (!shared) {
+    if (mine.size >= max) {
+      await ticks.return?.();
+      return budgetError(max);
     }
+    mine.set(key, (shared = { subscribers: 0, latest: null }));
+  }
+  shared.subscribers++;
+  const person = mine;
+  const query = shared;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    if (--query.subscribers > 0) return;
+    person.delete(key);
+    if (person.size === 0 && queriesByPerson.get(userId) === person) queriesByPerson.delete(userId);
+  };
+
+  const read = (tick: LiveTick): Promise<ExecutionResult> => {
+    if (tick.upTo === null) return executeSubscriptionEvent({ ...args, rootValue: tick });
+    const latest = query.latest;
+    if (latest && latest.shows >= tick.upTo) return latest.result;
+    const result = executeSubscriptionEvent({ ...args, rootValue: tick });
+    const started = (query.latest = { shows: heardBatches(), result });
+    // Kept a moment for the subscriptions of a slower socket, then let go (results can be large).
+    const forget = () => setTimeout(() => query.latest === started && (query.latest = null), SHARED_FOR_MS).unref();
+    result.then(forget, forget);
     return result;
   };
   const results: AsyncIterableIterator<ExecutionResult> = {
     async next() {
       const step = await ticks.next();
-      return step.done ? step : { value: await read(step.value), done: false };
+      if (step.done) {
+        release();
+        return step;
+      }
+      return { value: await read(step.value), done: false };
     },
     async return() {
+      release();
       await ticks.return?.();
       return { value: undefined, done: true };
     },
     async throw(error: unknown) {
+      release();
       await ticks.return?.();
       throw error;
     },
