@@ -19,6 +19,10 @@ let today: string;
 let noteId: string;
 
 const marker = (area: ScopeArea) => `mk${area}zq`;
+/** Hours slept, written on the day by health_log_sleep: health's data in a planning record. */
+const SLEEP_HOURS = '13.37';
+/** What shows an area's data in an answer: its marker, and for health the day's sleep too (no health tool reads it back). */
+const signs = (area: ScopeArea) => (area === 'health' ? [marker(area), SLEEP_HOURS] : [marker(area)]);
 
 /** Arguments for the tools that answer nothing useful without them (a tool without an entry is called with none). */
 const toolArguments = (): Record<string, Record<string, unknown>> => ({
@@ -48,6 +52,7 @@ beforeAll(async () => {
   await callOk(c, 'tasks_create', { title: `Task ${marker('planning')}`, timebox: 30, dayId: day.id });
   await callOk(c, 'training_log_session', { dayId: day.id, split: marker('health'), startTime: now, exercises: [{ name: 'bench press', sets: [{ reps: 5, load: 70 }] }] });
   await callOk(c, 'health_log_meditation', { duration: 10, type: marker('health'), dayId: day.id });
+  await callOk(c, 'health_log_sleep', { duration: Number(SLEEP_HOURS), dayId: day.id });
   await callOk(c, 'nutrition_add_meal_template', { name: `Chili ${marker('food')}`, servings: 2 });
   await callOk(c, 'nutrition_generate_grocery_list', { date: today });
   await callOk(c, 'nutrition_add_grocery_items', { date: today, items: [{ name: `Beans ${marker('food')}` }] });
@@ -89,6 +94,7 @@ describe('a connection granted one area', () => {
     const { entries } = await callOk(owner.client, 'agenda_range', toolArguments().agenda_range);
     const text = JSON.stringify(entries).toLowerCase();
     for (const area of SCOPE_AREAS.filter((a) => a !== 'food')) expect(text, area).toContain(marker(area));
+    expect((await callOk(owner.client, 'planning_get_today')).sleepHours).toBe(Number(SLEEP_HOURS));
     expect(entries.find((e: { type: string }) => e.type === 'transaction')).toMatchObject({ area: 'money', title: expect.stringContaining('secret tx') });
   });
 
@@ -99,7 +105,7 @@ describe('a connection granted one area', () => {
       const { text, tools } = await everythingReadable(client);
       expect(tools.length).toBeGreaterThan(1);
       expect(text).toContain(marker(area));
-      const leaked = SCOPE_AREAS.filter((other) => other !== area && text.includes(marker(other)));
+      const leaked = SCOPE_AREAS.filter((other) => other !== area && signs(other).some((sign) => text.includes(sign)));
       expect(leaked).toEqual([]);
     } finally {
       await client.close();

@@ -8,6 +8,8 @@ import { setPlan, sql } from '../../test/support/db.js';
 import { FINGERPRINT_FIELDS } from '../brain/forms/form-submit.service.js';
 import { connectorTools } from './mcp/tools/index.js';
 import { connectWithOAuth, connectWithToken, rawMcp, TestOAuthClient, toolJson, startConnectorApp } from './connector.test-helpers.js';
+import type { AgendaEntryType } from '../agenda/agenda.types.js';
+import { AGENDA_ENTRY_AREAS } from './scopes/answer-areas.js';
 
 let app: TestApp;
 let base: string;
@@ -156,7 +158,9 @@ describe('the whole OAuth flow with the SDK client', () => {
     const range = { start: today.date, end: `${today.date}T23:59:59` };
     const agenda = toolJson(await client.callTool({ name: 'agenda_range', arguments: range }));
     const viaAgendaRoute = await user.client.get(`/api/v1/agenda/range?start=${range.start}&end=${range.end}`);
-    expect(agenda.entries).toEqual(viaAgendaRoute.body.data);
+    // The same entries as the app's, each with the area it belongs to (what a grant filters by).
+    expect(agenda.entries.map(({ area, ...entry }: { area: string }) => entry)).toEqual(viaAgendaRoute.body.data);
+    expect(agenda.entries.map((e: { area: string }) => e.area)).toEqual(agenda.entries.map((e: { type: AgendaEntryType }) => AGENDA_ENTRY_AREAS[e.type]));
     expect(agenda.entries).toEqual(expect.arrayContaining([expect.objectContaining({ type: 'task', sourceId: task.id, allDay: true })]));
     const badRange = await client.callTool({ name: 'agenda_range', arguments: { start: range.end, end: range.start } });
     expect(badRange.isError).toBe(true);

@@ -12,6 +12,7 @@ import { mondayOf } from '../../../core/dates.js';
 import type { Day } from '../../../planning/day.entity.js';
 import type { ChecklistItem } from '../../../planning/checklist-item.entity.js';
 import type { Task } from '../../../tasks/task.entity.js';
+import { areaField } from '../../scopes/answer-areas.js';
 import { isoDate, isoDateTime, taskOut } from './outputs.js';
 import { defineTool, READ_ONLY, type ConnectorTool, type ToolContext } from './tool.js';
 
@@ -52,6 +53,13 @@ export async function dayIdOrToday(ctx: ToolContext, dayId: string | undefined):
 }
 
 
+/** A day's mood, energy and sleep: health's data (logged with health:write), answered to a grant that reads health. */
+const healthOfDay = {
+  mood: areaField('health', z.number().nullable().describe('1-10; left out without health:read.')),
+  energy: areaField('health', z.number().nullable().describe('1-10; left out without health:read.')),
+  sleepHours: areaField('health', z.number().nullable().describe('Hours slept; left out without health:read.')),
+};
+
 /** What the day tools and the day resources answer for one day. */
 const dayShape = {
   id: z.string(),
@@ -59,9 +67,7 @@ const dayShape = {
   weekId: z.string(),
   minimumMode: z.boolean(),
   completed: z.boolean(),
-  mood: z.number().nullable(),
-  energy: z.number().nullable(),
-  sleepHours: z.number().nullable(),
+  ...healthOfDay,
   notes: z.string().nullable(),
   checklist: z.array(checklistItemOut),
   perimeterTasks: z.array(z.object({ id: z.string(), title: z.string() })),
@@ -105,7 +111,7 @@ export const planningTools: ConnectorTool[] = [
     name: 'planning_get_today',
     title: "Today's plan",
     description:
-      "The user's today (in their time zone, created on first read): mode, mood and energy, the checklist (which items the day requires and which are done), the perimeter tasks, the day's tasks and the bedtime targets in effect.",
+      "The user's today (in their time zone, created on first read): mode, mood and energy (with health:read), the checklist (which items the day requires and which are done), the perimeter tasks, the day's tasks and the bedtime targets in effect.",
     inputSchema: {},
     outputSchema: dayShape,
     area: 'planning',
@@ -131,7 +137,7 @@ export const planningTools: ConnectorTool[] = [
     name: 'planning_get_week',
     title: 'A week of the plan',
     description:
-      "The week (Monday to Sunday) holding `date` (today by default): whether it is a stress week, and per day its completion, mood, energy, sleep and checklist progress (required items done / required). A week never generated is NOT_FOUND.",
+      "The week (Monday to Sunday) holding `date` (today by default): whether it is a stress week, and per day its completion, mood, energy and sleep (with health:read) and checklist progress (required items done / required). A week never generated is NOT_FOUND.",
     inputSchema: { date: dateInput },
     outputSchema: {
       id: z.string(),
@@ -145,9 +151,7 @@ export const planningTools: ConnectorTool[] = [
           date: isoDate,
           completed: z.boolean(),
           minimumMode: z.boolean(),
-          mood: z.number().nullable(),
-          energy: z.number().nullable(),
-          sleepHours: z.number().nullable(),
+          ...healthOfDay,
           checklistDone: z.number(),
           checklistRequired: z.number(),
         }),

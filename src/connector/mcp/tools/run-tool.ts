@@ -1,7 +1,16 @@
+import { z } from 'zod';
 import { AppError } from '../../../core/errors.js';
 import { withinGrant } from '../../scopes/answer-areas.js';
 import { allows } from '../../scopes/connector-scopes.js';
 import { scopeOf, type ConnectorTool, type ToolContext } from './tool.js';
+
+const answerSchemas = new WeakMap<ConnectorTool, z.ZodType>();
+/** The tool's answer as one schema (made once per tool). */
+function answerSchema(tool: ConnectorTool): z.ZodType {
+  let schema = answerSchemas.get(tool);
+  if (!schema) answerSchemas.set(tool, (schema = z.object(tool.outputSchema)));
+  return schema;
+}
 
 /** What a call outside the grant answers, naming the scope it needs. */
 export function insufficientScope(needed: string): AppError {
@@ -17,5 +26,5 @@ export function insufficientScope(needed: string): AppError {
 export async function runTool(tool: ConnectorTool, args: unknown, ctx: ToolContext): Promise<object> {
   const needed = scopeOf(tool);
   if (needed && !allows(ctx.granted, needed)) throw insufficientScope(needed);
-  return withinGrant(await tool.run(args as never, ctx), ctx.granted);
+  return withinGrant(await tool.run(args as never, ctx), ctx.granted, answerSchema(tool));
 }
