@@ -69,7 +69,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
             ? { '403': ref('ForeignOrigin') }
             : {}),
       ...(route.hasPathParameters || route.referencesRecord ? { '404': ref('NotFound') } : {}),
-      ...(route.field === 'register' ? { '409': ref('EmailExists') } : {}),
+      ...(route.field === 'register' ? { '409': ref('EmailExists') } : route.field === 'createReminder' ? { '409': ref('ReminderExists') } : {}),
       ...(route.hasBody ? { '413': ref('PayloadTooLarge') } : {}),
       ...(route.method !== 'GET' ? { '415': ref('NotJson') } : {}),
       ...(route.field === 'submitBrainForm' ? FORM_SUBMIT_ERRORS : {}),
@@ -95,6 +95,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       NotJson: errorResponse('UNSUPPORTED_MEDIA_TYPE: a body was sent that is not `application/json` (form posts from other sites cannot reach the API).'),
       NotFound: errorResponse('NOT_FOUND: no such record, or it belongs to another user.'),
       EmailExists: errorResponse('EMAIL_EXISTS: this email is already registered.'),
+      ReminderExists: errorResponse('REMINDER_EXISTS: the person already holds a reminder of this daily kind (bedtime_in_bed, bedtime_lights_out, morning_brief, evening_review: one of each); `details: { kind, reminderId, field }` names the one to change instead.'),
       PayloadTooLarge: errorResponse('PAYLOAD_TOO_LARGE: the body is over 2 MB.'),
       RateLimited: errorResponse('RATE_LIMIT_EXCEEDED: too many requests from this address in the window.', {
         headers: {

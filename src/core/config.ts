@@ -77,6 +77,10 @@ export interface ReminderSettings {
   vapidSubject: string;
   /** WEB_PUSH_TTL_SECONDS: how long a push service keeps an undelivered notification (RFC 8030 TTL). */
   webPushTtlSeconds: number;
+  /** APP_URL: the rich client's address, where reminder links open (`<APP_URL>/days/<date>`); unset: BASE_URL's `/` page. */
+  appUrl: string | undefined;
+  /** REMINDER_SENDS_PER_MINUTE: sends one person receives per minute, all channels together; the rest wait for the next minute. */
+  sendsPerMinute: number;
 }
 
 export interface SecondFactorLockSettings {
@@ -271,6 +275,8 @@ function readReminders(env: Env, baseUrl: string): ReminderSettings {
     vapidPrivateKey,
     vapidSubject,
     webPushTtlSeconds: readInt(env, 'WEB_PUSH_TTL_SECONDS', 3600, 0),
+    appUrl: readUrl(env, 'APP_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
+    sendsPerMinute: readInt(env, 'REMINDER_SENDS_PER_MINUTE', 20, 1),
   };
 }
 

@@ -14,6 +14,8 @@ export type ErrorCode =
   | 'SECOND_FACTOR_REQUIRED'
   // Too many wrong second factors for the account, across steps and addresses (429 with Retry-After).
   | 'SECOND_FACTOR_LOCKED'
+  // A second reminder of a daily kind for one person (src/reminders/daily-kinds.ts): 409.
+  | 'REMINDER_EXISTS'
   | 'RATE_LIMIT_EXCEEDED'
   | 'SUBSCRIPTION_REQUIRED'
   | 'METHOD_NOT_ALLOWED'

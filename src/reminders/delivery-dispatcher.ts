@@ -2,9 +2,11 @@ import type pg from 'pg';
 import type { Slots } from '../core/concurrency-slots.js';
 import type { Orm } from '../core/database/orm.js';
 import type { Logger } from '../core/logger.js';
+import { reminderLink } from './app-links.js';
 import type { Channel, ChannelResult } from './channels/channel.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
 import type { ReminderChannelName, ReminderMessage, ReminderSpec } from './reminder-kind.js';
+import { deferDeliveries, minuteOf, reserveSends } from './send-budget.queries.js';
 import { claimDueDeliveries, pushSubscriptionsOf, recordOutcomes, type ClaimedDelivery, type Outcome, type StoredPushSubscription } from './reminder-engine.queries.js';
 
 /** Sends in flight per process, and deliveries claimed per statement. */
@@ -27,9 +29,13 @@ export interface DispatcherOptions {
   channels: Record<ReminderChannelName, Channel>;
   /** Read at send time (BASE_URL may follow the port taken). */
   baseUrl(): string;
+  /** APP_URL: the rich client reminder links open in; unset, they open the service's `/` page. */
+  appUrl(): string | undefined;
   /** The channels' HTTP timeout: a send starts only when it can end before its lease. */
   timeoutMs: number;
   backoffUnitMs: number;
+  /** REMINDER_SENDS_PER_MINUTE: deliveries one person may be sent per clock minute (send-budget.queries.ts). */
+  sendsPerMinute: number;
 }
 
 /**
@@ -50,6 +56,8 @@ export class DeliveryDispatcher {
   /** The last claim took all it could: a finishing send claims again. */
   private mayHaveMore = false;
   private readonly writer: OutcomeWriter;
+  /** The clock claims read (tests pass instants instead of waiting for minutes to pass). */
+  now: () => Date = () => new Date();
 
   constructor(private readonly options: DispatcherOptions) {
     this.writer = new OutcomeWriter(options.pool, options.logger);
@@ -105,12 +113,13 @@ export class DeliveryDispatcher {
       this.mayHaveMore = true;
       return false;
     }
-    const now = new Date();
+    const now = this.now();
     const lease = new Date(now.getTime() + this.leaseMs);
     const mailLease = new Date(now.getTime() + MAIL_SEND_MS + 60_000);
-    const claimed = await claimDueDeliveries(this.options.pool, now, lease, mailLease, free, MAX_ATTEMPTS);
-    this.mayHaveMore = claimed.length === free;
-    if (!claimed.length) return false;
+    const all = await claimDueDeliveries(this.options.pool, now, lease, mailLease, free, MAX_ATTEMPTS);
+    this.mayHaveMore = all.length === free;
+    if (!all.length) return false;
+    const claimed = await this.withinBudget(all, now);
     const pushUsers = [...new Set(claimed.filter((d) => d.channel === 'web_push').map((d) => d.user_id))];
     const subscriptions = new Map<string, StoredPushSubscription[]>();
     if (pushUsers.length) {
@@ -129,7 +138,31 @@ export class DeliveryDispatcher {
         });
       this.work.add(work);
     }
-    return claimed.length === free;
+    return all.length === free;
+  }
+
+  /**
+   * The per-person budget, here where every channel passes: the claimed deliveries each person may be
+   * sent this minute (earliest first); the rest are deferred to the next minute, not lost. So 500 due
+   * reminders of one person become REMINDER_SENDS_PER_MINUTE sends a minute, each reaching at most
+   * SUBSCRIPTIONS_PER_USER browsers.
+   */
+  private async withinBudget(claimed: ClaimedDelivery[], now: Date): Promise<ClaimedDelivery[]> {
+    const wanted = new Map<string, number>();
+    for (const d of claimed) wanted.set(d.user_id, (wanted.get(d.user_id) ?? 0) + 1);
+    const granted = await reserveSends(this.options.pool, wanted, now, this.options.sendsPerMinute);
+    const sending: ClaimedDelivery[] = [];
+    const deferred: string[] = [];
+    const earliestFirst = [...claimed].sort((a, b) => new Date(a.due_at).getTime() - new Date(b.due_at).getTime());
+    for (const d of earliestFirst) {
+      const left = granted.get(d.user_id) ?? 0;
+      if (left > 0) {
+        granted.set(d.user_id, left - 1);
+        sending.push(d);
+      } else deferred.push(d.id);
+    }
+    await deferDeliveries(this.options.pool, deferred, new Date(minuteOf(now).getTime() + 60_000), now);
+    return sending;
   }
 
   private async process(delivery: ClaimedDelivery, subscriptions: StoredPushSubscription[], lease: Date): Promise<void> {
@@ -172,7 +205,7 @@ export class DeliveryDispatcher {
     // Too little of the lease left to finish the send inside it: leave it for the next claim.
     const sendMs = delivery.channel === 'email' ? MAIL_SEND_MS : this.options.timeoutMs;
     if (Date.now() + sendMs + 2000 > lease.getTime()) return outcome('pending', 'The lease ran short before sending', new Date());
-    const link = message.url ? new URL(message.url, `${this.options.baseUrl()}/`).href : null;
+    const link = reminderLink({ appUrl: this.options.appUrl(), baseUrl: this.options.baseUrl() }, delivery.kind, delivery.occurrence_key, message);
     const sent: ChannelResult = await this.options.channels[delivery.channel].send({ delivery, message, link, subscriptions });
     if (sent.status === 'sent') return outcome('sent', sent.note ?? null);
     if (sent.status === 'failed') return outcome('failed', sent.error);

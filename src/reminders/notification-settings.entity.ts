@@ -1,4 +1,4 @@
-import { Entity, OneToOne, Property } from '@mikro-orm/core';
+import { Entity, OneToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
@@ -21,4 +21,12 @@ export class NotificationSettings extends BaseEntity {
   @Field(() => String, { nullable: true, description: 'HH:MM local: quiet hours end; a reminder falling in them is held until then.' })
   @Property({ type: 'string', length: 5, nullable: true })
   quietHoursEnd?: string | null = null;
+
+  /** The minute the send budget counts (send-budget.queries.ts); not part of the API. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  sendMinute?: Date | null = null;
+
+  /** Reminder sends started in `sendMinute`, all channels together (at most REMINDER_SENDS_PER_MINUTE). */
+  @Property({ type: 'integer', default: 0 })
+  sendsInMinute: Opt<number> = 0;
 }

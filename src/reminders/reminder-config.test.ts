@@ -10,6 +10,8 @@ describe('reminder settings', () => {
       vapidPrivateKey: undefined,
       vapidSubject: 'mailto:reminders@localhost',
       webPushTtlSeconds: 3600,
+      appUrl: undefined,
+      sendsPerMinute: 20,
     });
     expect(loadConfig({ BASE_URL: 'https://plan.example.com/app' }).reminders.vapidSubject).toBe('https://plan.example.com');
   });
@@ -22,8 +24,18 @@ describe('reminder settings', () => {
       VAPID_SUBJECT: 'mailto:ops@example.com',
       WEB_PUSH_TTL_SECONDS: '600',
       REMINDER_SCAN_INTERVAL_MS: '250',
+      APP_URL: 'https://app.example.com/planner/',
+      REMINDER_SENDS_PER_MINUTE: '5',
     }).reminders;
-    expect(config).toEqual({ scanIntervalMs: 250, vapidPublicKey: keys.publicKey, vapidPrivateKey: keys.privateKey, vapidSubject: 'mailto:ops@example.com', webPushTtlSeconds: 600 });
+    expect(config).toEqual({
+      scanIntervalMs: 250,
+      vapidPublicKey: keys.publicKey,
+      vapidPrivateKey: keys.privateKey,
+      vapidSubject: 'mailto:ops@example.com',
+      webPushTtlSeconds: 600,
+      appUrl: 'https://app.example.com/planner',
+      sendsPerMinute: 5,
+    });
     const refused = (env: Record<string, string>, setting: string) => {
       expect(() => loadConfig(env)).toThrow(ConfigError);
       expect(() => loadConfig(env)).toThrow(`Invalid setting ${setting}`);
@@ -34,5 +46,8 @@ describe('reminder settings', () => {
     refused({ VAPID_SUBJECT: 'http://example.com' }, 'VAPID_SUBJECT');
     refused({ REMINDER_SCAN_INTERVAL_MS: '5' }, 'REMINDER_SCAN_INTERVAL_MS');
     refused({ WEB_PUSH_TTL_SECONDS: 'soon' }, 'WEB_PUSH_TTL_SECONDS');
+    refused({ APP_URL: 'app.example.com' }, 'APP_URL');
+    refused({ APP_URL: 'ftp://app.example.com' }, 'APP_URL');
+    refused({ REMINDER_SENDS_PER_MINUTE: '0' }, 'REMINDER_SENDS_PER_MINUTE');
   });
 });

@@ -79,6 +79,8 @@ export class ReminderEngine {
         push_url: new PushUrlChannel(this.poster, this.pool),
       },
       baseUrl: () => config.baseUrl,
+      appUrl: () => config.reminders.appUrl,
+      sendsPerMinute: config.reminders.sendsPerMinute,
       timeoutMs: config.webhooks.timeoutMs,
       backoffUnitMs: config.webhooks.backoffUnitMs,
     });

@@ -54,7 +54,7 @@ export interface ReminderOccurrence {
 export interface ReminderMessage {
   title: string;
   body: string;
-  /** A path of the app to open (e.g. `/api/v1/days/today`), when there is one. */
+  /** The API resource it is about (e.g. `/api/v1/tasks/<id>`); links are made from it (app-links.ts). */
   url?: string;
 }
 

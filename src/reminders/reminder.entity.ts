@@ -1,4 +1,5 @@
 import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { DAILY_KIND_INDEX_SQL } from './daily-kinds.js';
 import { Field, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
@@ -32,6 +33,7 @@ registerEnumType(ReminderChannelValue, {
   name: 'reminders_due_index',
   expression: 'create index "reminders_due_index" on "reminders" ("next_due_at") where "active" and "next_due_at" is not null',
 })
+@Index({ name: 'reminders_one_per_daily_kind', expression: DAILY_KIND_INDEX_SQL })
 export class Reminder extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;

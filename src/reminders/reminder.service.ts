@@ -2,7 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { findPage } from '../core/database/find-page.js';
 import { deleted, type Deleted } from '../core/deleted.js';
-import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { AppError, NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
+import { DAILY_REMINDER_KINDS } from './daily-kinds.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
@@ -86,6 +88,7 @@ export class ReminderService {
     if (kind.requiresLocalTime && !input.localTime) throw fieldError('localTime', `localTime is required for ${input.kind} reminders`);
     const count = await this.em.count(Reminder, { userId });
     if (count >= REMINDERS_MAX) throw new RuleViolationError('reminder_limit', `A user can have at most ${REMINDERS_MAX} reminders`);
+    await this.refuseSecondDaily(userId, input.kind);
     const reminder = this.em.create(Reminder, {
       userId,
       kind: input.kind,
@@ -99,8 +102,24 @@ export class ReminderService {
     const ctx = { em: this.em, timezone: await new SettingsService(this.em).timezoneOf(userId) };
     await kind.checkTarget(ctx, spec);
     schedule(reminder, await kind.nextOccurrence(ctx, spec, now));
-    await this.em.flush();
+    try {
+      await this.em.flush();
+    } catch (error) {
+      // Two creations at once: the partial unique index keeps one; the other is refused alike.
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      this.em.clear();
+      await this.refuseSecondDaily(userId, input.kind);
+      throw error;
+    }
     return reminder;
+  }
+
+  /** 409 REMINDER_EXISTS when the person already holds a reminder of this daily kind (change that one instead). */
+  private async refuseSecondDaily(userId: string, kind: ReminderKindName): Promise<void> {
+    if (!DAILY_REMINDER_KINDS.includes(kind)) return;
+    const existing = await this.em.findOne(Reminder, { userId, kind }, { fields: ['id'] });
+    if (!existing) return;
+    throw new AppError('REMINDER_EXISTS', 409, `There is already a ${kind} reminder: one of each daily kind per person; change it (PATCH /reminders/${existing.id}) instead`, { kind, reminderId: existing.id, field: 'kind' });
   }
 
   async update(userId: string, reminderId: string, changes: ReminderChanges, now = new Date()): Promise<Reminder> {

@@ -3,6 +3,9 @@ import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import { MISSING_ID } from '../../test/support/fixtures.js';
+import { expectStatus } from '../../test/support/expectations.js';
+import { DAILY_REMINDER_KINDS } from './daily-kinds.js';
+import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
 import { localInstant } from './kinds/local-time.js';
 import { createReminder, setTimezone, taskOn, tomorrowUtc } from './reminders.test-helpers.js';
 
@@ -99,6 +102,25 @@ describe('reminders', () => {
     await refuse({ kind: 'task_at_time', targetId: past.id, channel: 'email', localTime: '07:00' }, null, 'reminder_no_occurrence');
     const [row] = await sql(app.databaseUrl, 'select count(*)::int as n from reminders where target_id = any($1::uuid[])', [[task.id, past.id]]);
     expect(row!.n).toBe(0);
+  });
+
+  it('holds one reminder of each daily kind per person: a second is refused with 409 REMINDER_EXISTS naming the first', async () => {
+    // The daily kinds are the registry's kinds about no record.
+    expect([...DAILY_REMINDER_KINDS].sort()).toEqual(Object.values(REMINDER_KIND_IMPLEMENTATIONS).filter((k) => !k.target).map((k) => k.name).sort());
+    const { client } = await signUp(app.url);
+    const first = await client.post('/api/v1/reminders', { kind: 'morning_brief', channel: 'email' });
+    expect(first.status, first.text).toBe(201);
+    const again = await client.post('/api/v1/reminders', { kind: 'morning_brief', channel: 'push_url', offsetMinutes: 10 });
+    expectStatus(again, 409, 'REMINDER_EXISTS');
+    expect(again.body.error.details).toMatchObject({ kind: 'morning_brief', reminderId: first.body.data.id });
+    const graphql = await client.graphql('mutation { createReminder(kind: morning_brief, channel: email) { id } }');
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'REMINDER_EXISTS', status: 409 });
+    // Two at once: the index keeps one.
+    const racing = await Promise.all([0, 1].map(() => client.post('/api/v1/reminders', { kind: 'evening_review', channel: 'email', localTime: '21:00' })));
+    expect(racing.map((r) => r.status).sort()).toEqual([201, 409]);
+    // Another daily kind, and the kinds about a record, are not limited this way.
+    expect((await client.post('/api/v1/reminders', { kind: 'bedtime_in_bed', channel: 'email' })).status).toBe(201);
+    expect((await client.get('/api/v1/reminders')).body.data).toHaveLength(3);
   });
 
   it('is reachable through GraphQL with the same rules', async () => {

@@ -26,6 +26,8 @@ import {
  * a fixed `now` walks a reminder through chosen dates, so daylight-saving changes are met on their
  * days without waiting for them. Channels are real: an HTTP receiver for the push URL, an SMTP server.
  */
+/** The rich client's address (issue 34, item 13): reminder links open there, not on the JSON resource. */
+const APP_URL = 'https://app.example.com/planner';
 let app: TestApp;
 let engine: ReminderEngine;
 let receiver: HttpReceiver;
@@ -34,7 +36,7 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   receiver = await HttpReceiver.start();
   smtp = await startSmtp();
-  app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2000', SMTP_URL: smtp.url });
+  app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2000', SMTP_URL: smtp.url, APP_URL: `${APP_URL}/` });
   engine = reminderEngine(app.server.deps);
 });
 afterAll(async () => {
@@ -164,7 +166,8 @@ describe('delivery', () => {
     expect(req!.rawBody.toString('utf8')).toContain('Call the bank — ☎ — today at 09:30');
     expect(req!.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(Buffer.from(/^=\?UTF-8\?B\?(.*)\?=$/.exec(String(req!.headers.title))![1]!, 'base64').toString('utf8')).toBe('Call the bank — ☎');
-    expect(req!.headers.click).toBe(`${app.server.deps.config.baseUrl}/api/v1/tasks/${task.id}`);
+    // A deep link into the rich client (APP_URL, its trailing slash dropped), not the JSON resource.
+    expect(req!.headers.click).toBe(`${APP_URL}/tasks/${task.id}`);
     expect(req!.headers['x-reminder-id']).toBe(reminder.id);
     expect(req!.headers['x-reminder-occurrence']).toBe(date);
     const [delivery] = await deliveriesOf(reminder.id);
@@ -181,6 +184,62 @@ describe('delivery', () => {
     const listed = await u.client.get(`/api/v1/reminders/${reminder.id}/deliveries`);
     expect(listed.body.data).toEqual([expect.objectContaining({ occurrenceKey: date, status: 'sent', channel: 'push_url', attempts: 1 })]);
     expect((await u.client.get(`/api/v1/reminders/${reminder.id}`)).body.data.nextDueAt).toBeNull();
+  });
+
+  it("links a daily reminder to its day in the rich client (APP_URL/days/<date>), whatever the channel's payload", async () => {
+    const path = receiver.endpoint();
+    const u = await user('Europe/Paris', path);
+    const reminder = await createReminder(u.client, { kind: 'morning_brief', channel: 'push_url' });
+    const { next_occurrence_key } = await reminderRow(reminder.id);
+    await makeDue(app.databaseUrl, [reminder.id]);
+    await scan();
+    const [req] = await receiver.waitFor(path, 1);
+    expect(req!.headers.click).toBe(`${APP_URL}/days/${next_occurrence_key}`);
+  });
+
+  it('sends one person at most REMINDER_SENDS_PER_MINUTE (20) a minute over every channel; the rest wait for the next minute, none lost', async () => {
+    const path = receiver.endpoint();
+    const u = await user('UTC', path);
+    const other = await user('UTC', receiver.endpoint());
+    const task = await taskOn(u.client, tomorrowUtc(2), 'Stand up');
+    const first = await createReminder(u.client, { kind: 'task_at_time', targetId: task.id, channel: 'push_url', localTime: '10:00' });
+    // 24 more of the same (as 500 reminders would): 25 occurrences due in one minute.
+    await sql(
+      app.databaseUrl,
+      `insert into reminders (id, created_at, updated_at, user_id, kind, target_id, channel, offset_minutes, local_time, active, next_due_at, next_occurrence_key)
+       select gen_random_uuid(), now(), now(), user_id, kind, target_id, channel, offset_minutes, local_time, active, next_due_at, next_occurrence_key
+         from reminders, generate_series(1, 24) where id = $1`,
+      [first.id],
+    );
+    const ids = (await sql(app.databaseUrl, 'select id from reminders where user_id = $1', [u.id])).map((r) => r.id as string);
+    const otherTask = await taskOn(other.client, tomorrowUtc(2), 'Water');
+    const otherReminder = await createReminder(other.client, { kind: 'task_at_time', targetId: otherTask.id, channel: 'push_url', localTime: '10:00' });
+    await makeDue(app.databaseUrl, [...ids, otherReminder.id]);
+    // The dispatcher's clock: one minute, then the next (never waited for).
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000);
+    try {
+      engine.dispatcher.now = () => new Date(minute.getTime() + 5_000);
+      await scan(new Date(minute.getTime() + 5_000));
+      await scan(new Date(minute.getTime() + 30_000));
+      expect(receiver.at(path)).toHaveLength(20);
+      const rows = await sql(app.databaseUrl, "select status, attempts, next_attempt_at, error from reminder_deliveries where user_id = $1 and status = 'pending'", [u.id]);
+      expect(rows).toHaveLength(5);
+      for (const row of rows) {
+        expect(row).toMatchObject({ attempts: 0, error: expect.stringContaining('REMINDER_SENDS_PER_MINUTE') });
+        expect((row.next_attempt_at as Date).getTime()).toBe(minute.getTime() + 60_000);
+      }
+      // Another person's reminder in the same minute is not held by the first one's budget.
+      expect(await deliveriesOf(otherReminder.id)).toEqual([expect.objectContaining({ status: 'sent' })]);
+
+      engine.dispatcher.now = () => new Date(minute.getTime() + 60_000);
+      await scan(new Date(minute.getTime() + 60_000));
+      expect(receiver.at(path)).toHaveLength(25);
+      const statuses = await sql(app.databaseUrl, 'select status, attempts, error from reminder_deliveries where user_id = $1', [u.id]);
+      expect(statuses).toHaveLength(25);
+      expect(statuses.every((r) => r.status === 'sent' && r.attempts === 1 && r.error === null)).toBe(true);
+    } finally {
+      engine.dispatcher.now = () => new Date();
+    }
   });
 
   it('claims an occurrence due within the minute ahead and sends it at its due time, not before; a new time drops it', async () => {

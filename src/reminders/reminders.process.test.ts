@@ -41,6 +41,9 @@ async function setup(extra: Record<string, string> = {}) {
     WEBHOOK_TIMEOUT_MS: '2000',
     WEBHOOK_BACKOFF_UNIT_MS: '200',
     REMINDER_SCAN_INTERVAL_MS: '100',
+    // These tests make one person's 150 or 300 occurrences due together to test crashes and instances,
+    // not the per-person budget (reminders.engine.test.ts tests that).
+    REMINDER_SENDS_PER_MINUTE: '1000',
     DISABLE_RATE_LIMIT: 'true',
     LOG_LEVEL: 'info',
     ...extra,
@@ -106,7 +109,8 @@ describe('Web Push', () => {
     expect(payload).toMatchObject({
       title: 'Water the plants',
       body: expect.stringContaining('today at 07:45'),
-      url: `http://localhost:${new URL(service.url).port}/api/v1/tasks/${task.id}`,
+      // No APP_URL: the service's own page, never the JSON resource (a tap there would open a 401 envelope).
+      url: `http://localhost:${new URL(service.url).port}/`,
       reminderId: reminder.id,
       occurrenceKey: date,
     });

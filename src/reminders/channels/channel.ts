@@ -5,7 +5,7 @@ import type { ClaimedDelivery, StoredPushSubscription } from '../reminder-engine
 export interface ChannelSend {
   delivery: ClaimedDelivery;
   message: ReminderMessage;
-  /** The message's `url` made absolute (BASE_URL), if it has one. */
+  /** Where tapping it goes: a deep link into APP_URL's rich client, or the service's `/` page (app-links.ts). */
   link: string | null;
   /** For web_push: the user's current subscriptions. */
   subscriptions: StoredPushSubscription[];
