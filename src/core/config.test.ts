@@ -28,6 +28,13 @@ describe('loadConfig', () => {
     expect(config.graphqlDebug).toBe(false);
   });
 
+  it('bounds an import chunk in time (IMPORT_CHUNK_MS): 3000 by default, 1 to 20000 (a third of the import lock)', () => {
+    expect(loadConfig({}).importChunkMs).toBe(3_000);
+    expect(loadConfig({ IMPORT_CHUNK_MS: '1' }).importChunkMs).toBe(1);
+    expect(() => loadConfig({ IMPORT_CHUNK_MS: '0' })).toThrow('Invalid setting IMPORT_CHUNK_MS: must be at least 1');
+    expect(() => loadConfig({ IMPORT_CHUNK_MS: '20001' })).toThrow('Invalid setting IMPORT_CHUNK_MS: must be at most 20000');
+  });
+
   it('reads TRUST_PROXY as express reads trust proxy: a boolean, a hop count, or addresses and subnets', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);

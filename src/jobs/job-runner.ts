@@ -1,4 +1,4 @@
-import { Agenda } from 'agenda';
+import { Agenda, type Job } from 'agenda';
 import pg from 'pg';
 import { resilientPool } from '../core/database/resilient-pool.js';
 import type { Config } from '../core/config.js';
@@ -25,10 +25,50 @@ export interface JobRunner {
    * STOP_WAIT_MS) for the work to end before it stops Agenda, so the work can put itself back in the queue.
    */
   untilStopped<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
+  /**
+   * Runs a job whose work may outlast its lock lifetime, in steps that check `signal` (see `untilStopped`):
+   * the lock is renewed (`touch()`) every third of its lifetime while the work runs, so no step can
+   * outlive it however long the step takes; and `signal` also aborts when the lock is lost anyway (Agenda
+   * cancelled the job: the process was held past the lifetime, or the backend was away), so the work
+   * stops after its step and puts itself back in the queue instead of going on unguarded.
+   */
+  keepingLock<T>(job: Job, work: (signal: AbortSignal) => Promise<T>): Promise<T>;
 }
 
 /** How long a shutdown waits for long jobs to stop after their current step. */
 const STOP_WAIT_MS = 10_000;
+
+/** Agenda cancelled the job (its lock expired): the work holding it must stop. */
+export class JobLockLost extends Error {}
+
+/** How often a long job looks whether Agenda cancelled it (a local flag: costs nothing). */
+const CANCEL_CHECK_MS = 1000;
+
+/**
+ * Renews `job`'s lock every third of its lifetime until the returned function is called, and aborts
+ * `lost` as soon as Agenda has cancelled the job (its expiry check cancels it and abandons the run's
+ * promise without stopping the work, so the work must be told; `touch()` then refuses).
+ */
+function renewLock(job: Job, lifetimeMs: number, lost: AbortController, logger: Logger): () => void {
+  const renewEvery = Math.max(10, Math.floor(lifetimeMs / 3));
+  let renewed = Date.now();
+  const check = () => {
+    const cancelled = job.getCanceledMessage();
+    if (cancelled) {
+      lost.abort(new JobLockLost(String(cancelled)));
+      return;
+    }
+    if (Date.now() - renewed < renewEvery) return;
+    renewed = Date.now();
+    job.touch().catch((error: unknown) => {
+      // A backend error is tried again at the next check; a cancelled job is seen by the check above.
+      if (!job.getCanceledMessage()) logger.warn({ err: error, job: job.attrs.name }, 'could not renew a job lock; retrying');
+      renewed = 0;
+    });
+  };
+  const timer = setInterval(check, Math.min(CANCEL_CHECK_MS, renewEvery));
+  return () => clearInterval(timer);
+}
 
 /**
  * Creates Agenda's table once, serialised across instances: the backend's own `CREATE TABLE IF NOT
@@ -91,6 +131,13 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
   const companions: JobCompanion[] = [];
   const stopping = new AbortController();
   const longWork = new Set<Promise<unknown>>();
+  const untilStopped = <T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const running = work(stopping.signal);
+    const settled = running.catch(() => undefined);
+    longWork.add(settled);
+    void settled.finally(() => longWork.delete(settled));
+    return running;
+  };
   return {
     agenda,
     attach(companion) {
@@ -101,12 +148,14 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
       started = true;
       for (const companion of companions) await companion.start();
     },
-    untilStopped(work) {
-      const running = work(stopping.signal);
-      const settled = running.catch(() => undefined);
-      longWork.add(settled);
-      void settled.finally(() => longWork.delete(settled));
-      return running;
+    untilStopped,
+    keepingLock(job, work) {
+      const lifetime = agenda.definitions[job.attrs.name]?.lockLifetime ?? agenda.attrs.defaultLockLifetime;
+      return untilStopped((stopped) => {
+        const lost = new AbortController();
+        const stopRenewing = renewLock(job, lifetime, lost, logger);
+        return work(AbortSignal.any([stopped, lost.signal])).finally(stopRenewing);
+      });
     },
     async stop() {
       stopping.abort();

@@ -6,7 +6,7 @@ import { recordEvent } from '../core/events/record-event.js';
 import { recordFact } from '../core/events/fact-dispatcher.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { CHECKLIST_ORDER, ChecklistKey } from './checklist-key.js';
-import { refreshDayCompletion } from './day-completion.js';
+import { refreshDayCompletion, refreshDaysCompletion } from './day-completion.js';
 import { Day } from './day.entity.js';
 
 
@@ -105,4 +105,25 @@ export async function completeChecklistItem(em: EntityManager, day: Day, key: Ch
   await em.flush();
   await refreshDayCompletion(em, day, now);
   return true;
+}
+
+/**
+ * `completeChecklistItem` on many days at once (an import's batch): their items read in one statement
+ * and written in one flush, then their completion judged together. `days` must be the caller's, locked
+ * in `em`'s transaction; `valueOf` gives each day's value.
+ */
+export async function completeChecklistItems(em: EntityManager, days: readonly Day[], key: ChecklistKey, valueOf: (day: Day) => unknown, now = new Date()): Promise<void> {
+  if (!days.length) return;
+  for (const day of days) checkValue(key, valueOf(day));
+  const items = new Map((await em.find(ChecklistItem, { dayId: { $in: days.map((d) => d.id) }, key })).map((item) => [item.dayId, item]));
+  const ticked: Day[] = [];
+  for (const day of days) {
+    const item = items.get(day.id) ?? em.create(ChecklistItem, { userId: day.userId, dayId: day.id, key });
+    if (item.completed) continue;
+    markCompleted(em, item, valueOf(day), now);
+    ticked.push(day);
+  }
+  if (!ticked.length) return;
+  await em.flush();
+  await refreshDaysCompletion(em, ticked, now);
 }

@@ -19,6 +19,13 @@ export async function requireDay(em: EntityManager, userId: string, dayId: strin
   if (!(await isOwnDay(em, userId, dayId))) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
 }
 
+/** `requireDay` for many days: one statement. */
+export async function requireDays(em: EntityManager, userId: string, dayIds: readonly string[], options: { field?: string } = {}): Promise<void> {
+  const wanted = [...new Set(dayIds)];
+  if (!wanted.length) return;
+  if ((await em.count(Day, { id: { $in: wanted }, userId })) !== wanted.length) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
+}
+
 /**
  * A day the caller has just read by its owner (e.g. today, found by user and date): a write given it
  * needs no second ownership statement.
@@ -45,6 +52,14 @@ export async function lockDay(em: EntityManager, userId: string, dayId: string, 
   const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!day) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
   return day;
+}
+
+/** `lockDay` for many days: one statement, rows locked in id order (the order every multi-day writer keeps). */
+export async function lockDays(em: EntityManager, userId: string, dayIds: readonly string[], options: { field?: string } = {}): Promise<Map<string, Day>> {
+  const wanted = [...new Set(dayIds)];
+  const days = await em.find(Day, { id: { $in: wanted }, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+  if (days.length !== wanted.length) throw new NotFoundError('Day', { field: options.field ?? 'dayId' });
+  return new Map(days.map((day) => [day.id, day]));
 }
 
 /**

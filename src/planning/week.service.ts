@@ -4,10 +4,12 @@ import { addDays, isMonday, mondayOf } from '../core/dates.js';
 import { findRow } from '../core/database/read-rows.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
 import { recordFact } from '../core/events/fact-dispatcher.js';
+import { recordLiveChange } from '../core/live/change-collector.js';
 import { ChecklistItem } from './checklist-item.entity.js';
 import { NORMAL_CHECKLIST } from './checklist-key.js';
 import { Day } from './day.entity.js';
 import { Week } from './week.entity.js';
+import { dayIdsAt, insertWeeks } from './week-generation.queries.js';
 
 export interface GeneratedWeek {
   week: Week;
@@ -75,5 +77,33 @@ export class WeekService {
     const generated = await findRow(this.em, Day, { userId, date });
     if (!generated) throw new Error(`day ${date} missing after generating its week`);
     return generated;
+  }
+
+  /**
+   * The user's days at many dates (ids by date), the missing weeks generated together: one read of the
+   * days, and when some are missing one statement for all their weeks (days and checklists included),
+   * each new week's `week_generated` fact and live changes recorded as `generate` would. For writers of
+   * many dates at once (an import's batch), where a week each (a transaction of 3 statements and its
+   * reactions) made the dates' weeks most of the work.
+   */
+  async ensureDays(userId: string, dates: readonly string[]): Promise<Map<string, string>> {
+    const wanted = [...new Set(dates)];
+    const ids = await dayIdsAt(this.em, userId, wanted);
+    const missing = wanted.filter((date) => !ids.has(date));
+    if (!missing.length) return ids;
+    await this.em.transactional(async (tx) => {
+      const made = await insertWeeks(tx, userId, [...new Set(missing.map(mondayOf))]);
+      const weeks = new Map(made.map((day) => [day.weekId, day.weekStart]));
+      for (const [weekId, startDate] of weeks) {
+        recordFact(tx, userId, 'week_generated', { weekId, startDate });
+        recordLiveChange(tx, userId, { entity: 'Week', id: weekId, kind: 'created' });
+      }
+      for (const day of made) recordLiveChange(tx, userId, { entity: 'Day', id: day.id, kind: 'created' });
+    });
+    // Also the days another writer's weeks brought meanwhile.
+    for (const [date, id] of await dayIdsAt(this.em, userId, missing)) ids.set(date, id);
+    const lost = missing.find((date) => !ids.has(date));
+    if (lost) throw new Error(`day ${lost} missing after generating its week`);
+    return ids;
   }
 }

@@ -35,6 +35,14 @@ export async function lockBook(em: EntityManager, userId: string, bookId: string
   return book;
 }
 
+/** `lockBook` for many books: one statement, rows locked in id order. */
+export async function lockBooks(em: EntityManager, userId: string, bookIds: readonly string[], field?: string): Promise<Map<string, Book>> {
+  const wanted = [...new Set(bookIds)];
+  const books = await em.find(Book, { id: { $in: wanted }, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { id: 'asc' } });
+  if (books.length !== wanted.length) throw new NotFoundError('Book', field ? { field } : undefined);
+  return new Map(books.map((book) => [book.id, book]));
+}
+
 function checkPages(currentPage: number, totalPages: number, field: 'currentPage' | 'totalPages'): void {
   if (currentPage < 0 || currentPage > totalPages) {
     const message = `currentPage must be within 0..totalPages (${currentPage} of ${totalPages})`;
@@ -82,6 +90,17 @@ export class BookService {
     });
     await this.em.flush();
     return book;
+  }
+
+  /** Many books in one flush (an import's batch), each checked as `create` checks one; no covers. */
+  async createMany(userId: string, inputs: readonly Omit<NewBook, 'coverUrl'>[]): Promise<Book[]> {
+    const books = inputs.map((input) => {
+      const currentPage = input.currentPage ?? 0;
+      checkPages(currentPage, input.totalPages, 'currentPage');
+      return this.em.create(Book, { userId, title: input.title.trim(), author: input.author.trim(), totalPages: input.totalPages, currentPage, coverUrl: null });
+    });
+    await this.em.flush();
+    return books;
   }
 
   /** The resulting currentPage must lie within 0..totalPages (a refusal changes nothing). */

@@ -5,11 +5,11 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
-import { completeChecklistItem } from '../planning/checklist.service.js';
+import { completeChecklistItem, completeChecklistItems } from '../planning/checklist.service.js';
 import { ChecklistKey } from '../planning/checklist-key.js';
-import { dayRangeWhere, lockDay, type DayRange } from '../planning/day-scope.js';
+import { dayRangeWhere, lockDay, lockDays, type DayRange } from '../planning/day-scope.js';
 import { Book } from './book.entity.js';
-import { lockBook } from './book.service.js';
+import { lockBook, lockBooks } from './book.service.js';
 import { ReadingSession } from './reading-session.entity.js';
 
 export interface NewReadingSession {
@@ -61,6 +61,30 @@ export class ReadingSessionService {
       await em.flush();
       await completeChecklistItem(em, day, ChecklistKey.READING, book.id);
       return session;
+    });
+  }
+
+  /**
+   * Many sessions at once (an import's batch), each as `create` makes one, in input order: the days and
+   * books locked in one statement each, the sessions inserted in one flush, and each day's READING item
+   * ticked (with the book of its first session) in one more.
+   */
+  async createMany(userId: string, inputs: readonly NewReadingSession[]): Promise<ReadingSession[]> {
+    if (!inputs.length) return [];
+    return this.em.transactional(async (em) => {
+      const days = await lockDays(em, userId, inputs.map((i) => i.dayId));
+      const books = await lockBooks(em, userId, inputs.map((i) => i.bookId), 'bookId');
+      const firstBook = new Map<string, string>();
+      const sessions = inputs.map((input) => {
+        const book = books.get(input.bookId)!;
+        const session = em.create(ReadingSession, { userId, dayId: input.dayId, bookId: book.id, pagesRead: input.pagesRead, duration: input.duration, pagesAdded: advance(book, input.pagesRead) });
+        recordFact(em, userId, 'reading_logged', { sessionId: session.id, bookId: book.id });
+        if (!firstBook.has(input.dayId)) firstBook.set(input.dayId, book.id);
+        return session;
+      });
+      await em.flush();
+      await completeChecklistItems(em, [...days.values()], ChecklistKey.READING, (day) => firstBook.get(day.id));
+      return sessions;
     });
   }
 

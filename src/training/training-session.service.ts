@@ -5,7 +5,7 @@ import { NotFoundError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
 import { recordFact } from '../core/events/fact-dispatcher.js';
 import type { Page, PageArgs } from '../core/pagination.js';
-import { dayRangeWhere, requireDay, type DayRange } from '../planning/day-scope.js';
+import { dayRangeWhere, requireDay, requireDays, type DayRange } from '../planning/day-scope.js';
 import type { Exercise } from './exercise.entity.js';
 import { ExerciseService } from './exercise.service.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
@@ -87,6 +87,41 @@ export class TrainingSessionService {
       writeExercises(em, userId, session.id, exercises, catalog);
       recordEvent(em, userId, 'training_logged', { sessionId: session.id, split: session.split, loggedAt: now.toISOString() }, now);
       return session;
+    });
+  }
+
+  /**
+   * Many sessions at once (an import's batch), each as `create` makes one, with one day check and one
+   * catalog read for all, and one flush (a statement per table).
+   */
+  async createMany(userId: string, inputs: readonly NewTrainingSession[]): Promise<TrainingSession[]> {
+    if (!inputs.length) return [];
+    const now = new Date();
+    const times = inputs.map((input) => {
+      const startTime = toDate(input.startTime, 'startTime') ?? now;
+      const endTime = toDate(input.endTime, 'endTime') ?? null;
+      checkOrder(startTime, endTime, 'startTime', 'endTime');
+      return { startTime, endTime };
+    });
+    return this.em.transactional(async (em) => {
+      await requireDays(em, userId, inputs.map((input) => input.dayId));
+      const catalog = await new ExerciseService(em).requireInCatalog(userId, inputs.flatMap((input) => (input.exercises ?? []).map((e) => e.exerciseId)));
+      const sessions = inputs.map((input, i) => {
+        const session = em.create(TrainingSession, {
+          userId,
+          dayId: input.dayId,
+          split: input.split.trim(),
+          startTime: times[i]!.startTime,
+          endTime: times[i]!.endTime,
+          sessionRPE: input.sessionRPE ?? null,
+          notes: input.notes ?? null,
+        });
+        writeExercises(em, userId, session.id, input.exercises ?? [], catalog);
+        recordEvent(em, userId, 'training_logged', { sessionId: session.id, split: session.split, loggedAt: now.toISOString() }, now);
+        return session;
+      });
+      await em.flush();
+      return sessions;
     });
   }
 

@@ -14,10 +14,10 @@ import { ReadingSessionService } from '../../reading/reading-session.service.js'
 import { SettingsService } from '../../settings/settings.service.js';
 import { ExerciseService } from '../../training/exercise.service.js';
 import { TrainingSession } from '../../training/training-session.entity.js';
-import { TrainingSessionService, type TrainingExerciseData } from '../../training/training-session.service.js';
+import { TrainingSessionService, type NewTrainingSession, type TrainingExerciseData } from '../../training/training-session.service.js';
 import { zonedInstant, type CsvRow, type CsvTable, type Refusals } from './csv.js';
 import { ExerciseMatcher } from './exercise-matcher.js';
-import { parseBooks } from './goodreads.parser.js';
+import { parseBooks, type ImportedBook } from './goodreads.parser.js';
 import type { ImportRun } from './import-run.entity.js';
 import { parseWorkouts, workoutFormat } from './strong.parser.js';
 import { parseTransactions, type ColumnMapping } from './transactions.parser.js';
@@ -47,6 +47,11 @@ export interface ChunkApplier {
   checkpoint(): () => void;
   /** Whether a chunk may end between these rows (a workout's rows stay in one chunk). */
   canCut(previous: CsvRow, next: CsvRow): boolean;
+  /**
+   * Rows handed to `apply` at a time (more when a workout goes on): a chunk checks its time bound
+   * between batches, and a batch shares its reads (records present, days).
+   */
+  readonly batchRows: number;
 }
 
 export async function applierFor(em: EntityManager, rt: FilesRuntime, run: ImportRun, header: string[]): Promise<ChunkApplier> {
@@ -91,19 +96,6 @@ async function record(tx: EntityManager, outcome: Outcome, rows: number[], write
   }
 }
 
-/** The user's day of `date` (made with its week when needed), once per date within a chunk. */
-function dayFinder(tx: EntityManager, userId: string): (date: string) => Promise<string> {
-  const days = new Map<string, string>();
-  return async (date) => {
-    let id = days.get(date);
-    if (!id) {
-      id = (await new WeekService(tx).ensureDay(userId, date)).id;
-      days.set(date, id);
-    }
-    return id;
-  };
-}
-
 /** Strong / Hevy: a training session per workout; one that exists (same start and name) is skipped whole. */
 class WorkoutApplier implements ChunkApplier {
   private constructor(
@@ -125,6 +117,9 @@ class WorkoutApplier implements ChunkApplier {
     return this.format === 'strong' ? `${c['Date']}\n${c['Workout Name']}` : `${c['start_time']}\n${c['title']}`;
   }
 
+  /** Two or three workouts. */
+  readonly batchRows = 50;
+
   canCut(previous: CsvRow, next: CsvRow): boolean {
     return this.workoutOf(previous) !== this.workoutOf(next);
   }
@@ -145,7 +140,9 @@ class WorkoutApplier implements ChunkApplier {
     const existing = await tx.find(TrainingSession, { userId: this.userId, startTime: { $in: starts } }, { fields: ['startTime', 'split'] });
     const present = new Set(existing.map((s) => sessionKey(s.startTime, s.split)));
     const exercises = new ExerciseService(tx);
-    const dayOf = dayFinder(tx, this.userId);
+    const fresh = workouts.filter((w, index) => !present.has(sessionKey(starts[index]!, w.split)));
+    const days = await new WeekService(tx).ensureDays(this.userId, fresh.map((w) => w.start.date));
+    const sessions: { rows: number[]; key: string; input: NewTrainingSession }[] = [];
     for (const [index, workout] of workouts.entries()) {
       const start = starts[index]!;
       const key = sessionKey(start, workout.split);
@@ -153,7 +150,7 @@ class WorkoutApplier implements ChunkApplier {
         outcome.skipped += workout.rows.length;
         continue;
       }
-      const dayId = await dayOf(workout.start.date);
+      const dayId = days.get(workout.start.date)!;
       const entries: TrainingExerciseData[] = [];
       for (const item of workout.exercises) {
         let exercise = this.matcher.find(item.name);
@@ -168,11 +165,16 @@ class WorkoutApplier implements ChunkApplier {
         entries.push({ exerciseId: exercise.id, sets: item.sets.map((s) => ({ reps: s.reps, load: s.load, rpe: s.rpe, notes: s.notes })) });
       }
       const endTime = workout.durationMinutes !== null ? new Date(start.getTime() + workout.durationMinutes * 60_000) : null;
-      const ok = await record(tx, outcome, workout.rows, (em) =>
-        new TrainingSessionService(em).create(this.userId, { dayId, split: workout.split, startTime: start, endTime, notes: workout.notes, exercises: entries }),
-        isolate,
-      );
-      if (ok) present.add(key);
+      sessions.push({ rows: workout.rows, key, input: { dayId, split: workout.split, startTime: start, endTime, notes: workout.notes, exercises: entries } });
+      present.add(key);
+    }
+    if (!isolate) {
+      // The batch's sessions in one flush; one a rule refuses (a day's cap) has the chunk written again workout by workout.
+      if (sessions.length) await record(tx, outcome, sessions.flatMap((s) => s.rows), (em) => new TrainingSessionService(em).createMany(this.userId, sessions.map((s) => s.input)), false);
+    } else {
+      for (const session of sessions) {
+        if (!(await record(tx, outcome, session.rows, (em) => new TrainingSessionService(em).create(this.userId, session.input), true))) present.delete(session.key);
+      }
     }
     // The names of rows refused before any exercise was looked up.
     const refused = new Set(refusals.rows.map((r) => r.row));
@@ -205,6 +207,8 @@ class BookApplier implements ChunkApplier {
     return new BookApplier(rt, userId, header, new Set(existing.map((b) => bookKey(b.title, b.author))));
   }
 
+  readonly batchRows = 25;
+
   canCut(): boolean {
     return true;
   }
@@ -222,23 +226,43 @@ class BookApplier implements ChunkApplier {
   async apply(tx: EntityManager, rows: CsvRow[], isolate: boolean): Promise<Outcome> {
     const { books, refusals } = parseBooks({ header: this.header, rows });
     const outcome: Outcome = { created: 0, skipped: 0, refusals };
-    const dayOf = dayFinder(tx, this.userId);
+    const dated = books.filter((b) => b.dateRead && !this.present.has(bookKey(b.title, b.author)));
+    const days = await new WeekService(tx).ensureDays(this.userId, dated.map((b) => b.dateRead!));
+    if (isolate) {
+      for (const book of books) {
+        const key = bookKey(book.title, book.author);
+        if (this.present.has(key)) outcome.skipped += 1;
+        else if (await record(tx, outcome, [book.row], (em) => this.write(em, [book], days), true)) this.present.add(key);
+      }
+      return outcome;
+    }
+    // The batch's books and sessions in a few statements; a book a rule refuses has the chunk written again book by book.
+    const fresh: ImportedBook[] = [];
     for (const book of books) {
       const key = bookKey(book.title, book.author);
-      if (this.present.has(key)) {
-        outcome.skipped += 1;
-        continue;
+      if (this.present.has(key)) outcome.skipped += 1;
+      else {
+        fresh.push(book);
+        this.present.add(key);
       }
-      const dayId = book.dateRead ? await dayOf(book.dateRead) : null;
-      const ok = await record(tx, outcome, [book.row], async (em) => {
-        const finishedUndated = book.shelf === 'read' && !dayId;
-        const created = await new BookService(em, this.rt).create(this.userId, { title: book.title, author: book.author, totalPages: book.totalPages, currentPage: finishedUndated ? book.totalPages : 0 });
-        // Goodreads does not record reading time: the session's duration is 0 minutes.
-        if (dayId) await new ReadingSessionService(em).create(this.userId, { dayId, bookId: created.id, pagesRead: book.totalPages, duration: 0 });
-      }, isolate);
-      if (ok) this.present.add(key);
     }
+    if (fresh.length) await record(tx, outcome, fresh.map((b) => b.row), (em) => this.write(em, fresh, days), false);
     return outcome;
+  }
+
+  /**
+   * Read books with a Date Read get one reading session of all their pages on that day (which finishes
+   * them and ticks the day's READING item, as logged sessions do); read without a date they are stored
+   * finished; others start at page 0. Goodreads does not record reading time: sessions last 0 minutes.
+   */
+  private async write(em: EntityManager, books: ImportedBook[], days: Map<string, string>): Promise<void> {
+    const finishedUndated = (b: ImportedBook) => b.shelf === 'read' && !b.dateRead;
+    const created = await new BookService(em, this.rt).createMany(
+      this.userId,
+      books.map((b) => ({ title: b.title, author: b.author, totalPages: b.totalPages, currentPage: finishedUndated(b) ? b.totalPages : 0 })),
+    );
+    const sessions = books.flatMap((b, i) => (b.dateRead ? [{ dayId: days.get(b.dateRead)!, bookId: created[i]!.id, pagesRead: b.totalPages, duration: 0 }] : []));
+    await new ReadingSessionService(em).createMany(this.userId, sessions);
   }
 }
 
@@ -268,6 +292,8 @@ class TransactionApplier implements ChunkApplier {
     if (!(await em.count(FinanceAccount, { id: accountId, userId: run.userId }))) throw new NotFoundError('Account', { field: 'accountId' });
     return new TransactionApplier(run, header, accountId, mapping);
   }
+
+  readonly batchRows = WRITE_BATCH;
 
   canCut(): boolean {
     return true;

@@ -17,21 +17,23 @@ export async function enqueueImport(deps: AppDeps, importId: string, delayMs = 0
 }
 
 /**
- * One import per job, in committed chunks. The job touches Agenda's lock after each chunk, so a running
- * import is never given to a second instance; when its instance dies, Agenda runs the job again after
- * the lock's lifetime and the import goes on from its last chunk. On shutdown the run stops after its
- * chunk and queues itself again. The handler never throws: a failure marks the import failed.
+ * One import per job, in committed chunks bounded in time (IMPORT_CHUNK_MS, a third of the lock at
+ * most). The job runner renews Agenda's lock while the import runs (`keepingLock`), so a running import
+ * is never given to a second instance; when its instance dies, Agenda runs the job again after the
+ * lock's lifetime and the import goes on from its last chunk. On shutdown, or when the lock is lost all
+ * the same (Agenda cancelled the job), the run stops after its chunk and queues itself again. The
+ * handler never throws: a failure marks the import failed.
  */
 export function registerImportJobs(deps: AppDeps): void {
   deps.jobs.agenda.define<{ importId: string }>(
     IMPORT_JOB,
     (job) =>
-      deps.jobs.untilStopped(async (signal) => {
+      deps.jobs.keepingLock(job, async (signal) => {
         const importId = job.attrs.data.importId;
         const rt = await filesRuntime(deps);
-        const result = await new ImportService(deps.orm.em.fork()).run(importId, rt, deps.logger, { signal, onChunk: () => job.touch() });
+        const result = await new ImportService(deps.orm.em.fork()).run(importId, rt, deps.logger, { signal, chunkMs: deps.config.importChunkMs });
         if (result === 'wait') await enqueueImport(deps, importId, WAIT_FOR_OTHER_MS);
-        // Later, not now: this instance is stopping and must not take the job again itself.
+        // Later, not now: this instance is stopping (or lost the job) and must not take it again itself at once.
         if (result === 'stopped') await enqueueImport(deps, importId, RESUME_AFTER_STOP_MS);
       }),
     { concurrency: 2, lockLifetime: LOCK_LIFETIME_MS, removeOnComplete: true },

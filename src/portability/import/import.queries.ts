@@ -45,13 +45,17 @@ export interface ChunkCounts {
   exerciseNames: ExerciseNames | null;
 }
 
-/** Adds a chunk's counts to the import and beats its heart, in the chunk's transaction. */
-export async function addChunkCounts(tx: EntityManager, importId: string, c: ChunkCounts): Promise<void> {
-  await queryRows(
+/**
+ * Adds a chunk's counts to the import and beats its heart, in the chunk's transaction, moving the cursor
+ * (`rows_done`) from `cursor` on. False when the cursor is elsewhere: another runner wrote these rows.
+ */
+export async function addChunkCounts(tx: EntityManager, importId: string, cursor: number, c: ChunkCounts): Promise<boolean> {
+  const moved = await queryRows(
     tx,
     `update account_imports set rows_done = rows_done + $2, created = created + $3, skipped = skipped + $4,
             refused_total = refused_total + $5, refused = $6::jsonb, exercise_names = $7::jsonb, heartbeat_at = now()
-      where id = $1`,
-    [importId, c.rows, c.created, c.skipped, c.refusedTotal, JSON.stringify(c.refused), c.exerciseNames ? JSON.stringify(c.exerciseNames) : null],
+      where id = $1 and rows_done = $8 returning id`,
+    [importId, c.rows, c.created, c.skipped, c.refusedTotal, JSON.stringify(c.refused), c.exerciseNames ? JSON.stringify(c.exerciseNames) : null, cursor],
   );
+  return moved.length === 1;
 }

@@ -3,16 +3,20 @@ import { NotFoundError, ValidationError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
 import { FinanceAccount } from '../../finance/finance-account.entity.js';
 import type { FilesRuntime } from '../../files/files-runtime.js';
-import { requireColumns, type CsvRow } from './csv.js';
+import { Refusals, requireColumns, type CsvRow } from './csv.js';
 import { openCsv } from './csv-reader.js';
 import { GOODREADS_COLUMNS } from './goodreads.parser.js';
-import { applierFor, RetryIsolated, type Outcome } from './import-appliers.js';
+import { applierFor, RetryIsolated, type ChunkApplier, type Outcome } from './import-appliers.js';
 import { addChunkCounts, lockedImportState, markRunning } from './import.queries.js';
+import { RowBatches } from './row-batches.js';
 import { IMPORT_SOURCES, ImportRun, type ExerciseNames, type ImportSource, type RefusedRow } from './import-run.entity.js';
 import { workoutFormat } from './strong.parser.js';
 import { checkMapping, readMapping, type ColumnMapping } from './transactions.parser.js';
 
-/** Rows per committed chunk: small enough that a chunk's transaction is short, large enough to be cheap. */
+/**
+ * Rows per committed chunk at most (what one chunk holds in memory); its time bound (IMPORT_CHUNK_MS)
+ * usually ends it sooner.
+ */
 export const IMPORT_CHUNK_ROWS = 500;
 /** Refused rows kept for GET /account/import/:id (file order); `refusedTotal` counts them all. */
 export const MAX_REFUSALS_KEPT = 1000;
@@ -76,18 +80,21 @@ function headerTest(source: ImportSource, mapping: ColumnMapping | null): (cells
 export type RunResult = 'finished' | 'taken' | 'wait' | 'stopped';
 
 export interface RunControl {
-  /** Aborted when the instance shuts down: the run stops after its chunk and is resumed later. */
+  /**
+   * Aborted when the instance shuts down or the job's lock is lost: the chunk in progress takes no more
+   * rows and commits, and the run stops (resumed later, from its committed cursor).
+   */
   signal: AbortSignal;
-  /** Called after each committed chunk (the job's lock and heartbeat). */
-  onChunk?: () => Promise<void>;
+  /** A chunk takes no more rows once it has run this long (IMPORT_CHUNK_MS). */
+  chunkMs: number;
 }
 
 /**
  * CSV imports from the apps people leave (operations.md "Portability"). `start` reads the upload as a
  * stream (caps checked while reading), checks it and stores it with its options; `run` (the job) writes
- * its records through the domains' services in committed chunks of IMPORT_CHUNK_ROWS rows, each with the
- * import's progress in the same transaction, so a run stopped or crashed goes on from its last chunk and
- * writes nothing twice. Records already present are skipped (the same file twice adds nothing); a row
+ * its records through the domains' services in committed chunks bounded in time (IMPORT_CHUNK_MS) and
+ * rows (IMPORT_CHUNK_ROWS), each with the import's progress in the same transaction, so a run stopped,
+ * cancelled or crashed goes on from its last chunk and writes nothing twice. Records already present are skipped (the same file twice adds nothing); a row
  * that fails a check or a service rule is refused with its reason, the others go in.
  */
 export class ImportService {
@@ -145,78 +152,119 @@ export class ImportService {
   }
 
   /**
-   * Runs (or resumes) an import: the job's work. Stops after the chunk in progress when `control.signal`
-   * aborts (the import goes back to pending). A failure other than a refused row marks the import failed;
-   * the chunks committed before it stay (uploading the file again adds only the rest).
+   * Runs (or resumes) an import: the job's work. The rows an earlier run committed (its cursor,
+   * `rows_done`) are replayed, not written; then each chunk is one transaction that takes batches of rows
+   * until it has run `control.chunkMs` (or holds IMPORT_CHUNK_ROWS rows) and commits them with the
+   * cursor moved on. The commit checks that the cursor is still where the chunk began, so a chunk that
+   * a second runner overtook rolls back: nothing is written twice. Stops after the chunk in progress
+   * when `control.signal` aborts (the import goes back to pending). A failure other than a refused row
+   * marks the import failed; the chunks committed before it stay (uploading the file again adds only the rest).
    */
   async run(importId: string, rt: FilesRuntime, log: Logger, control: RunControl): Promise<RunResult> {
     const claimed = await this.claim(importId);
     if (typeof claimed === 'string') return claimed;
     const run = claimed;
+    let source: RowBatches | undefined;
     try {
       const csv = await openCsv(run.content ?? Buffer.alloc(0), headerTest(run.source, (run.options?.mapping as ColumnMapping | undefined) ?? null));
+      source = new RowBatches(csv.rows);
       const applier = await applierFor(this.em.fork(), rt, run, csv.header);
       const refused = [...run.refused];
-      let consumed = 0;
-      let chunk: CsvRow[] = [];
-      const commit = async (rows: CsvRow[]) => {
-        const end = consumed + rows.length;
-        if (end <= run.rowsDone) {
-          applier.replay(rows); // committed by an earlier run
-        } else {
-          if (control.signal.aborted) throw new RunStopped();
-          const write = (isolate: boolean) =>
-            this.em.fork().transactional(async (tx) => {
-              const outcome = await applier.apply(tx, rows, isolate);
-              await this.recordChunk(tx, run, outcome, rows.length, refused);
-            });
-          const restore = applier.checkpoint();
-          const keptRefusals = refused.length;
-          const started = performance.now();
-          try {
-            await write(false);
-          } catch (error) {
-            if (!(error instanceof RetryIsolated)) throw error;
-            restore();
-            refused.length = keptRefusals;
-            await write(true);
-          }
-          run.rowsDone = end;
-          await control.onChunk?.();
-          // Pace: as long again with nothing to do, so the service's own requests get the CPU and the database between chunks.
-          await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
-        }
-        consumed = end;
-      };
-      for await (const row of csv.rows) {
-        if (chunk.length >= IMPORT_CHUNK_ROWS && applier.canCut(chunk[chunk.length - 1]!, row)) {
-          await commit(chunk);
-          chunk = [];
-        }
-        chunk.push(row);
+      for (let replayed = 0; replayed < run.rowsDone; ) {
+        const rows = await source.take(Math.min(IMPORT_CHUNK_ROWS, run.rowsDone - replayed));
+        if (!rows.length) break;
+        applier.replay(rows); // committed by an earlier run
+        replayed += rows.length;
       }
-      if (chunk.length) await commit(chunk);
+      while (!(await source.exhausted())) {
+        if (control.signal.aborted) throw new RunStopped();
+        const started = performance.now();
+        run.rowsDone += await this.writeChunk(run, applier, source, refused, control);
+        // Pace: as long again with nothing to do, so the service's own requests get the CPU and the database between chunks.
+        await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
+      }
       await this.em.fork().nativeUpdate(ImportRun, { id: run.id }, { status: 'done', content: null, heartbeatAt: null, finishedAt: new Date() });
       return 'finished';
     } catch (error) {
       if (error instanceof RunStopped) {
-        await this.em.fork().nativeUpdate(ImportRun, { id: run.id }, { status: 'pending', heartbeatAt: null });
+        await this.em.fork().nativeUpdate(ImportRun, { id: run.id, rowsDone: run.rowsDone }, { status: 'pending', heartbeatAt: null });
         return 'stopped';
+      }
+      if (error instanceof ChunkOvertaken) {
+        log.warn({ importId }, 'another runner moved the import on; this one stops (its chunk rolled back)');
+        return 'taken';
       }
       log.error({ err: error, importId }, 'import failed; the chunks committed before the failure are kept');
       await this.em.fork().nativeUpdate(ImportRun, { id: run.id }, { status: 'failed', content: null, heartbeatAt: null, finishedAt: new Date() });
       return 'finished';
+    } finally {
+      await source?.close();
     }
   }
 
-  /** The chunk's counts, its refused rows (the first MAX_REFUSALS_KEPT) and the heartbeat, in the chunk's transaction. */
-  private async recordChunk(tx: EntityManager, run: ImportRun, outcome: Outcome, rows: number, refused: RefusedRow[]): Promise<void> {
+  /**
+   * One committed chunk: batches of rows until the chunk has run `control.chunkMs`, holds
+   * IMPORT_CHUNK_ROWS rows, the file ends or the run is told to stop. A record a rule refuses has the
+   * chunk rolled back and written again record by record. Returns the rows it committed.
+   */
+  private async writeChunk(run: ImportRun, applier: ChunkApplier, source: RowBatches, refused: RefusedRow[], control: RunControl): Promise<number> {
+    const cursor = run.rowsDone;
+    const taken: CsvRow[] = [];
+    const write = (isolate: boolean) =>
+      this.em.fork().transactional(async (tx) => {
+        const deadline = performance.now() + control.chunkMs;
+        const outcome: Outcome = { created: 0, skipped: 0, refusals: new Refusals() };
+        do {
+          const batch = await source.batch(applier.batchRows, (previous, next) => applier.canCut(previous, next));
+          if (!batch.length) break;
+          taken.push(...batch);
+          addOutcome(outcome, await applier.apply(tx, batch, isolate));
+        } while (performance.now() < deadline && taken.length < IMPORT_CHUNK_ROWS && !control.signal.aborted);
+        await this.recordChunk(tx, run, outcome, taken.length, refused, cursor);
+      });
+    const restore = applier.checkpoint();
+    const keptRefusals = refused.length;
+    const keptNames = run.exerciseNames;
+    try {
+      await write(false);
+    } catch (error) {
+      if (!(error instanceof RetryIsolated)) throw error;
+      restore();
+      refused.length = keptRefusals;
+      run.exerciseNames = keptNames;
+      source.unread(taken.splice(0));
+      await write(true);
+    }
+    return taken.length;
+  }
+
+  /**
+   * The chunk's counts, its refused rows (the first MAX_REFUSALS_KEPT) and the heartbeat, in the chunk's
+   * transaction, moving the cursor from `cursor` on; a cursor another runner moved meanwhile rolls the chunk back.
+   */
+  private async recordChunk(tx: EntityManager, run: ImportRun, outcome: Outcome, rows: number, refused: RefusedRow[], cursor: number): Promise<void> {
     const more = outcome.refusals.sorted();
     refused.push(...more.slice(0, Math.max(0, MAX_REFUSALS_KEPT - refused.length)));
     if (outcome.names) run.exerciseNames = withNames(run.exerciseNames, outcome.names);
-    await addChunkCounts(tx, run.id, { rows, created: outcome.created, skipped: outcome.skipped, refusedTotal: more.length, refused, exerciseNames: run.exerciseNames ?? null });
+    const moved = await addChunkCounts(tx, run.id, cursor, { rows, created: outcome.created, skipped: outcome.skipped, refusedTotal: more.length, refused, exerciseNames: run.exerciseNames ?? null });
+    if (!moved) throw new ChunkOvertaken();
   }
 }
+
+/** A batch's outcome added to its chunk's. */
+function addOutcome(total: Outcome, batch: Outcome): void {
+  total.created += batch.created;
+  total.skipped += batch.skipped;
+  for (const { row, reason } of batch.refusals.rows) total.refusals.add(row, reason);
+  if (!batch.names) return;
+  total.names ??= { matched: new Map(), created: new Set(), left: new Set() };
+  for (const [name, exercise] of batch.names.matched) total.names.matched.set(name, exercise);
+  for (const name of batch.names.created) total.names.created.add(name);
+  for (const name of batch.names.left) total.names.left.add(name);
+}
+
+/** The import's cursor is not where this chunk began: another runner has it (this chunk rolls back). */
+class ChunkOvertaken extends Error {}
 
 /** The instance is shutting down: the run ends after its chunk. */
 class RunStopped extends Error {}
