@@ -4,6 +4,7 @@ import type { Orm } from '../core/database/orm.js';
 import type { Logger } from '../core/logger.js';
 import { reminderLink } from './app-links.js';
 import type { Channel, ChannelResult } from './channels/channel.js';
+import type { PushDeliveryHealth } from './push-health.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
 import type { ReminderChannelName, ReminderMessage, ReminderSpec } from './reminder-kind.js';
 import { deferDeliveries, minuteOf, reserveSends } from './send-budget.queries.js';
@@ -36,6 +37,8 @@ export interface DispatcherOptions {
   backoffUnitMs: number;
   /** REMINDER_SENDS_PER_MINUTE: deliveries one person may be sent per clock minute (send-budget.queries.ts). */
   sendsPerMinute: number;
+  /** Told how each push send went (/readyz's `push`). */
+  pushHealth?: PushDeliveryHealth;
 }
 
 /**
@@ -207,6 +210,7 @@ export class DeliveryDispatcher {
     if (Date.now() + sendMs + 2000 > lease.getTime()) return outcome('pending', 'The lease ran short before sending', new Date());
     const link = reminderLink({ appUrl: this.options.appUrl(), baseUrl: this.options.baseUrl() }, delivery.kind, delivery.occurrence_key, message);
     const sent: ChannelResult = await this.options.channels[delivery.channel].send({ delivery, message, link, subscriptions });
+    if (delivery.channel !== 'email' && sent.status !== 'failed') this.options.pushHealth?.record(sent.status === 'sent');
     if (sent.status === 'sent') return outcome('sent', sent.note ?? null);
     if (sent.status === 'failed') return outcome('failed', sent.error);
     return this.retryOrFail(outcome, delivery.attempts, sent.error);

@@ -10,6 +10,7 @@ import { WebPushChannel } from './channels/web-push.js';
 import { DeliveryDispatcher, MAIL_SEND_MS, MAX_ATTEMPTS } from './delivery-dispatcher.js';
 import { dueWork, failExhaustedDeliveries } from './reminder-engine.queries.js';
 import { ReminderScanner } from './reminder-scanner.js';
+import { PushDeliveryHealth } from './push-health.js';
 import { loadVapidKeys, type VapidKeys } from './vapid-keys.js';
 
 const engines = new WeakMap<AppDeps, ReminderEngine>();
@@ -50,6 +51,8 @@ export class ReminderEngine {
   private readonly vapid: Promise<VapidKeys>;
   private readonly scanner: ReminderScanner;
   readonly dispatcher: DeliveryDispatcher;
+  /** How this instance's recent push sends went (/readyz). */
+  readonly pushHealth = new PushDeliveryHealth();
   private readonly logger: Logger;
   private readonly intervalMs: number;
   private timer: NodeJS.Timeout | undefined;
@@ -83,6 +86,7 @@ export class ReminderEngine {
       sendsPerMinute: config.reminders.sendsPerMinute,
       timeoutMs: config.webhooks.timeoutMs,
       backoffUnitMs: config.webhooks.backoffUnitMs,
+      pushHealth: this.pushHealth,
     });
     this.scanner = new ReminderScanner({ pool: this.pool, orm: deps.orm, logger: this.logger, kindSlots, onDeliveries: (at) => this.wakeAt(at) });
   }
