@@ -9,6 +9,7 @@ const MONDAY = '2026-11-23';
 // `stepsEntries` is read by the subscription only (no toggle touches steps): one statement per read of a day.
 const DAY = `subscription ($dayId: UUID!) { dayChanged(dayId: $dayId) { id stepsEntries { id } checklist { key completed } } }`;
 const STEPS_READ = /from "steps_entries?"/i;
+const messageOf = (error: unknown) => (error === undefined ? '' : JSON.stringify(error, Object.getOwnPropertyNames(error ?? {})));
 const gym = (result: any) => result?.data?.dayChanged?.checklist?.find((i: any) => i.key === 'GYM')?.completed;
 
 /** Issue 34.5: what one change costs a person does not grow with their sockets, nor with subscriptions it cannot concern. */
@@ -56,6 +57,25 @@ describe('live re-reads: one per person per change, only where the arguments can
     const dayReads = recorder.statements.filter((s) => STEPS_READ.test(s));
     // Two Monday writes → two reads of Monday, shared by the three sockets; no read for Tuesday's write.
     expect(dayReads.length, dayReads.join('\n')).toBe(2);
+  });
+
+  it("a task moved from Monday to Tuesday reaches both days' subscriptions: a change names its day before and after", async () => {
+    const { client } = await signUp(app.url);
+    const [monday, tuesday] = await weekDayIds(client, MONDAY);
+    const created = await client.post('/api/v1/tasks', { title: 'Call the plumber', timebox: 30, dayId: monday });
+    expect(created.status).toBe(201);
+    const taskId = created.body.data.id as string;
+    const socket = open(client);
+    const TASKS = `subscription ($dayId: UUID!) { dayChanged(dayId: $dayId) { id tasks { id } } }`;
+    const has = (r: any) => r.data?.dayChanged?.tasks?.some((t: { id: string }) => t.id === taskId);
+    const onMonday = socket.follow(TASKS, { dayId: monday });
+    const onTuesday = socket.follow(TASKS, { dayId: tuesday });
+    await onMonday.waitFor((r) => has(r) === true, 10_000).catch((e) => { throw new Error(`${e}: ${JSON.stringify(onMonday.results)} ${messageOf(onMonday.error)}`); });
+    await onTuesday.waitFor((r) => has(r) === false, 10_000);
+    const moved = await client.graphql(`mutation ($id: UUID!, $day: UUID) { updateTask(taskId: $id, dayId: $day) { id } }`, { id: taskId, day: tuesday });
+    expect(moved.body.errors, JSON.stringify(moved.body.errors)).toBeUndefined();
+    await onTuesday.waitFor((r) => has(r) === true);
+    await onMonday.waitFor((r) => has(r) === false && onMonday.results.indexOf(r) > 0);
   });
 
   it('counts different subscriptions per person, not per socket: past the budget a new one is refused, an identical one on another socket is not', async () => {
