@@ -3,6 +3,9 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/test-app.js';
 import { HttpClient, signUp } from '../test/support/http-client.js';
+import { Ajv } from 'ajv';
+import { sessionRoutes } from './session-routes.js';
+import { handWrittenPaths } from '../src/app/hand-written-routes.js';
 
 /**
  * Both REST documents as a client generator reads them (issue 23, item 22): Redocly's recommended
@@ -84,5 +87,65 @@ describe('the Session API document tells the truth about the answers the audit f
     const week = doc().paths['/weeks/{startDateOrWeekId}'];
     expect(week.get.parameters[0]).toMatchObject({ name: 'startDateOrWeekId', in: 'path', description: expect.stringMatching(/^The startDate/) });
     expect(week.patch.parameters[0]).toMatchObject({ name: 'startDateOrWeekId', in: 'path', description: expect.stringMatching(/^The weekId/) });
+  });
+});
+
+describe('money and unknown fields as a generated client reads them (issue 34, item 15)', () => {
+  const doc = (path: string) => parse(documents[path]!);
+  const paths = ['/api/v1/openapi.yaml', '/api/public/v1/openapi.yaml'];
+  const bodySchema = (operation: any) => operation.requestBody?.content?.['application/json']?.schema;
+
+  it('declares an amount so that a standard validator takes -8.2 (no multipleOf), and says the rule in words', async () => {
+    for (const path of paths) expect(documents[path], path).not.toContain('multipleOf');
+    const amount = bodySchema(doc('/api/v1/openapi.yaml').paths['/transactions'].post).properties.amount;
+    expect(amount).toMatchObject({ type: 'number', description: expect.stringContaining('at most 2 decimals') });
+    const validate = new Ajv({ strict: false }).compile(amount);
+    expect([-8.2, 0.1, 0.3, 1234.56, -999999999.99].map((value) => [value, validate(value)])).toEqual([-8.2, 0.1, 0.3, 1234.56, -999999999.99].map((value) => [value, true]));
+    expect(validate(1e10)).toBe(false);
+    expect(validate('-8.2')).toBe(false); // a JSON number on the wire, as the spec has it
+    // The service answers -8.2 as -8.2, and the answer matches the document (the client checks every exchange).
+    const { client } = await signUp(app.url);
+    const account = await client.post('/api/v1/accounts', { name: 'Cash', type: 'cash', currency: 'EUR' });
+    const created = await client.post('/api/v1/transactions', { accountId: account.body.data.id, amount: -8.2, description: 'Bus', date: '2026-11-20' });
+    expect(created.status).toBe(201);
+    expect(created.body.data.amount).toBe(-8.2);
+  });
+
+  it('says on every JSON request body whether unknown fields are refused, as the service does', async () => {
+    const strict = new Set(Object.values(sessionRoutes).filter((route) => route.strictBody).map((route) => `${route.method.toLowerCase()} /api/v1${route.path}`));
+    const handWritten = new Set(Object.keys(handWrittenPaths()));
+    const seen: string[] = [];
+    for (const path of paths) {
+      const document = doc(path);
+      const base = document.servers[0].url;
+      for (const [template, item] of Object.entries<any>(document.paths)) {
+        if (path === '/api/v1/openapi.yaml' && handWritten.has(template)) continue; // described beside their handlers
+        for (const [method, operation] of Object.entries<any>(item)) {
+          const schema = bodySchema(operation);
+          if (!schema) continue;
+          const routed = `${method} ${base}${template.replace(/\{([^}]+)\}/g, ':$1')}`;
+          seen.push(routed);
+          expect(schema.additionalProperties, routed).toBe(!strict.has(routed));
+        }
+      }
+      // Every input object (what a body field holds) refuses a field it does not define.
+      const inputs = Object.entries<any>(document.components.schemas).filter(([name]) => name.endsWith('Input'));
+      if (path === '/api/v1/openapi.yaml') expect(inputs.length).toBeGreaterThan(3);
+      for (const [name, schema] of inputs) expect(schema.additionalProperties, name).toBe(false);
+    }
+    expect(seen.length).toBeGreaterThan(100);
+    expect(strict.size).toBeGreaterThan(5);
+    expect([...strict].filter((route) => !seen.includes(route))).toEqual([]);
+
+    // What the documents say is what the service does.
+    const { client } = await signUp(app.url);
+    const refusedAtTop = await client.post('/api/v1/brain/databases', { name: 'Films', colour: 'red' }, { outsideContract: true });
+    expect(refusedAtTop.status).toBe(400);
+    expect(refusedAtTop.body.error.details.errors).toEqual([{ path: ['colour'], message: 'unknown field colour' }]);
+    const ignoredAtTop = await client.post('/api/v1/projects', { title: 'Launch', colour: 'red' });
+    expect(ignoredAtTop.status).toBe(201);
+    const board = await client.patch(`/api/v1/projects/${ignoredAtTop.body.data.id}/board`, { columns: [{ name: 'Todo', colour: 'red' }] }, { outsideContract: true });
+    expect(board.status).toBe(400);
+    expect(JSON.stringify(board.body.error.details.errors)).toContain('colour');
   });
 });

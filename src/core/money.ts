@@ -15,7 +15,9 @@ export function moneyText(value: unknown): string | null {
   return MONEY_TEXT.test(text) ? (text === '-0' ? '0' : text) : null;
 }
 
-const RULE = `a number with at most 2 decimals, at most ${'9'.repeat(MONEY_MAX_DIGITS)}.99 in absolute value`;
+/** The rule of an amount, as the errors and the OpenAPI documents word it. */
+export const MONEY_RULE = `a number with at most 2 decimals, at most ${'9'.repeat(MONEY_MAX_DIGITS)}.99 in absolute value`;
+const RULE = MONEY_RULE;
 
 function parse(value: unknown): string {
   const text = moneyText(value);

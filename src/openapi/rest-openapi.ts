@@ -27,6 +27,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
 } from 'graphql';
+import { MONEY_MAX_DIGITS, MONEY_RULE } from '../core/money.js';
 
 /**
  * OpenAPI 3.0 documents for the REST surfaces (Session API, Public API), generated from Sofa's
@@ -40,6 +41,8 @@ export type Json = Record<string, any>;
 export interface DescribedRoute {
   method: string;
   path: string;
+  /** A body field that is no argument is refused (rest/route-table.ts); otherwise it is left unread. */
+  strictBody?: boolean;
   responseStatus?: number;
   /** A second success status, answered when the record already existed (a `generate` repeated). */
   existingStatus?: number;
@@ -86,12 +89,22 @@ export interface RestOpenApiOptions {
   documents: Map<string, DocumentNode>;
 }
 
+const MONEY_MAX = Number(`${'9'.repeat(MONEY_MAX_DIGITS)}.99`);
+
 /** Scalars described inline (Sofa leaves custom scalars as references to components it never defines). */
 const SCALARS: Record<string, Json> = {
   DateTimeISO: { type: 'string', format: 'date-time', example: '2026-11-22T07:30:00Z' },
   UUID: { type: 'string', format: 'uuid' },
   LocalDate: { type: 'string', format: 'date' },
-  Money: { type: 'number', multipleOf: 0.01, example: -12.5, description: 'An exact amount with at most 2 decimals.' },
+  // No `multipleOf: 0.01`: a standard validator divides in binary floating point and refuses -8.2
+  // (issue 34, item 15). The amount stays a JSON number (the spec's wire format); the rule is written out.
+  Money: {
+    type: 'number',
+    minimum: -MONEY_MAX,
+    maximum: MONEY_MAX,
+    example: -12.5,
+    description: `An exact decimal amount: ${MONEY_RULE} (-8.2, 12.34; not 0.001). Held as an exact decimal, never as a float: 0.1 + 0.2 is 0.3.`,
+  },
   JSON: { description: 'Any JSON value.' },
   JSONObject: { type: 'object', additionalProperties: true },
 };
@@ -168,7 +181,8 @@ function fixSchema(schema: Json, rules: Json = {}): Json {
     out = { ...rest, items: fixSchema(rest.items), ...(maxItems !== undefined ? { maxItems } : {}) };
   } else out = { ...rest };
   if (rest.type !== 'array') Object.assign(out, rules);
-  if (description) out.description = description;
+  // A field's own words come first; a scalar's rule (Money's) stays beside them.
+  if (description) out.description = scalar?.description ? `${description} ${scalar.description}` : description;
   return out;
 }
 
@@ -209,7 +223,8 @@ function inputObjectSchema(graphql: GraphQLSchema, type: GraphQLInputObjectType,
     if (isNonNullType(field.type) && field.defaultValue === undefined) required.push(field.name);
   }
   const mayBeNull = new Set(Object.values(type.getFields()).filter((f) => !isNonNullType(f.type)).map((f) => f.name));
-  return fixObject(graphql, { properties, required }, inputClass, {}, mayBeNull);
+  // GraphQL's input coercion refuses a field the input type does not define (400 naming it).
+  return { ...fixObject(graphql, { properties, required }, inputClass, {}, mayBeNull), additionalProperties: false };
 }
 
 /**
@@ -410,8 +425,10 @@ class AnswerSchemas {
 
   private withDescription(schema: Json, description: string | null | undefined): Json {
     if (!description) return schema;
-    // A bare $ref takes no siblings in OpenAPI 3.0.
-    return schema.$ref ? { allOf: [schema], description } : { ...schema, description };
+    // A bare $ref takes no siblings in OpenAPI 3.0; a scalar's rule (Money's) stays beside the field's words.
+    if (schema.$ref) return { allOf: [schema], description };
+    const rule = Object.values(SCALARS).some((scalar) => scalar.description && scalar.description === schema.description);
+    return { ...schema, description: rule ? `${description} ${schema.description}` : description };
   }
 
   /** The object type by name, described with its leaf fields (for hand-written routes). */
@@ -560,6 +577,13 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
       }
       const mayBeNull = new Set((gqlField?.args ?? []).filter((a) => !isNonNullType(a.type)).map((a) => a.name));
       const fixed = fixObject(schema, body, argsClass, defaults, mayBeNull);
+      // Said either way, so a generated client knows: refused (400 naming it) on a strictBody route,
+      // otherwise a top-level field that is no argument is left unread.
+      if (route.strictBody) fixed.additionalProperties = false;
+      else {
+        fixed.additionalProperties = true;
+        fixed.description = 'Fields other than these are ignored; inside an object field, an unknown field is refused (400 naming it).';
+      }
       if (Object.keys(fixed.properties).length) {
         requestBody = { required: Boolean(fixed.required?.length), content: { 'application/json': { schema: fixed } } };
       }
