@@ -17,6 +17,7 @@ import { createLoaders } from './loaders.js';
 import { authenticateSession } from '../accounts/session-auth.js';
 import { createHttpApp } from './http-app.js';
 import { ConnectionDrain } from '../http/connection-drain.js';
+import { applyConnectionTimeouts } from '../http/connection-timeouts.js';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.js';
 import { registerJobs } from './jobs.js';
 import { runSeeds } from './seeds.js';
@@ -85,6 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const http = await createHttpApp(deps, schema, redis);
     await jobsStarting;
     const server: Server = createServer(http.app);
+    applyConnectionTimeouts(server, config.http);
     const drain = new ConnectionDrain(server);
     const liveSockets = attachGraphqlWs(server, deps, schema, live, http.limiters);
     await new Promise<void>((resolve, reject) => {

@@ -26,6 +26,14 @@ describe('loadConfig', () => {
     expect(config.files.storageAdapter).toBe('disk');
     expect(config.trustProxy).toBe(false);
     expect(config.graphqlDebug).toBe(false);
+    expect(config.http).toEqual({ keepAliveTimeoutMs: 65_000, headersTimeoutMs: 66_000 });
+  });
+
+  it('keeps HTTP connections longer than a proxy in front, and the headers timeout above the keep-alive one', () => {
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '200' }).http).toEqual({ keepAliveTimeoutMs: 200, headersTimeoutMs: 1_200 });
+    expect(loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: '75000', HTTP_HEADERS_TIMEOUT_MS: '80000' }).http).toEqual({ keepAliveTimeoutMs: 75_000, headersTimeoutMs: 80_000 });
+    expect(() => loadConfig({ HTTP_HEADERS_TIMEOUT_MS: '65000' })).toThrow('Invalid setting HTTP_HEADERS_TIMEOUT_MS: must be above HTTP_KEEP_ALIVE_TIMEOUT_MS (65000)');
+    expect(() => loadConfig({ HTTP_KEEP_ALIVE_TIMEOUT_MS: 'soon' })).toThrow(ConfigError);
   });
 
   it('bounds an import chunk in time (IMPORT_CHUNK_MS): 3000 by default, 1 to 20000 (a third of the import lock)', () => {

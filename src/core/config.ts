@@ -10,6 +10,27 @@ export class ConfigError extends Error {
 
 export type Plan = 'free' | 'pro';
 
+export interface HttpTimeoutSettings {
+  /**
+   * HTTP_KEEP_ALIVE_TIMEOUT_MS: how long an idle keep-alive connection is kept. Above the idle timeout of
+   * a proxy in front (nginx and cloud load balancers keep 60 s), so the proxy, not the service, closes it:
+   * a request it sends as the service closes would be reset (a 502).
+   */
+  keepAliveTimeoutMs: number;
+  /** HTTP_HEADERS_TIMEOUT_MS: how long a request's headers may take to arrive; above the keep-alive timeout. */
+  headersTimeoutMs: number;
+}
+
+/** Node's own 5 s keep-alive closed connections a proxy or a pooling client was about to reuse (issue 34, item 16). */
+function readHttpTimeouts(env: Env): HttpTimeoutSettings {
+  const keepAliveTimeoutMs = readInt(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 65_000, 1);
+  const headersTimeoutMs = readInt(env, 'HTTP_HEADERS_TIMEOUT_MS', keepAliveTimeoutMs + 1_000, 1);
+  // Node's advice: a headers timeout at or below the keep-alive one cuts off a request that arrives on a
+  // connection at the end of its idle time.
+  if (headersTimeoutMs <= keepAliveTimeoutMs) throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must be above HTTP_KEEP_ALIVE_TIMEOUT_MS (${keepAliveTimeoutMs})`);
+  return { keepAliveTimeoutMs, headersTimeoutMs };
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -35,6 +56,8 @@ export interface Config {
   trustedOrigins: string[];
   /** SHUTDOWN_DRAIN_MS: after SIGTERM, how long open connections are still answered (with `Connection: close`). */
   shutdownDrainMs: number;
+  /** How long HTTP connections may idle and how long a request's headers may take (src/http/connection-timeouts.ts). */
+  http: HttpTimeoutSettings;
   /**
    * IMPORT_CHUNK_MS: an import's committed chunk takes no more rows once it has run this long (it ends
    * with the batch in progress); at most 20 s, a third of the import's 60 s lock.
@@ -365,6 +388,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     graphqlDebug: readBool(env, 'GRAPHQL_DEBUG', false),
     shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 1000),
+    http: readHttpTimeouts(env),
     importChunkMs: readIntUpTo(env, 'IMPORT_CHUNK_MS', 3000, 1, 20_000),
     rateLimit: {
       disabled: readBool(env, 'DISABLE_RATE_LIMIT', false),

@@ -19,6 +19,29 @@ export interface RequestOptions {
   outsideContract?: true;
 }
 
+/** Methods a client may send again: the same request twice has the effect of once (RFC 9110 §9.2.2). */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/** The socket was reset or closed under the request: the server was closing the kept-alive connection it reused. */
+function isConnectionReset(error: unknown): boolean {
+  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || code === 'UND_ERR_SOCKET';
+}
+
+/**
+ * fetch, sent once more on a fresh connection when an idempotent request's kept-alive connection was
+ * reset (issue 34, item 16: the server closed it as the request went out). A write (POST, PATCH) is not
+ * sent again: the server may have done it; its failure is the test's to see.
+ */
+export async function fetchRetryingReset(url: string, init: RequestInit & { method: string }): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (!IDEMPOTENT.has(init.method.toUpperCase()) || !isConnectionReset(error)) throw error;
+    return fetch(url, init);
+  }
+}
+
 /** Real HTTP to the service, keeping the session cookie like a browser would. */
 /** A fetch response as an HttpResult: the body parsed as JSON when it is JSON, the text kept too. */
 export async function readResult<T = any>(response: Response): Promise<HttpResult<T>> {
@@ -52,7 +75,7 @@ export class HttpClient {
       headers['content-type'] ??= 'application/json';
     }
     if (this.cookie && !('cookie' in headers)) headers.cookie = this.cookie;
-    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const response = await fetchRetryingReset(this.baseUrl + path, { method, headers, body });
     const setCookie = response.headers.getSetCookie();
     for (const c of setCookie) {
       const pair = c.split(';')[0];
