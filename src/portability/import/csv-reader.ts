@@ -1,4 +1,4 @@
-import { parse, type Options } from 'csv-parse';
+import { CsvError, parse, type Options } from 'csv-parse';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { fileError, type CsvRow } from './csv.js';
 
@@ -167,7 +167,8 @@ async function* readRecords(parsed: AsyncGenerator<ParsedRecord>): AsyncGenerato
     }
   } catch (error) {
     if ((error as { code?: string }).code === 'CSV_MAX_RECORD_SIZE') throw fileError(`A row of the file is longer than ${MAX_IMPORT_ROW_CHARS} characters`);
-    if ((error as { code?: string }).code?.startsWith('CSV_')) throw fileError(`The file is not readable CSV: ${(error as Error).message}`);
+    // Every csv-parse error (its codes are not all CSV_*: a quote inside an unquoted cell is INVALID_OPENING_QUOTE).
+    if (error instanceof CsvError) throw fileError(`The file is not readable CSV: ${error.message}`);
     throw error;
   }
 }

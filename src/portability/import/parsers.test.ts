@@ -162,6 +162,8 @@ describe('csv', () => {
     ]);
     await expect(read('')).rejects.toThrow(/header/);
     await expect(read('a,"b\n1,2')).rejects.toThrow(/not readable CSV/);
+    // A quote inside an unquoted cell (an ISBN as ="0439023483" written without the quotes around it) is a file error, not a crash.
+    await expect(read('Title,ISBN\nDune,="0439023483"\n')).rejects.toThrow(/not readable CSV: Invalid Opening Quote/);
   });
 
   it('reads a bank file as the bank wrote it: ISO-8859-1, a preamble above the header, decimal commas', async () => {
