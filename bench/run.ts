@@ -26,6 +26,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'image-burst': () => import('./scenarios/image-burst.js'),
   'reminders-due': () => import('./scenarios/reminders-due.js'),
   'live-sockets': () => import('./scenarios/live-sockets.js'),
+  'live-alias-bomb': () => import('./scenarios/live-alias-bomb.js'),
   'real-exports': () => import('./scenarios/real-exports.js'),
   'live-budget': () => import('./scenarios/live-budget.js'),
 };

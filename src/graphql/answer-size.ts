@@ -73,9 +73,14 @@ function sizeName(bytes: number): string {
 export function limitAnswerSize(result: ExecutionResult, maxBytes = MAX_ANSWER_BYTES): ExecutionResult {
   const tooMany = result.errors?.find(isAnswerTooLarge);
   if (tooMany) return { errors: [operationLimitError(tooMany.message)] };
+  const refusal = result.data ? answerWeightRefusal(result.data, maxBytes) : null;
+  return refusal ? { errors: [operationLimitError(refusal)] } : result;
+}
+
+/** The refusal's message when `value` weighs more than `maxBytes` (MAX_ANSWER_BYTES at most), else null. */
+export function answerWeightRefusal(value: unknown, maxBytes = MAX_ANSWER_BYTES): string | null {
   const max = Math.min(maxBytes, MAX_ANSWER_BYTES);
-  if (!result.data || !jsonBytesOver(result.data, max)) return result;
-  return { errors: [operationLimitError(`Answer size limit of ${sizeName(max)} exceeded: ask for fewer fields, fewer aliases or smaller pages.`)] };
+  return jsonBytesOver(value, max) ? `Answer size limit of ${sizeName(max)} exceeded: ask for fewer fields, fewer aliases or smaller pages.` : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { createSourceEventStream, type ExecutionArgs, type ExecutionResult, type GraphQLError } from 'graphql';
-import { limitAnswerSize, MAX_ANSWER_BYTES, startAnswerCount } from './answer-size.js';
+import { answerWeightRefusal, limitAnswerSize, MAX_ANSWER_BYTES, startAnswerCount } from './answer-size.js';
 import { executeCompiled } from './compiled-execute.js';
 import { operationLimitViolation } from './operation-limits.js';
 
@@ -13,7 +13,9 @@ import { operationLimitViolation } from './operation-limits.js';
  *   3. the answer's bytes, strings weighed as they will be written, before it is written
  *      (answer-size.ts, MAX_ANSWER_BYTES, or the transport's smaller ceiling).
  * A refused operation or event answers one VALIDATION_ERROR in place of its data. A new transport
- * calls `executeWithinLimits` or `subscribeWithinLimits` and inherits all three.
+ * calls `executeWithinLimits` or `subscribeWithinLimits` and inherits all three. The connector's
+ * tools run no GraphQL operation (fixed shapes, capped lists): their answers get the byte ceiling
+ * through `answerCeilingRefusal` (src/connector/mcp/tools/run-tool.ts).
  */
 
 type MaybePromise<T> = Promise<T> | T;
@@ -39,6 +41,11 @@ export function executeWithinLimits(args: ExecutionArgs, ceiling: AnswerCeiling 
   const refusal = operationRefusal(args);
   if (refusal) return { errors: [refusal] };
   return executeCounted(args, ceiling.maxBytes ?? MAX_ANSWER_BYTES);
+}
+
+/** An answer built without an operation (a connector tool's): the ceiling's refusal message, or null. */
+export function answerCeilingRefusal(value: unknown, ceiling: AnswerCeiling = {}): string | null {
+  return answerWeightRefusal(value, ceiling.maxBytes ?? MAX_ANSWER_BYTES);
 }
 
 /** Each subscription's ceiling, by its context (one context per subscription). */

@@ -10,7 +10,9 @@ export const EVENTS_STREAM_PATHS: Json = {
       description:
         'A `text/event-stream` that stays open. Each committed change to one of your records is one `change` event whose data is ' +
         '`{ "entity": "Task", "id": "…", "kind": "created" | "updated" | "deleted", "committedAt": "…" }`; `entity` "*" means many records ' +
-        'changed at once (refetch what you show). Lines starting with `:` are keep-alive comments. The stream ends when your session ends ' +
+        'changed at once (refetch what you show). An event over the answer ceiling (the smaller of 16 MB and LIVE_MAX_BUFFERED_BYTES) is sent as ' +
+        'one `error` event instead, `{ "code": "VALIDATION_ERROR", "message": "Answer size limit of … exceeded: …" }` (refetch), and the stream goes on. ' +
+        'Lines starting with `:` are keep-alive comments. The stream ends when your session ends ' +
         '(logout, revocation, password change) and when the server shuts down; reconnect with backoff. At most LIVE_MAX_SOCKETS_PER_USER ' +
         'streams and sockets per person per instance (429 beyond).',
       security: [{ session: [] }],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../../../core/errors.js';
+import { AppError, ValidationError } from '../../../core/errors.js';
+import { answerCeilingRefusal } from '../../../graphql/limited-execution.js';
 import { withinGrant } from '../../scopes/answer-areas.js';
 import { allows } from '../../scopes/connector-scopes.js';
 import { scopeOf, type ConnectorTool, type ToolContext } from './tool.js';
@@ -26,5 +27,9 @@ export function insufficientScope(needed: string): AppError {
 export async function runTool(tool: ConnectorTool, args: unknown, ctx: ToolContext): Promise<object> {
   const needed = scopeOf(tool);
   if (needed && !allows(ctx.granted, needed)) throw insufficientScope(needed);
-  return withinGrant(await tool.run(args as never, ctx), ctx.granted, answerSchema(tool));
+  const answer = withinGrant(await tool.run(args as never, ctx), ctx.granted, answerSchema(tool));
+  // The answer ceiling every surface has (src/graphql/limited-execution.ts), before the SDK writes it.
+  const tooLarge = answerCeilingRefusal(answer);
+  if (tooLarge) throw new ValidationError(tooLarge, [{ path: [], message: tooLarge }]);
+  return answer;
 }
