@@ -133,9 +133,11 @@ describe('GET /api/v1/openapi.yaml', () => {
   });
 
   it('describes the error answers of each route and its security', () => {
-    for (const route of Object.values(sessionRoutes)) {
+    for (const [key, route] of Object.entries(sessionRoutes)) {
       const op = operation(route.method, route.path);
-      expect(op.responses['429']).toEqual({ $ref: '#/components/responses/RateLimited' });
+      // The second step's answers may also be refused for the account's lock (SECOND_FACTOR_LOCKED).
+      const locks = ['completeSignIn', 'completeSignInWithPasskey', 'startSecondFactorPasskey'].includes(key.split('.')[1]!);
+      expect(op.responses['429'], route.path).toEqual({ $ref: `#/components/responses/${locks ? 'RateLimitedOrSecondFactorLocked' : 'RateLimited'}` });
       expect(op.responses['500']).toEqual({ $ref: '#/components/responses/InternalError' });
       if (route.path.includes(':')) {
         expect(op.responses['404'], route.path).toEqual({ $ref: '#/components/responses/NotFound' });
