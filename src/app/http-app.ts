@@ -15,7 +15,7 @@ import { errorEnvelope } from '../http/envelope.js';
 import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from '../http/api-headers.js';
 import { healthRoutes } from '../http/health.js';
-import { pingRedis } from '../core/redis-connection.js';
+import { dependencyChecks } from './dependency-checks.js';
 import { homeRoutes, packageInfo } from '../http/home.js';
 import { connectorRoutes } from '../connector/index.js';
 import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from '../http/graphql-ide.js';
@@ -54,13 +54,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   app.set('query parser', 'extended');
 
   app.use(requestLogging(deps.logger));
-  app.use(
-    healthRoutes(deps, [
-      { name: 'jobs', required: true, check: () => deps.jobs.ping() },
-      // Optional: without Redis the instance counts limits in memory and delivers live updates locally.
-      ...(redis ? [{ name: 'redis', required: false, check: () => pingRedis(redis) }] : []),
-    ]),
-  );
+  app.use(healthRoutes(deps, dependencyChecks(deps, redis)));
   app.use(homeRoutes());
   app.use(GRAPHQL_IDE_ASSETS, graphqlIdeAssets());
   app.use('/api', apiVersionHeader);

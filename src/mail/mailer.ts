@@ -11,6 +11,11 @@ export interface Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /**
+   * With SMTP_URL: connects, greets and authenticates as a send would, then quits (nodemailer's
+   * verify(), each step within `timeoutMs`); rejects when the server cannot be used. Absent without SMTP.
+   */
+  verify?(timeoutMs: number): Promise<void>;
 }
 
 const FROM = 'Life Planner <no-reply@life-planner.local>';
@@ -25,10 +30,21 @@ export function createMailer(options: { smtpUrl?: string; outboxDir: string }): 
     (loading ??= import('nodemailer').then(({ default: nodemailer }) =>
       options.smtpUrl ? nodemailer.createTransport(options.smtpUrl) : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
     ));
-  if (options.smtpUrl) {
+  const smtpUrl = options.smtpUrl;
+  if (smtpUrl) {
     return {
       async send(mail) {
         await (await transporter()).sendMail({ from: FROM, ...mail });
+      },
+      async verify(timeoutMs) {
+        const { default: nodemailer } = await import('nodemailer');
+        // A transporter of its own: the sending one keeps nodemailer's minute-long timeouts.
+        const probe = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+        try {
+          await probe.verify();
+        } finally {
+          probe.close();
+        }
       },
     };
   }

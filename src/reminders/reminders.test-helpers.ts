@@ -68,8 +68,8 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server (smtp-server) on 127.0.0.1, no TLS, no authentication: every message is kept. */
-export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
+/** A real SMTP server (smtp-server) on 127.0.0.1 (`port`, or a free one), no TLS, no authentication: every message is kept. */
+export async function startSmtp(port = 0): Promise<{ url: string; mails: ReceivedMail[]; close(): Promise<void> }> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -84,9 +84,9 @@ export async function startSmtp(): Promise<{ url: string; mails: ReceivedMail[];
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.server.address() as AddressInfo).port;
-  return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.server.address() as AddressInfo).port;
+  return { url: `smtp://127.0.0.1:${bound}`, mails, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** A task on the user's day `date` (its week generated), through the API. */

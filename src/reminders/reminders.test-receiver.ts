@@ -27,7 +27,8 @@ export class HttpReceiver {
   private server!: Server;
   url!: string;
 
-  static async start(): Promise<HttpReceiver> {
+  /** On `port` (a receiver brought back where it was), or a free one. */
+  static async start(port = 0): Promise<HttpReceiver> {
     const receiver = new HttpReceiver();
     receiver.server = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -42,7 +43,7 @@ export class HttpReceiver {
         res.end(reply.body ?? '');
       });
     });
-    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => receiver.server.listen(port, '127.0.0.1', resolve));
     receiver.url = `http://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
     return receiver;
   }

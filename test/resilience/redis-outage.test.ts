@@ -79,7 +79,7 @@ describe.skipIf(!hasRedisServer)('Redis goes away under traffic and comes back',
     const feed = socket.follow(MINE);
     await feed.waitFor(() => true);
     const ready = await fetch(`${app.url}/readyz`);
-    expect(await ready.json()).toEqual({ ok: true, data: { status: 'ready', dependencies: { database: { state: 'up', required: true }, jobs: { state: 'up', required: true }, redis: { state: 'up', required: false } } } });
+    expect(await ready.json()).toEqual({ ok: true, data: { status: 'ready', dependencies: { database: { state: 'up', required: true }, jobs: { state: 'up', required: true }, redis: { state: 'up', required: false }, push: { state: 'up', required: false } } } });
 
     // The outage.
     await stopRedis(redis);

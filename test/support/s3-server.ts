@@ -10,14 +10,19 @@ export interface TestS3 {
   client: S3Client;
   /** Keys in the bucket under `prefix`, sorted. */
   keys(prefix?: string): Promise<string[]>;
+  /** Stops the server, keeping its data (an outage). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /** A real S3-compatible server (s3rver) on loopback, path-style, with one empty bucket. */
 export async function startTestS3(bucket: string): Promise<TestS3> {
   const dir = await mkdtemp(join(tmpdir(), 'lp-s3rver-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir });
+  let server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir });
   const { port } = await server.run();
+  let running = true;
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
   await client.send(new CreateBucketCommand({ Bucket: bucket }));
@@ -36,9 +41,18 @@ export async function startTestS3(bucket: string): Promise<TestS3> {
       const res = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
       return (res.Contents ?? []).map((o) => o.Key!).sort();
     },
+    async stop() {
+      running = false;
+      await server.close();
+    },
+    async restart() {
+      server = new S3rver({ port, address: '127.0.0.1', silent: true, directory: dir });
+      await server.run();
+      running = true;
+    },
     async close() {
       client.destroy();
-      await server.close();
+      if (running) await server.close();
       await rm(dir, { recursive: true, force: true });
     },
   };

@@ -70,3 +70,15 @@ export function providerFailure(error: unknown, step: 'discovery' | 'callback'):
   const reason = cause instanceof Error ? cause.message : (error as Error).message;
   return new OidcSignInError('id_token_invalid', `The identity provider's answer failed validation: ${reason}`);
 }
+
+/**
+ * Whether the provider answers now (/readyz): one GET of its discovery document, which must be one.
+ * Not the cached configuration — that says only that it answered once.
+ */
+export async function probeProvider(settings: OidcSettings, signal: AbortSignal): Promise<void> {
+  const url = `${settings.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+  const response = await fetch(url, { signal, headers: { accept: 'application/json' }, redirect: 'error' });
+  if (!response.ok) throw new Error(`discovery answered ${response.status}`);
+  const document = (await response.json()) as { issuer?: unknown };
+  if (typeof document.issuer !== 'string') throw new Error('discovery answered something else');
+}

@@ -2,30 +2,44 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
-import { oidcEnv } from './oidc-provider.test-helpers.js';
+import { callbackOf, CLIENT, oidcEnv, reserveTestProvider, type TestProvider } from './oidc-provider.test-helpers.js';
 
-/** A provider that is down or hangs answers a clear 503 in time, never a 500 or a hang; OIDC off is a 404. */
+/**
+ * A provider that is down or hangs answers a clear 503 in time, never a 500 or a hang, and /readyz says
+ * so; one that comes back is used again without a restart; OIDC off is a 404.
+ */
 let down: TestApp;
 let hanging: TestApp;
 let off: TestApp;
+let back: TestApp;
+let backPort: number;
+let returned: TestProvider | undefined;
 let silent: Server;
 
-beforeAll(async () => {
+async function closedPort(): Promise<number> {
   const closed = createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
-  const closedPort = (closed.address() as AddressInfo).port;
+  const port = (closed.address() as AddressInfo).port;
   await new Promise<void>((resolve) => closed.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  const downPort = await closedPort();
+  backPort = await closedPort();
   // Accepts connections and never answers.
   silent = createServer(() => undefined);
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  [down, hanging, off] = await Promise.all([
-    startTestApp(oidcEnv(`http://127.0.0.1:${closedPort}`, { RATE_LIMIT_AUTH_MAX: '4' })),
+  [down, hanging, off, back] = await Promise.all([
+    startTestApp(oidcEnv(`http://127.0.0.1:${downPort}`, { RATE_LIMIT_AUTH_MAX: '4' })),
     startTestApp(oidcEnv(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { OIDC_TIMEOUT_MS: '300', PASSWORD_SIGN_IN_DISABLED: 'true' })),
     startTestApp(),
+    startTestApp(oidcEnv(`http://127.0.0.1:${backPort}`)),
   ]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([down?.close(), hanging?.close(), off?.close()]);
+  await Promise.all([down?.close(), hanging?.close(), off?.close(), back?.close()]);
+  await returned?.close();
   silent?.closeAllConnections();
   silent?.close();
 });
@@ -52,6 +66,35 @@ describe('an identity provider that cannot be reached', () => {
     expect(res.status).toBe(503);
     expect((await res.json()).error.message).toMatch(/did not answer in time/);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('an identity provider that comes back', () => {
+  const oidcState = async (app: TestApp) => {
+    const res = await fetch(`${app.url}/readyz`);
+    const body = await res.json();
+    if (!body.data) throw new Error(`/readyz answered ${res.status} ${JSON.stringify(body)}`);
+    return { status: res.status, oidc: body.data.dependencies.oidc };
+  };
+
+  it('is reported down (still ready) in /readyz, within the probe bound when it hangs, and used again once it answers', async () => {
+    expect(await oidcState(back)).toEqual({ status: 200, oidc: { state: 'down', required: false } });
+    const started = Date.now();
+    expect(await oidcState(hanging)).toEqual({ status: 200, oidc: { state: 'down', required: false } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await fetch(`${back.url}/api/v1/auth/oidc/start`, { redirect: 'manual' })).status).toBe(503);
+
+    // Back on its address: nothing to restart; the next sign-in reads the discovery document again.
+    returned = await reserveTestProvider(backPort);
+    await returned.start([{ ...CLIENT, redirect_uris: [callbackOf(back.server.deps.config.baseUrl)] }]);
+    const deadline = Date.now() + 15_000;
+    while ((await oidcState(back)).oidc.state !== 'up') {
+      if (Date.now() > deadline) throw new Error('/readyz did not report the provider up');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const start = await fetch(`${back.url}/api/v1/auth/oidc/start`, { redirect: 'manual' });
+    expect(start.status).toBe(302);
+    expect(start.headers.get('location')).toMatch(new RegExp(`^${returned.issuer}/`));
   });
 });
 

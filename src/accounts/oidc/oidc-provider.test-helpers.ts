@@ -29,10 +29,13 @@ export interface TestProvider {
   close(): Promise<void>;
 }
 
-/** Reserves the port first: the service must know the issuer before it starts, the provider the service's redirect URI. */
-export async function reserveTestProvider(): Promise<TestProvider> {
+/**
+ * Reserves the port first (`port`, or a free one): the service must know the issuer before it starts,
+ * the provider the service's redirect URI.
+ */
+export async function reserveTestProvider(port = 0): Promise<TestProvider> {
   const server: Server = createServer((_req, res) => res.writeHead(503).end());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const accounts = new Map<string, TestAccount>();
   const tamper: TestProvider['tamper'] = {};

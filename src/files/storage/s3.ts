@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import {
   DeleteObjectCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -107,6 +108,11 @@ export class S3Storage implements BlobStorage {
       }),
       { expiresIn: options.expiresInSeconds },
     );
+  }
+
+  /** One HeadBucket: the bucket answers and these credentials may use it (/readyz). */
+  async probe(signal: AbortSignal): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
   }
 
   close(): void {

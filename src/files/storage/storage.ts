@@ -28,6 +28,8 @@ export interface BlobStorage {
   delete(key: string): Promise<void>;
   /** A URL the client loads directly (S3 presigned GET), or null when the service signs its own (disk). */
   presignedUrl(key: string, options: SignedUrlOptions): Promise<string | null>;
+  /** Whether a remote store can be used now (/readyz); absent for local disk. */
+  probe?(signal: AbortSignal): Promise<void>;
   close(): void;
 }
 
