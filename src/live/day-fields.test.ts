@@ -9,6 +9,8 @@ import { weekDayIds } from '../../test/support/fixtures.js';
 import { liveClient, type LiveClient } from '../../test/support/live-client.js';
 
 const MONDAY = '2026-11-23';
+/** An upper bound for an awaited event (not a sleep): generous, for a loaded 2-core machine. */
+const WAIT = 15_000;
 const DAY = `subscription ($dayId: UUID!) { dayChanged(dayId: $dayId) {
   id socialHappenings { id } bodyMeasurements { id } journalEntries { id } readingSessions { id }
 } }`;
@@ -51,8 +53,8 @@ describe('the day subscription follows every field of Day', () => {
     const monday = days[0]!;
     socket = liveClient(app.url, user.client.cookie);
     const day = socket.follow(DAY, { dayId: monday });
-    await day.waitFor((r) => r.data?.dayChanged?.id === monday);
-    const show = (key: string, id: string) => day.waitFor((r) => r.data?.dayChanged?.[key]?.some((x: { id: string }) => x.id === id), 3000);
+    await day.waitFor((r) => r.data?.dayChanged?.id === monday, WAIT);
+    const show = (key: string, id: string) => day.waitFor((r) => r.data?.dayChanged?.[key]?.some((x: { id: string }) => x.id === id), WAIT);
     const made = async (query: string, variables: Record<string, unknown>) => {
       const res = await user.client.graphql(query, variables);
       expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
