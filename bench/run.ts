@@ -29,6 +29,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'live-alias-bomb': () => import('./scenarios/live-alias-bomb.js'),
   'real-exports': () => import('./scenarios/real-exports.js'),
   'live-budget': () => import('./scenarios/live-budget.js'),
+  'recurrence-horizon': () => import('./scenarios/recurrence-horizon.js'),
 };
 
 function parseArgs(argv: string[]) {
