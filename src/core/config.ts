@@ -125,6 +125,11 @@ export interface LiveSettings {
   maxSocketsPerUser: number;
   /** LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET: subscriptions running at once on one WebSocket. */
   maxSubscriptionsPerSocket: number;
+  /**
+   * LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER: different subscriptions (query and arguments) one person may
+   * run on one instance, all sockets together; identical ones share one read. Each change re-reads at most these.
+   */
+  maxDistinctSubscriptionsPerUser: number;
   /** LIVE_MAX_SOCKETS: open WebSockets and event streams on one instance, all people together. */
   maxSockets: number;
   /** LIVE_KEEPALIVE_MS: ping interval; a socket that has not answered the previous ping is closed. */
@@ -134,11 +139,6 @@ export interface LiveSettings {
   /** LIVE_MAX_BUFFERED_BYTES: a socket whose unsent data passes this is a slow consumer and is closed. */
   maxBufferedBytes: number;
 }
-  /**
-   * LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER: different subscriptions (query and arguments) one person may
-   * run on one instance, all sockets together; identical ones share one read. Each change re-reads at most these.
-   */
-  maxDistinctSubscriptionsPerUser: number;
 
 export interface OidcSettings {
   /** OIDC_ISSUER: the provider's issuer identifier; its discovery document is read on first use. */
@@ -411,6 +411,7 @@ export function loadConfig(env: Env = process.env): Config {
     live: {
       maxSocketsPerUser: readInt(env, 'LIVE_MAX_SOCKETS_PER_USER', 10, 1),
       maxSubscriptionsPerSocket: readInt(env, 'LIVE_MAX_SUBSCRIPTIONS_PER_SOCKET', 20, 1),
+      maxDistinctSubscriptionsPerUser: readInt(env, 'LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER', 20, 1),
       maxSockets: readInt(env, 'LIVE_MAX_SOCKETS', 10_000, 1),
       keepAliveMs: readInt(env, 'LIVE_KEEPALIVE_MS', 15_000, 100),
       sessionCheckMs: readInt(env, 'LIVE_SESSION_CHECK_MS', 2_000, 100),
@@ -427,4 +428,3 @@ export function loadConfig(env: Env = process.env): Config {
     },
   };
 }
-      maxDistinctSubscriptionsPerUser: readInt(env, 'LIVE_MAX_DISTINCT_SUBSCRIPTIONS_PER_USER', 20, 1),
