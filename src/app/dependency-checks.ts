@@ -6,34 +6,33 @@ import { filesRuntime } from '../files/files-runtime.js';
 import { probeProvider } from '../accounts/oidc/oidc-client.js';
 import { reminderEngine } from '../reminders/reminder-engine.js';
 
-/** How long an SMTP, S3 or identity-provider probe's answer is reused: a /readyz flood asks each at most this often. */
-export const REMOTE_PROBE_CACHE_MS = 5_000;
-
 /**
  * What /readyz checks besides the database, one entry per configured dependency (README: Operations →
  * Dependencies). Only the job backend is required; the others are reported and the instance keeps
  * serving without them. Remote services are probed cheaply (SMTP: connect, greet, authenticate, quit;
- * S3: HeadBucket; OIDC: the discovery document) and their answers cached; the push services are many
- * endpoints chosen by browsers, so they are reported from the last real sends instead.
+ * S3: HeadBucket; OIDC: the discovery document) and their answers reused for READYZ_PROBE_CACHE_MS;
+ * the push services are many endpoints chosen by browsers, so they are reported from the last real
+ * sends instead.
  */
 export function dependencyChecks(deps: AppDeps, redis?: RedisClientType): DependencyCheck[] {
   const { config, mailer } = deps;
+  const cacheMs = config.readyzProbeCacheMs;
   const checks: DependencyCheck[] = [{ name: 'jobs', required: true, check: () => deps.jobs.ping() }];
   // Without Redis the instance counts limits in memory and delivers live updates locally.
   if (redis) checks.push({ name: 'redis', required: false, check: () => pingRedis(redis) });
   if (config.smtpUrl && mailer.verify) {
-    checks.push({ name: 'smtp', required: false, cacheMs: REMOTE_PROBE_CACHE_MS, check: () => mailer.verify!(CHECK_TIMEOUT_MS) });
+    checks.push({ name: 'smtp', required: false, cacheMs, check: () => mailer.verify!(CHECK_TIMEOUT_MS) });
   }
   if (config.files.s3) {
     checks.push({
       name: 's3',
       required: false,
-      cacheMs: REMOTE_PROBE_CACHE_MS,
+      cacheMs,
       check: async (signal) => (await filesRuntime(deps)).adapter('s3').probe!(signal),
     });
   }
   const oidc = config.oidc;
-  if (oidc) checks.push({ name: 'oidc', required: false, cacheMs: REMOTE_PROBE_CACHE_MS, check: (signal) => probeProvider(oidc, signal) });
+  if (oidc) checks.push({ name: 'oidc', required: false, cacheMs, check: (signal) => probeProvider(oidc, signal) });
   checks.push({ name: 'push', required: false, check: async () => reminderEngine(deps).pushHealth.report() });
   return checks;
 }

@@ -43,6 +43,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ IMPORT_CHUNK_MS: '20001' })).toThrow('Invalid setting IMPORT_CHUNK_MS: must be at most 20000');
   });
 
+  it('reuses /readyz probes of remote services for READYZ_PROBE_CACHE_MS: 5000 by default, 0 = never', () => {
+    expect(loadConfig({}).readyzProbeCacheMs).toBe(5_000);
+    expect(loadConfig({ READYZ_PROBE_CACHE_MS: '0' }).readyzProbeCacheMs).toBe(0);
+    expect(() => loadConfig({ READYZ_PROBE_CACHE_MS: '-1' })).toThrow('Invalid setting READYZ_PROBE_CACHE_MS');
+  });
+
   it('reads TRUST_PROXY as express reads trust proxy: a boolean, a hop count, or addresses and subnets', () => {
     expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);

@@ -63,6 +63,11 @@ export interface Config {
    * with the batch in progress); at most 20 s, a third of the import's 60 s lock.
    */
   importChunkMs: number;
+  /**
+   * READYZ_PROBE_CACHE_MS: how long /readyz reuses a remote dependency's probe (SMTP, S3, the OIDC
+   * provider), so a /readyz flood asks each at most this often; 0: every /readyz asks.
+   */
+  readyzProbeCacheMs: number;
   rateLimit: {
     disabled: boolean;
     max: number;
@@ -390,6 +395,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 1000),
     http: readHttpTimeouts(env),
     importChunkMs: readIntUpTo(env, 'IMPORT_CHUNK_MS', 3000, 1, 20_000),
+    readyzProbeCacheMs: readInt(env, 'READYZ_PROBE_CACHE_MS', 5_000),
     rateLimit: {
       disabled: readBool(env, 'DISABLE_RATE_LIMIT', false),
       max: readInt(env, 'RATE_LIMIT_MAX', 1000, 1),

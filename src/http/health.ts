@@ -54,14 +54,17 @@ async function reportOf(dependency: DependencyCheck): Promise<Report> {
   }
 }
 
-/** Shares one check among the /readyz requests that arrive while it runs, and reuses it for `cacheMs`. */
-function sharedCheck(dependency: DependencyCheck): () => Promise<Report> {
+/**
+ * Shares one check among the /readyz requests that arrive while it runs, and reuses it for `cacheMs`
+ * as measured by `now` (a clock a test can pass in).
+ */
+export function sharedCheck(dependency: DependencyCheck, now: () => number = Date.now): () => Promise<Report> {
   let last: { promise: Promise<Report>; settledAt?: number } | undefined;
   const cacheMs = dependency.cacheMs ?? 0;
   return () => {
-    if (last && (last.settledAt === undefined || Date.now() - last.settledAt < cacheMs)) return last.promise;
+    if (last && (last.settledAt === undefined || now() - last.settledAt < cacheMs)) return last.promise;
     const entry: { promise: Promise<Report>; settledAt?: number } = { promise: reportOf(dependency) };
-    void entry.promise.then(() => (entry.settledAt = Date.now()));
+    void entry.promise.then(() => (entry.settledAt = now()));
     last = entry;
     return entry.promise;
   };
@@ -75,7 +78,7 @@ function sharedCheck(dependency: DependencyCheck): () => Promise<Report> {
  */
 export function healthRoutes(deps: AppDeps, others: DependencyCheck[] = []): Router {
   const dependencies: DependencyCheck[] = [{ name: 'database', required: true, check: () => pingDatabase(deps.orm) }, ...others];
-  const checks = dependencies.map(sharedCheck);
+  const checks = dependencies.map((dependency) => sharedCheck(dependency));
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ ok: true, data: { status: 'alive' } });

@@ -16,7 +16,8 @@ describe('the S3 server goes away and comes back', () => {
 
   beforeAll(async () => {
     s3 = await startTestS3('life-planner-outage');
-    app = await startTestApp({ ...s3.env, MAX_FILE_SIZE: '1000000' });
+    // READYZ_PROBE_CACHE_MS 0: /readyz asks S3 each time, so the outage shows at once (no 5 s reuse waited out).
+    app = await startTestApp({ ...s3.env, MAX_FILE_SIZE: '1000000', READYZ_PROBE_CACHE_MS: '0' });
   }, 60_000);
   afterAll(async () => {
     await app?.close();

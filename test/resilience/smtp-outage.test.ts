@@ -21,7 +21,8 @@ describe('the SMTP server goes away and comes back', () => {
   beforeAll(async () => {
     mailbox = await startSmtp();
     port = Number(new URL(mailbox.url).port);
-    app = await startTestApp({ SMTP_URL: mailbox.url, REMINDER_SCAN_INTERVAL_MS: '3600000' });
+    // READYZ_PROBE_CACHE_MS 0: /readyz asks the server each time, so the outage shows at once (no 5 s reuse waited out).
+    app = await startTestApp({ SMTP_URL: mailbox.url, REMINDER_SCAN_INTERVAL_MS: '3600000', READYZ_PROBE_CACHE_MS: '0' });
   }, 60_000);
   afterAll(async () => {
     await app?.close();

@@ -34,7 +34,8 @@ beforeAll(async () => {
     startTestApp(oidcEnv(`http://127.0.0.1:${downPort}`, { RATE_LIMIT_AUTH_MAX: '4' })),
     startTestApp(oidcEnv(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { OIDC_TIMEOUT_MS: '300', PASSWORD_SIGN_IN_DISABLED: 'true' })),
     startTestApp(),
-    startTestApp(oidcEnv(`http://127.0.0.1:${backPort}`)),
+    // READYZ_PROBE_CACHE_MS 0: /readyz asks the provider each time, so its return shows at once.
+    startTestApp(oidcEnv(`http://127.0.0.1:${backPort}`, { READYZ_PROBE_CACHE_MS: '0' })),
   ]);
 }, 60_000);
 afterAll(async () => {
