@@ -117,8 +117,25 @@ function horizonOf(options: RuleOptions, start: string): string {
   return end.getUTCFullYear() > 9999 ? LAST_DATE : dateOf(end);
 }
 
+/**
+ * Recent COUNT ends by rule and start: writing one series asks for its end up to three times (the
+ * horizon check, the start check, the stored end), and each walk of a worst-case rule costs up to tens
+ * of milliseconds. Bounded; the oldest entry leaves first.
+ */
+const countEnds = new Map<string, string | null>();
+const COUNT_ENDS_KEPT = 256;
+
 /** The date of a COUNT rule's COUNT-th occurrence, walking at most to its horizon; null when not reached. */
 function countEnd(options: RuleOptions, start: string): string | null {
+  const key = `${RRule.optionsToString(options)}|${start}`;
+  if (countEnds.has(key)) return countEnds.get(key)!;
+  const end = walkToCount(options, start);
+  if (countEnds.size >= COUNT_ENDS_KEPT) countEnds.delete(countEnds.keys().next().value!);
+  countEnds.set(key, end);
+  return end;
+}
+
+function walkToCount(options: RuleOptions, start: string): string | null {
   const count = options.count!;
   let last: Date | null = null;
   let seen = 0;
