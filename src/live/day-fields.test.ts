@@ -42,7 +42,7 @@ describe('the day subscription follows every field of Day', () => {
     for (const field of fields) {
       for (const entity of DAY_FIELD_SOURCES[field]!) {
         expect(entities.has(entity), `${field}: ${entity} is not an entity`).toBe(true);
-        const change = { entity, id: 'x', kind: 'created' as const, scope: [days[0]!] };
+        const change = { entity, id: 'x', kind: 'created' as const, scope: { day: [days[0]!] } };
         expect(DAY_TOPIC.affectedBy(change, { dayId: days[0] }), `dayChanged follows ${field} (${entity})`).toBe(true);
         expect(WEEK_TOPIC.affectedBy(change, { startDate: MONDAY }), `weekChanged follows ${field} (${entity})`).toBe(true);
       }

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { weekDayIds } from '../../test/support/fixtures.js';
+import { generateWeek, weekDayIds } from '../../test/support/fixtures.js';
 import { eventually, liveClient, type LiveClient } from '../../test/support/live-client.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
 
@@ -78,6 +78,83 @@ describe('live re-reads: one per person per change, only where the arguments can
     expect(moved.body.errors, JSON.stringify(moved.body.errors)).toBeUndefined();
     await onTuesday.waitFor((r) => has(r) === true, WAIT);
     await onMonday.waitFor((r) => has(r) === false && onMonday.results.indexOf(r) > 0, WAIT);
+  });
+
+  it('a page of tasks past the end costs one COUNT per change, no read of rows, and answers what `tasks` answers', async () => {
+    const { client } = await signUp(app.url);
+    const FIELDS = `(page: 3, limit: 2) { items { id title } meta { page limit total } }`;
+    const page = open(client).follow(`subscription { tasksChanged${FIELDS} }`);
+    const total = (r: any) => r.data?.tasksChanged?.meta?.total;
+    await page.waitFor((r) => total(r) === 0, WAIT);
+    const create = async (title: string) => expect((await client.post('/api/v1/tasks', { title, timebox: 10 })).status).toBe(201);
+    const recorder = recordStatements();
+    try {
+      for (const [i, title] of ['one', 'two', 'three'].entries()) {
+        await create(title);
+        await page.waitFor((r) => total(r) === i + 1, WAIT);
+      }
+    } finally {
+      recorder.stop();
+    }
+    const rowReads = recorder.statements.filter((s) => /^select .* from "tasks".* offset /i.test(s));
+    const counts = recorder.statements.filter((s) => /^select count\(.* from "tasks"/i.test(s));
+    expect(rowReads, rowReads.join('\n')).toEqual([]);
+    expect(counts.length).toBeGreaterThanOrEqual(3);
+    // Two more: the fifth task is on page 3, read in full, as the query answers it.
+    await create('four');
+    await create('five');
+    const filled = await page.waitFor((r) => r.data?.tasksChanged?.items?.length === 1, WAIT);
+    const fresh = await client.graphql(`query { tasks${FIELDS} }`);
+    expect(filled.data.tasksChanged).toEqual(fresh.body.data.tasks);
+    expect(fresh.body.data.tasks.items[0].title).toBe('five');
+  });
+
+  it('a write to another week, project or grocery list does not re-read the followed one; a write to the followed one arrives', async () => {
+    const { client } = await signUp(app.url);
+    const gql = async (query: string, variables: Record<string, unknown>) => {
+      const res = await client.graphql(query, variables);
+      expect(res.body.errors, JSON.stringify(res.body.errors)).toBeUndefined();
+      return res.body.data;
+    };
+    const NEXT_MONDAY = '2026-11-30';
+    const [thisWeek, nextWeek] = [await generateWeek(client, MONDAY), await generateWeek(client, NEXT_MONDAY)];
+    const project = async (title: string) => (await gql(`mutation ($t: String!) { createProject(title: $t) { id } }`, { t: title })).createProject.id as string;
+    const [followedProject, otherProject] = [await project('Followed'), await project('Other')];
+    const list = async (weekId: string) => {
+      const id = (await gql(`mutation ($w: UUID!) { generateGroceryList(weekId: $w) { id } }`, { w: weekId })).generateGroceryList.id as string;
+      const item = (await gql(`mutation ($l: UUID!) { addGroceryItem(groceryListId: $l, name: "Milk") { id } }`, { l: id })).addGroceryItem.id as string;
+      return { id, item };
+    };
+    const [followedList, otherList] = [await list(thisWeek.id), await list(nextWeek.id)];
+
+    const socket = open(client);
+    const week = socket.follow(`subscription ($s: LocalDate!) { weekChanged(startDate: $s) { id days { id stepsEntries { id } checklist { key completed } } } }`, { s: MONDAY });
+    const board = socket.follow(`subscription ($p: UUID!) { projectBoardChanged(projectId: $p) { columns { id tasks { id title } } } }`, { p: followedProject });
+    const groceries = socket.follow(`subscription ($w: UUID!) { groceryListChanged(weekId: $w) { id items { id purchased } } }`, { w: thisWeek.id });
+    const gymOnMonday = (r: any) => r.data?.weekChanged?.days?.[0]?.checklist?.find((i: any) => i.key === 'GYM')?.completed;
+    const cards = (r: any) => r.data?.projectBoardChanged?.columns?.[0]?.tasks?.length;
+    const bought = (r: any) => r.data?.groceryListChanged?.items?.[0]?.purchased;
+    await Promise.all([week.waitFor((r) => gymOnMonday(r) === false, WAIT), board.waitFor((r) => cards(r) === 0, WAIT), groceries.waitFor((r) => bought(r) === false, WAIT)]);
+
+    const recorder = recordStatements();
+    try {
+      expect((await client.post(`/api/v1/checklist/${nextWeek.days[0].id}/toggle/GYM`, {})).status).toBe(200);
+      await gql(`mutation ($p: UUID!) { createProjectTask(projectId: $p, title: "Elsewhere") { id } }`, { p: otherProject });
+      await gql(`mutation ($l: UUID!, $i: UUID!) { updateGroceryItem(groceryListId: $l, itemId: $i, purchased: true) { id } }`, { l: otherList.id, i: otherList.item });
+      // The same writes to the followed ones, each awaited: the others' ticks (had there been any) came first.
+      expect((await client.post(`/api/v1/checklist/${thisWeek.days[0].id}/toggle/GYM`, {})).status).toBe(200);
+      await week.waitFor((r) => gymOnMonday(r) === true, WAIT);
+      await gql(`mutation ($p: UUID!) { createProjectTask(projectId: $p, title: "Here") { id } }`, { p: followedProject });
+      await board.waitFor((r) => cards(r) === 1, WAIT);
+      await gql(`mutation ($l: UUID!, $i: UUID!) { updateGroceryItem(groceryListId: $l, itemId: $i, purchased: true) { id } }`, { l: followedList.id, i: followedList.item });
+      await groceries.waitFor((r) => bought(r) === true, WAIT);
+    } finally {
+      recorder.stop();
+    }
+    // The reads of the answers (batched loaders): one each, for the followed write only.
+    const reads = (table: string, column: string) => recorder.statements.filter((s) => s.includes(`from "${table}" as t where t."${column}" = any(`));
+    const counted = { week: reads('steps_entries', 'day_id').length, board: reads('project_tasks', 'column_id').length, groceryList: reads('grocery_items', 'list_id').length };
+    expect(counted).toEqual({ week: 1, board: 1, groceryList: 1 });
   });
 
   it('counts different subscriptions per person, not per socket: past the budget a new one is refused, an identical one on another socket is not', async () => {

@@ -12,6 +12,8 @@ interface SharedQuery {
   subscribers: number;
   /** The newest read and the newest batch heard when it started: it shows that batch and all before. */
   latest: { shows: number; result: Promise<ExecutionResult> } | null;
+  /** What the query's resolver keeps between reads (`LiveTick.kept`). */
+  kept: Map<string, unknown>;
 }
 
 const queriesByPerson = new Map<string, Map<string, SharedQuery>>();
@@ -57,7 +59,7 @@ export async function subscribeSharingReads(args: ExecutionArgs): Promise<AsyncI
       await ticks.return?.();
       return budgetError(max);
     }
-    mine.set(key, (shared = { subscribers: 0, latest: null }));
+    mine.set(key, (shared = { subscribers: 0, latest: null, kept: new Map() }));
   }
   shared.subscribers++;
   const person = mine;
@@ -72,10 +74,10 @@ export async function subscribeSharingReads(args: ExecutionArgs): Promise<AsyncI
   };
 
   const read = (tick: LiveTick): Promise<ExecutionResult> => {
-    if (tick.upTo === null) return executeSubscriptionEvent({ ...args, rootValue: tick });
+    if (tick.upTo === null) return executeSubscriptionEvent({ ...args, rootValue: { ...tick, kept: query.kept } });
     const latest = query.latest;
     if (latest && latest.shows >= tick.upTo) return latest.result;
-    const result = executeSubscriptionEvent({ ...args, rootValue: tick });
+    const result = executeSubscriptionEvent({ ...args, rootValue: { ...tick, kept: query.kept } });
     const started = (query.latest = { shows: heardBatches(), result });
     // Kept a moment for the subscriptions of a slower socket, then let go (results can be large).
     const forget = () => setTimeout(() => query.latest === started && (query.latest = null), SHARED_FOR_MS).unref();

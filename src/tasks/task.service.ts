@@ -11,7 +11,7 @@ import { TaskCategory } from './task-category.entity.js';
 import { TEMPLATE_FIELDS, TaskSeries } from './task-series.js';
 import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
-import { findPage } from '../core/database/find-page.js';
+import { findPage, type FindPageOptions } from '../core/database/find-page.js';
 import type { TemplateChanges } from './tasks.queries.js';
 
 export interface TaskFilter extends PageArgs {
@@ -55,13 +55,14 @@ const isBlank = (value: string | null | undefined) => !value || value.trim() ===
 export class TaskService {
   constructor(private readonly em: EntityManager) {}
 
-  async list(userId: string, filter: TaskFilter): Promise<Page<Task>> {
+  /** `options.countFirst`: for a page likely past the end (a live page whose last answer was empty); same answer. */
+  async list(userId: string, filter: TaskFilter, options: FindPageOptions = {}): Promise<Page<Task>> {
     const where: FilterQuery<Task> = { userId };
     if (filter.status) where.status = filter.status;
     if (filter.categoryId) where.categoryId = filter.categoryId;
     if (filter.dayId) where.dayId = filter.dayId;
     if (filter.seriesId) where.seriesId = filter.seriesId;
-    return findPage(this.em, Task, where, { createdAt: 'asc', id: 'asc' }, filter);
+    return findPage(this.em, Task, where, { createdAt: 'asc', id: 'asc' }, filter, options);
   }
 
   async get(userId: string, taskId: string): Promise<Task> {

@@ -2,7 +2,7 @@ import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArg
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TransactionQueue } from '../events/transaction-queue.js';
 import type { LiveBus } from './live-bus.js';
-import type { LiveChange, LiveChangeKind } from './live-change.js';
+import type { LiveChange, LiveChangeKind, LiveScope } from './live-change.js';
 
 /** A change and whose record it is (null: the record names no owner; the transaction's one owner takes it). */
 interface OwnedChange extends LiveChange {
@@ -32,7 +32,51 @@ const KINDS: Partial<Record<ChangeSetType, LiveChangeKind>> = {
 };
 
 /** What a change belongs to (`LiveChange.scope`), or undefined when it cannot say. */
-export type ScopeOf = (changeSet: ChangeSet<object>) => string[] | undefined;
+export type ScopeOf = (changeSet: ChangeSet<object>) => LiveScope | undefined;
+
+/** The ids of one kind of record a change belongs to, or undefined when it cannot say. */
+export type IdsOf = (changeSet: ChangeSet<object>) => string[] | undefined;
+
+/** One scope of every kind the domains declare (`{ day: daysOfChange, … }`); a kind that cannot say is left out. */
+export function scopeOfKinds(kinds: Readonly<Record<string, IdsOf>>): ScopeOf {
+  return (changeSet) => {
+    const scope: Record<string, string[]> = {};
+    for (const [kind, idsOf] of Object.entries(kinds)) {
+      const ids = idsOf(changeSet);
+      if (ids) scope[kind] = ids;
+    }
+    return Object.keys(scope).length > 0 ? scope : undefined;
+  };
+}
+
+/**
+ * The record of `className` a changed record belongs to, before and after the change: itself, or the
+ * one its `property` relation names (a moved record belongs to both). Undefined when the record has no
+ * such relation or it is not loaded (a removed reference): then it may belong to any.
+ */
+export function ownerRecordIds(className: string, property: string): IdsOf {
+  return (changeSet) => {
+    if (changeSet.meta.className === className) {
+      const id = idOf((changeSet.entity as { id?: unknown }).id) ?? changeSet.getSerializedPrimaryKey();
+      return id ? [id] : undefined;
+    }
+    if (!changeSet.meta.properties[property as never]) return undefined;
+    const now = (changeSet.entity as Record<string, unknown>)[property];
+    if (now === undefined) return undefined;
+    const ids = new Set<string>();
+    const add = (value: unknown) => {
+      const id = idOf(value);
+      if (id) ids.add(id);
+    };
+    add(now);
+    if (changeSet.originalEntity) {
+      const before = (changeSet.originalEntity as Record<string, unknown>)[property];
+      if (before === undefined) return undefined;
+      add(before);
+    }
+    return [...ids];
+  };
+}
 
 /** The id of a relation held as a primary key, a reference or an entity. */
 export function idOf(value: unknown): string | null {
@@ -101,11 +145,16 @@ export class LiveChangeCollector implements EventSubscriber {
   }
 }
 
-/** A record changed twice belongs to what either change named; unknown if either is unknown. */
+/** A record changed twice belongs to what either change named; a kind is unknown if either left it out. */
 function foldedScope(earlier: LiveChange | undefined, change: LiveChange): Pick<LiveChange, 'scope'> {
   if (!earlier) return change.scope ? { scope: change.scope } : {};
   if (!earlier.scope || !change.scope) return {};
-  return { scope: [...new Set([...earlier.scope, ...change.scope])] };
+  const scope: Record<string, string[]> = {};
+  for (const [kind, ids] of Object.entries(change.scope)) {
+    const before = earlier.scope[kind];
+    if (before) scope[kind] = [...new Set([...before, ...ids])];
+  }
+  return Object.keys(scope).length > 0 ? { scope } : {};
 }
 
 /** The changes grouped by owner, in writing order, repeated changes of a record folded into the latest. */

@@ -10,12 +10,16 @@ export interface LiveChange {
   id: string;
   kind: LiveChangeKind;
   /**
-   * The records this one belongs to before and after the change, as the composition's `ScopeOf` names
-   * them (the days of a day's records): a subscription to another one need not read again. Absent when
-   * not known (a raw write, a record of no such kind): then the change may concern anything.
+   * The records this one belongs to before and after the change, by kind as the composition's
+   * `ScopeOf` names them (`{ day: [...], week: [...], project: [...] }`): a subscription to another one
+   * need not read again. A kind left out (or no scope: a raw write) is not known: then the change may
+   * concern any record of that kind.
    */
-  scope?: string[];
+  scope?: LiveScope;
 }
+
+/** Ids by kind of record (the kinds are the domains' names; core names none). */
+export type LiveScope = Readonly<Record<string, readonly string[]>>;
 
 /** The changes of one committed transaction to one person's records, in the order they were written. */
 export interface LiveBatch {

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubscribeResolverData } from 'type-graphql';
 import type { AppContext } from '../context.js';
 import { UnauthorizedError } from '../errors.js';
@@ -17,19 +18,34 @@ export interface LiveTopic {
   readonly name: string;
   /** False when the answer is the tick's changes themselves (the "my changes" feed): no read to share. */
   readonly readsCurrentState: boolean;
-  affectedBy(change: LiveChange, args?: LiveArgs): boolean;
+  /** `resolved`: what `resolve` read for these arguments; undefined while not known (then any followed change). */
+  affectedBy(change: LiveChange, args?: LiveArgs, resolved?: unknown): boolean;
   follow(entities: Iterable<string>): void;
   readonly entities: ReadonlySet<string>;
+  resolve?: LiveTopicOptions['resolve'];
+  /** Whether a change makes what `resolve` read stale (the followed week created or removed). */
+  resolveAgainOn?(change: LiveChange): boolean;
 }
 
 export interface LiveTopicOptions {
-  /** Whether a change (of a followed entity) can concern a subscription with these arguments. */
-  within?: (change: LiveChange, args: LiveArgs) => boolean;
+  /**
+   * Whether a change (of a followed entity) can concern a subscription with these arguments, and what
+   * `resolve` read for them (only called once it is known).
+   */
+  within?: (change: LiveChange, args: LiveArgs, resolved: unknown) => boolean;
+  /**
+   * For arguments a change cannot name itself (a week's start date, where changes name day ids): the
+   * records they stand for, read when the subscription starts and again after a creation or removal of
+   * a `resolvedFrom` entity. Until it answers, every followed change re-reads.
+   */
+  resolve?: (args: LiveArgs, em: EntityManager, userId: string) => Promise<unknown>;
+  resolvedFrom?: readonly string[];
 }
 
 export function liveTopic(name: string, entities: Iterable<string>, options: LiveTopicOptions = {}): LiveTopic {
   const set = new Set(entities);
-  const within = options.within;
+  const { within, resolve } = options;
+  const resolvedFrom = new Set(options.resolvedFrom ?? []);
   return {
     name,
     readsCurrentState: true,
@@ -37,7 +53,9 @@ export function liveTopic(name: string, entities: Iterable<string>, options: Liv
     follow: (more) => {
       for (const entity of more) set.add(entity);
     },
-    affectedBy: (change, args) => change.entity === '*' || (set.has(change.entity) && (!within || !args || within(change, args))),
+    affectedBy: (change, args, resolved) =>
+      change.entity === '*' || (set.has(change.entity) && (!within || !args || (resolve !== undefined && resolved === undefined) || within(change, args, resolved))),
+    ...(resolve ? { resolve, resolveAgainOn: (change: LiveChange) => change.entity === '*' || (resolvedFrom.has(change.entity) && change.kind !== 'updated') } : {}),
   };
 }
 
@@ -82,6 +100,12 @@ export interface LiveTick {
    * whose answer is the tick itself. A read started after that batch was heard answers this tick.
    */
   upTo: number | null;
+  /**
+   * What the resolver keeps between reads of this person's subscriptions of the same query and
+   * arguments (whether its last page was past the end): a hint for a cheaper read, never needed for
+   * a right answer. Given by the shared executor (src/live/shared-execution.ts); absent elsewhere.
+   */
+  kept?: Map<string, unknown>;
 }
 
 /**
@@ -93,7 +117,9 @@ export function liveTicks(topic: LiveTopic) {
   return ({ context, args }: SubscribeResolverData<unknown, LiveArgs, AppContext>): AsyncIterableIterator<LiveTick> => {
     const hub = context.deps.live;
     if (!context.auth || !hub) throw new UnauthorizedError();
-    return new LiveTickStream(topic, (listener) => hub.listen(context.auth!.user.id, listener), () => context.renew?.(), args);
+    const userId = context.auth.user.id;
+    const resolve = topic.resolve && (() => topic.resolve!(args, context.em.fork(), userId));
+    return new LiveTickStream(topic, (listener) => hub.listen(userId, listener), () => context.renew?.(), args, resolve);
   };
 }
 
@@ -111,17 +137,35 @@ export class LiveTickStream implements AsyncIterableIterator<LiveTick> {
   private readonly unlisten: () => void;
   private done = false;
 
+  /** What `resolve` read for the arguments; undefined while not known. */
+  private resolved: unknown = undefined;
+  private resolving = 0;
+
   constructor(
     private readonly topic: LiveTopic,
     listen: Listen,
     private readonly renew: () => void,
     args?: LiveArgs,
+    private readonly resolve?: () => Promise<unknown>,
   ) {
     this.unlisten = listen((batch) => {
       const n = numberOf(batch);
-      if (batch === 'gap') this.add([EVERYTHING], Date.now(), n);
-      else this.add(batch.changes.filter((change) => topic.affectedBy(change, args)), batch.committedAt, n);
+      const changes = batch === 'gap' ? [EVERYTHING] : batch.changes.filter((change) => topic.affectedBy(change, args, this.resolved));
+      if (changes.some((change) => topic.resolveAgainOn?.(change))) this.resolveArgs();
+      this.add(changes, batch === 'gap' ? Date.now() : batch.committedAt, n);
     });
+    this.resolveArgs();
+  }
+
+  /** Reads what the arguments stand for; meanwhile every followed change re-reads. The newest read wins. */
+  private resolveArgs(): void {
+    if (!this.resolve || this.done) return;
+    const attempt = ++this.resolving;
+    this.resolved = undefined;
+    this.resolve().then(
+      (resolved) => attempt === this.resolving && (this.resolved = resolved),
+      () => undefined, // left unknown: every followed change re-reads, as before
+    );
   }
 
   private add(changes: LiveChange[], committedAt: number, upTo: number): void {
