@@ -51,6 +51,9 @@ describe('reminders tools', () => {
       nextDueLocal: '2030-05-07 08:45',
       createdAt: expect.any(String),
     });
+    // A kind timed by its offset takes no localTime (the service refuses it on every path).
+    const untimed = await callError(client, 'reminders_add', { kind: 'task_start', target: 'write report', date: '2030-05-07', localTime: '07:00' });
+    expect(untimed).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('localTime') });
     // Without the date the title names two tasks.
     const ambiguous = await callError(client, 'reminders_add', { kind: 'task_start', target: 'Write report' });
     expect(ambiguous.code).toBe('AMBIGUOUS_NAME');

@@ -39,7 +39,7 @@ export interface ReminderSpec {
   targetId: string | null;
   /** Minutes before the moment (task start, deadline, happening, bedtime targets); 0 = at it. */
   offsetMinutes: number;
-  /** HH:MM in the user's time zone, for the kinds at a time of day (task_at_time, birthday, evening_review, morning_brief). */
+  /** HH:MM in the user's time zone, for the kinds at a time of day (ReminderKind.localTime; rows made before that rule may hold one on other kinds, ignored). */
   localTime: string | null;
 }
 
@@ -64,12 +64,18 @@ export interface KindContext {
   timezone: string;
 }
 
+export type LocalTimeUse = 'required' | 'optional' | 'unused';
+
 export interface ReminderKind {
   name: ReminderKindName;
   /** Whether `targetId` is required (and which record kind it names, for 404s). */
   target: 'task' | 'deadline' | 'happening' | 'person' | null;
-  /** When true, a reminder of this kind needs `localTime` (the service answers 400 naming it otherwise). */
-  requiresLocalTime?: boolean;
+  /**
+   * Whether the kind rings at `localTime`: `required` (the service refuses a reminder without one),
+   * `optional` (a default without one), or `unused` (its moment comes from its target or the bedtime
+   * targets, so the service refuses one: it would be stored and ignored). Each kind must say.
+   */
+  localTime: LocalTimeUse;
   /**
    * Checks that the target exists and is the user's (NOT_FOUND otherwise), before a reminder is stored.
    */

@@ -85,7 +85,7 @@ export class ReminderService {
     const kind = kindOf(input.kind);
     if (kind.target && !input.targetId) throw fieldError('targetId', `targetId is required for ${input.kind} reminders (the ${kind.target})`);
     if (!kind.target && input.targetId) throw fieldError('targetId', `${input.kind} reminders take no targetId`);
-    if (kind.requiresLocalTime && !input.localTime) throw fieldError('localTime', `localTime is required for ${input.kind} reminders`);
+    checkLocalTime(kind, input.localTime);
     const count = await this.em.count(Reminder, { userId });
     if (count >= REMINDERS_MAX) throw new RuleViolationError('reminder_limit', `A user can have at most ${REMINDERS_MAX} reminders`);
     await this.refuseSecondDaily(userId, input.kind);
@@ -125,8 +125,10 @@ export class ReminderService {
   async update(userId: string, reminderId: string, changes: ReminderChanges, now = new Date()): Promise<Reminder> {
     const reminder = await this.get(userId, reminderId);
     const kind = kindOf(reminder.kind);
-    const localTime = changes.localTime !== undefined ? changes.localTime : reminder.localTime;
-    if (kind.requiresLocalTime && !localTime) throw fieldError('localTime', `localTime is required for ${reminder.kind} reminders`);
+    // The time given is checked, else the stored one; a kind that takes none only refuses a new one (a
+    // row stored with one before that rule keeps it, readable and ignored).
+    const localTime = changes.localTime !== undefined || kind.localTime === 'unused' ? changes.localTime : reminder.localTime;
+    checkLocalTime(kind, localTime);
     const retimed =
       (changes.offsetMinutes !== undefined && changes.offsetMinutes !== reminder.offsetMinutes) ||
       (changes.localTime !== undefined && changes.localTime !== reminder.localTime) ||
@@ -162,6 +164,14 @@ export class ReminderService {
     const where: FilterQuery<ReminderDelivery> = { reminderId: reminder.id, userId };
     if (filter.status) where.status = filter.status;
     return findPage(this.em, ReminderDelivery, where, { dueAt: 'desc', id: 'desc' }, filter);
+  }
+}
+
+/** 400 naming `localTime` when the kind needs one and has none, or takes none (ReminderKind.localTime) and is given one. */
+function checkLocalTime(kind: ReminderKind, localTime: string | null | undefined): void {
+  if (kind.localTime === 'required' && !localTime) throw fieldError('localTime', `localTime is required for ${kind.name} reminders`);
+  if (kind.localTime === 'unused' && localTime) {
+    throw fieldError('localTime', `${kind.name} reminders take no localTime: they ring offsetMinutes before their moment`);
   }
 }
 

@@ -56,7 +56,11 @@ export class CreateReminderArgs {
   @Max(OFFSET_MINUTES_MAX)
   offsetMinutes?: number | null;
 
-  @Field(() => String, { nullable: true, description: "HH:MM in the user's time zone (task_at_time, birthday, evening_review)." })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "HH:MM in the user's time zone: required for task_at_time; birthday (default 09:00), evening_review (default 21:00), morning_brief (default: the wake target). The kinds timed by offsetMinutes (task_start, deadline, happening, bedtime_in_bed, bedtime_lights_out) refuse it (400 VALIDATION_ERROR naming localTime).",
+  })
   @IsOptional()
   @IsString()
   @hhmm('localTime')
@@ -77,7 +81,7 @@ export class UpdateReminderArgs extends ReminderIdArgs {
   @Max(OFFSET_MINUTES_MAX)
   offsetMinutes?: number;
 
-  @Field(() => String, { nullable: true, description: 'HH:MM; null clears it (for kinds that do not need it).' })
+  @Field(() => String, { nullable: true, description: 'HH:MM; null clears it (for kinds that do not need it); refused for the kinds timed by offsetMinutes.' })
   @IsOptional()
   @IsString()
   @hhmm('localTime')

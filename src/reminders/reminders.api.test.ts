@@ -6,7 +6,7 @@ import { MISSING_ID } from '../../test/support/fixtures.js';
 import { expectStatus } from '../../test/support/expectations.js';
 import { DAILY_REMINDER_KINDS } from './daily-kinds.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
-import { localInstant } from './kinds/local-time.js';
+import { localClock, localInstant } from './kinds/local-time.js';
 import { createReminder, setTimezone, taskOn, tomorrowUtc } from './reminders.test-helpers.js';
 
 /** The reminder and notification API on GraphQL and the Session API: shapes, rules, isolation. */
@@ -121,6 +121,42 @@ describe('reminders', () => {
     // Another daily kind, and the kinds about a record, are not limited this way.
     expect((await client.post('/api/v1/reminders', { kind: 'bedtime_in_bed', channel: 'email' })).status).toBe(201);
     expect((await client.get('/api/v1/reminders')).body.data).toHaveLength(3);
+  });
+
+  it('refuses localTime for each kind that takes none and rings at it for each that uses it (the kind registry says which)', async () => {
+    const { client, id } = await signUp(app.url);
+    await setTimezone(client, 'Europe/Paris');
+    const date = tomorrowUtc(3);
+    const task = await taskOn(client, date, 'Timed', { startTime: '10:00' });
+    const targets: Record<string, string> = {
+      task: task.id,
+      deadline: (await client.post('/api/v1/deadlines', { title: 'Due', dueDate: `${date}T15:00:00Z` })).body.data.id,
+      happening: (await client.post('/api/v1/social-happenings', { dayId: task.dayId, title: 'Lunch', startTime: `${date}T11:00:00Z`, endTime: `${date}T12:00:00Z` })).body.data.id,
+      person: (await client.post('/api/v1/people', { name: 'Carla', birthday: '1990-07-04' })).body.data.id,
+    };
+    for (const kind of Object.values(REMINDER_KIND_IMPLEMENTATIONS)) {
+      const body = { kind: kind.name, channel: 'email', ...(kind.target ? { targetId: targets[kind.target] } : {}) };
+      const timed = await client.post('/api/v1/reminders', { ...body, localTime: '07:45' });
+      if (kind.localTime !== 'unused') {
+        expect(timed.status, `${kind.name}: ${timed.text}`).toBe(201);
+        expect(localClock(new Date(timed.body.data.nextDueAt), 'Europe/Paris'), kind.name).toBe('07:45');
+        continue;
+      }
+      expectStatus(timed, 400, 'VALIDATION_ERROR');
+      expect(timed.body.error.details.errors, kind.name).toEqual([expect.objectContaining({ path: ['localTime'] })]);
+      const untimed = await client.post('/api/v1/reminders', body);
+      expect(untimed.status, `${kind.name}: ${untimed.text}`).toBe(201);
+      const retimed = await client.patch(`/api/v1/reminders/${untimed.body.data.id}`, { localTime: '07:45' });
+      expectStatus(retimed, 400, 'VALIDATION_ERROR');
+      expect(retimed.body.error.details.errors, kind.name).toEqual([expect.objectContaining({ path: ['localTime'] })]);
+    }
+    // GraphQL goes through the same service.
+    const graphql = await client.graphql(`mutation($t: UUID!) { createReminder(kind: task_start, targetId: $t, channel: email, localTime: "07:45") { id } }`, { t: task.id });
+    expect(graphql.body.errors?.[0]?.extensions).toMatchObject({ code: 'VALIDATION_ERROR' });
+    // A row stored with one before the rule stays readable and changeable (the time is ignored).
+    const [legacy] = await sql(app.databaseUrl, "update reminders set local_time = '07:45' where user_id = $1 and kind = 'task_start' returning id", [id]);
+    expect((await client.get(`/api/v1/reminders/${legacy!.id}`)).body.data).toMatchObject({ kind: 'task_start', localTime: '07:45' });
+    expect((await client.patch(`/api/v1/reminders/${legacy!.id}`, { offsetMinutes: 5 })).status).toBe(200);
   });
 
   it('is reachable through GraphQL with the same rules', async () => {

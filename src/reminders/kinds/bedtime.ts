@@ -69,6 +69,7 @@ function bedtimeKind(name: BedtimeKindName): ReminderKind {
   return {
     name,
     target: null,
+    localTime: 'unused',
     async checkTarget() {},
     async nextOccurrence(ctx, spec, after) {
       const targets = targetsReader(ctx, spec.userId);

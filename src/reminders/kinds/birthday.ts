@@ -37,6 +37,7 @@ async function birthdayOf(ctx: KindContext, spec: ReminderSpec) {
 export const birthdayKind: ReminderKind = {
   name: 'birthday',
   target: 'person',
+  localTime: 'optional',
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'person');

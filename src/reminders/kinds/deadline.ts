@@ -65,6 +65,7 @@ async function dueOf(ctx: KindContext, spec: ReminderSpec): Promise<Due | null> 
 export const deadlineKind: ReminderKind = {
   name: 'deadline',
   target: 'deadline',
+  localTime: 'unused',
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'deadline');

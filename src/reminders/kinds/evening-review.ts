@@ -67,6 +67,7 @@ const timeOf = (spec: ReminderSpec) => (isClockTime(spec.localTime) ? spec.local
 export const eveningReviewKind: ReminderKind = {
   name: 'evening_review',
   target: null,
+  localTime: 'optional',
 
   async checkTarget() {},
 

@@ -22,6 +22,7 @@ const keyOf = (h: { id: string; startTime: Date }) => targetKey(h.id, h.startTim
 export const happeningKind: ReminderKind = {
   name: 'happening',
   target: 'happening',
+  localTime: 'unused',
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'happening');

@@ -79,6 +79,7 @@ async function dueLine(ctx: KindContext, userId: string, from: Date): Promise<st
 export const morningBriefKind: ReminderKind = {
   name: 'morning_brief',
   target: null,
+  localTime: 'optional',
 
   async checkTarget() {},
 

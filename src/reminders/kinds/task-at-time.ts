@@ -69,7 +69,7 @@ function occurrenceTask(ctx: KindContext, series: Task, date: string): Promise<T
 export const taskAtTimeKind: ReminderKind = {
   name: 'task_at_time',
   target: 'task',
-  requiresLocalTime: true,
+  localTime: 'required',
 
   async checkTarget(ctx, spec) {
     const task = await findTask(ctx, spec);

@@ -85,6 +85,7 @@ async function nextStart(ctx: KindContext, spec: ReminderSpec, after: Date): Pro
 export const taskStartKind: ReminderKind = {
   name: 'task_start',
   target: 'task',
+  localTime: 'unused',
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'task');

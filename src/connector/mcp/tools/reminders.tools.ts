@@ -10,6 +10,7 @@ import { DeadlineService } from '../../../projects/deadline.service.js';
 import { ProjectTaskService } from '../../../projects/project-task.service.js';
 import { REMINDER_CHANNELS, REMINDER_KINDS, type ReminderChannelName, type ReminderKindName } from '../../../reminders/reminder-kind.js';
 import type { Reminder } from '../../../reminders/reminder.entity.js';
+import { REMINDER_KIND_IMPLEMENTATIONS } from '../../../reminders/kinds/index.js';
 import { kindOf, ReminderService } from '../../../reminders/reminder.service.js';
 import { HH_MM, OFFSET_MINUTES_MAX } from '../../../reminders/reminder.types.js';
 import { SettingsService } from '../../../settings/settings.service.js';
@@ -36,6 +37,11 @@ const channelArg = z
 const offsetArg = boundedInt('offsetMinutes', 0, OFFSET_MINUTES_MAX).describe(`Minutes before the moment, 0-${OFFSET_MINUTES_MAX} (1440 = a day before).`);
 const localTimeArg = z.string().regex(HH_MM, 'localTime must be a time HH:MM (00:00-23:59)');
 const reminderIdArg = z.string().uuid().describe("The reminder's id (from reminders_list).");
+/** The kinds timed by offsetMinutes before their moment, which refuse a localTime (the kind registry says). */
+const UNTIMED_KINDS = Object.values(REMINDER_KIND_IMPLEMENTATIONS)
+  .filter((kind) => kind.localTime === 'unused')
+  .map((kind) => kind.name)
+  .join(', ');
 
 const KIND_HELP =
   'task_start (offsetMinutes before a task starts: its startTime on its day), task_at_time (at localTime on the task\'s day; every date of a recurring series when the target is the series\' first task), ' +
@@ -159,7 +165,11 @@ export const remindersTools: ConnectorTool[] = [
       date: dateArg('date').describe('With `target` for a task: the day (YYYY-MM-DD) whose tasks the title is looked for among.'),
       channel: channelArg.optional(),
       offsetMinutes: offsetArg.optional(),
-      localTime: localTimeArg.optional().describe("HH:MM in the user's time zone: required for task_at_time; birthday (default 09:00), evening_review (default 21:00) and morning_brief (default: the wake target)."),
+      localTime: localTimeArg
+        .optional()
+        .describe(
+          `HH:MM in the user's time zone: required for task_at_time; birthday (default 09:00), evening_review (default 21:00) and morning_brief (default: the wake target); refused for ${UNTIMED_KINDS}.`,
+        ),
     },
     outputSchema: reminderOut.shape,
     area: 'planning',
@@ -186,7 +196,7 @@ export const remindersTools: ConnectorTool[] = [
       reminderId: reminderIdArg,
       channel: channelArg.optional(),
       offsetMinutes: offsetArg.optional(),
-      localTime: localTimeArg.nullable().optional().describe("HH:MM in the user's time zone; null clears it."),
+      localTime: localTimeArg.nullable().optional().describe(`HH:MM in the user's time zone; null clears it; refused for ${UNTIMED_KINDS}.`),
       active: z.boolean().optional().describe('false pauses the reminder; true resumes it.'),
     },
     outputSchema: reminderOut.shape,
