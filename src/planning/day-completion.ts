@@ -10,16 +10,7 @@ import type { Day } from './day.entity.js';
  * that can move that (a toggle, a mode switch); records day_completed when the day becomes complete.
  */
 export async function refreshDayCompletion(em: EntityManager, day: Day, now = new Date()): Promise<void> {
-  const items = await em.find(ChecklistItem, { dayId: day.id, completed: true });
-  const done = new Set(items.map((i) => i.key));
-  const complete = requiredChecklist(day.minimumMode).every((key) => done.has(key));
-  if (complete && !day.completedAt) {
-    day.completedAt = now;
-    recordEvent(em, day.userId, 'day_completed', { dayId: day.id, completedAt: now.toISOString() });
-  } else if (!complete && day.completedAt) {
-    day.completedAt = null;
-    recordFact(em, day.userId, 'day_reopened', { dayId: day.id }, now);
-  }
+  await refreshDaysCompletion(em, [day], now);
 }
 
 /** `refreshDayCompletion` for many days: their completed items read in one statement. */
