@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { connectorTools } from './index.js';
 import { scopeOf, type ConnectorTool } from './tool.js';
 
-/** The README's tool table is written between these markers (npm run generate; a drift test compares). */
+/** The connector page's tool table (docs/connector.md) is written between these markers (npm run generate; a drift test compares). */
 export const TOOL_TABLE_START = '<!-- tool-table:start (npm run generate) -->';
 export const TOOL_TABLE_END = '<!-- tool-table:end -->';
 
@@ -26,10 +26,13 @@ export function toolTable(): string {
   return [TOOL_TABLE_START, '| tool | arguments | annotations | scope | what |', '|---|---|---|---|---|', ...rows, TOOL_TABLE_END].join('\n');
 }
 
-/** The README with its tool table replaced by the current one. */
-export function withToolTable(readme: string): string {
-  const start = readme.indexOf(TOOL_TABLE_START);
-  const end = readme.indexOf(TOOL_TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${TOOL_TABLE_START} … ${TOOL_TABLE_END} block`);
-  return readme.slice(0, start) + toolTable() + readme.slice(end + TOOL_TABLE_END.length);
+/** The page that holds the tool table. */
+export const TOOL_TABLE_PAGE = 'docs/connector.md';
+
+/** The page's text with its tool table replaced by the current one. */
+export function withToolTable(page: string): string {
+  const start = page.indexOf(TOOL_TABLE_START);
+  const end = page.indexOf(TOOL_TABLE_END);
+  if (start < 0 || end < start) throw new Error(`${TOOL_TABLE_PAGE} has no ${TOOL_TABLE_START} … ${TOOL_TABLE_END} block`);
+  return page.slice(0, start) + toolTable() + page.slice(end + TOOL_TABLE_END.length);
 }
