@@ -40,8 +40,8 @@ async function run(ctx: ScenarioContext) {
   await db.connect();
   try {
     await db.query(`UPDATE users SET plan = 'pro', plan_expires_at = NULL WHERE id = $1`, [user.id]);
-    // The run writes tens of thousands of intakes on one day, far past the cap of 100 a day (README "Caps
-    // on lists"): the cap's trigger is off here so every write is a success to measure.
+    // The run writes tens of thousands of intakes on one day, far past the cap of 100 a day (docs/security.md,
+    // "Caps on lists"): the cap's trigger is off here so every write is a success to measure.
     await db.query('ALTER TABLE water_intakes DISABLE TRIGGER water_intakes_cap_insert');
   } finally {
     await db.end();

@@ -41,7 +41,7 @@ function counted(store: Store | undefined, max: number, windowMs: number): (key:
   };
 }
 
-/** The calendar feed's limits (README "Calendar feed"); none with DISABLE_RATE_LIMIT. */
+/** The calendar feed's limits (docs/agenda.md, "Calendar feed"); none with DISABLE_RATE_LIMIT. */
 export function feedLimiters(config: Config, stores: LimiterStores): FeedLimiters {
   const rl = config.rateLimit;
   if (rl.disabled) return { byAddress: [], missLimited: async () => false, tokenLimited: async () => false };

@@ -7,7 +7,7 @@ import { probeProvider } from '../accounts/oidc/oidc-client.js';
 import { reminderEngine } from '../reminders/reminder-engine.js';
 
 /**
- * What /readyz checks besides the database, one entry per configured dependency (README: Operations →
+ * What /readyz checks besides the database, one entry per configured dependency (docs/operations.md →
  * Dependencies). Only the job backend is required; the others are reported and the instance keeps
  * serving without them. Remote services are probed cheaply (SMTP: connect, greet, authenticate, quit;
  * S3: HeadBucket; OIDC: the discovery document) and their answers reused for READYZ_PROBE_CACHE_MS;

@@ -39,7 +39,7 @@ const WEEKLY_SPLIT_LABELS_MAX = 14;
  * hold (a trigger or input validation), a catalog's size, or a cut the read makes. Every other list
  * takes a page size (`limit`). The cost estimate counts a list at its bound, and
  * test/graphql/list-bounds.test.ts fails for a list field with neither, so a new unbounded list
- * fails CI. The README's "Caps on lists" table lists them for users.
+ * fails CI. The "Caps on lists" table of docs/security.md lists them for users.
  */
 export const LIST_BOUNDS: ListBounds = {
   'Query.connections': CONNECTIONS_SHOWN,

@@ -60,7 +60,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await runSeeds(orm.em.fork());
     registerFactReactors(orm);
     if (config.redisUrl) {
-      // Fails fast and falls back while down (README: Dependencies); loaded only when configured.
+      // Fails fast and falls back while down (docs/operations.md: Dependencies); loaded only when configured.
       redis = await connectRedis(config.redisUrl, logger);
     }
     live = await startLive({ config, logger }, orm, database.url, redis);

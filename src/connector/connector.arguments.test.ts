@@ -5,7 +5,7 @@ import { signUp } from '../../test/support/http-client.js';
 import { setPlan, sql } from '../../test/support/db.js';
 import { connectWithOAuth, startConnectorApp, TestOAuthClient, toolJson } from './connector.test-helpers.js';
 
-/** Issue 23 items 11 and 15: bad tool arguments answer the README's `{ error: { code, message, details } }`, naming the argument. */
+/** Issue 23 items 11 and 15: bad tool arguments answer docs/connector.md's `{ error: { code, message, details } }`, naming the argument. */
 let app: TestApp;
 let client: Client;
 let userId: string;

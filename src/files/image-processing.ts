@@ -20,7 +20,7 @@ function loadSharp(): Promise<SharpFactory> {
   }));
 }
 
-/** How each variant is fitted (README): the thumbnail is a square cover crop, the others fit inside. */
+/** How each variant is fitted (docs/decisions.md, Variants): the thumbnail is a square cover crop, the others fit inside. */
 export const VARIANT_BOX: Record<ResizedVariant, { size: number; fit: 'cover' | 'inside' }> = {
   [VariantName.thumbnail]: { size: 150, fit: 'cover' },
   [VariantName.small]: { size: 400, fit: 'inside' },

@@ -1,6 +1,6 @@
 /**
  * The numbers of operations.md ("Gamification"): XP per action, coins, levels. Pure functions, so the
- * README table and the tests read the same rules the reactor applies.
+ * table of docs/gamification.md and the tests read the same rules the reactor applies.
  */
 
 /** Ledger actions and what each earns (a task's XP depends on its timebox: taskXp). */

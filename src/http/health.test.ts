@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sharedCheck, type DependencyCheck } from './health.js';
 
-/** /readyz's reuse of a remote probe (README: Operations → Dependencies), on a clock passed in. */
+/** /readyz's reuse of a remote probe (docs/operations.md → Dependencies), on a clock passed in. */
 describe('sharedCheck', () => {
   function probed(cacheMs: number) {
     let clock = 1_000_000;

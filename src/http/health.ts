@@ -9,7 +9,7 @@ export const CHECK_TIMEOUT_MS = 2_000;
 /**
  * One configured dependency as /readyz reports it. A required one (the database, the job backend)
  * makes the instance not ready while down; any other is reported, and the instance keeps serving
- * without it as the README's dependency policy says.
+ * without it as the dependency policy of docs/operations.md says.
  */
 export interface DependencyCheck {
   name: string;

@@ -6,7 +6,7 @@ import { reminderEngine } from '../../src/reminders/reminder-engine.js';
 import { createReminder, HttpReceiver, makeDue, setPushUrl, taskOn, tomorrowUtc } from '../../src/reminders/reminders.test-helpers.js';
 
 /**
- * A push service goes away under traffic and comes back (issue 34, item 3; README: Operations →
+ * A push service goes away under traffic and comes back (issue 34, item 3; docs/operations.md →
  * Dependencies): the push URL's real HTTP receiver is closed and started again on its port. The engine
  * is driven by scanOnce() and the retry made due in the database, never slept through.
  */

@@ -7,7 +7,7 @@ import { blobsOnDisk, makePdf, upload } from '../../src/files/files.test-helpers
 import { eventually } from '../../src/reminders/reminders.test-helpers.js';
 
 /**
- * The S3 bucket's server goes away under traffic and comes back (issue 34, item 3; README: Operations →
+ * The S3 bucket's server goes away under traffic and comes back (issue 34, item 3; docs/operations.md →
  * Dependencies): a real S3-compatible server (s3rver) stopped and started again on its port and data.
  */
 describe('the S3 server goes away and comes back', () => {

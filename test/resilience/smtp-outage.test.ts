@@ -6,7 +6,7 @@ import { reminderEngine } from '../../src/reminders/reminder-engine.js';
 import { createReminder, eventually, makeDue, startSmtp, taskOn, tomorrowUtc, verifyEmail } from '../../src/reminders/reminders.test-helpers.js';
 
 /**
- * The mail server goes away under traffic and comes back (issue 34, item 3; README: Operations →
+ * The mail server goes away under traffic and comes back (issue 34, item 3; docs/operations.md →
  * Dependencies). A real SMTP server (smtp-server) is closed and started again on its port; the reminder
  * engine is driven by scanOnce() (its own loop waits an hour) and a retry is made due in the database,
  * never slept through.

@@ -106,7 +106,7 @@ export function oidcRoutes(deps: AppDeps): Router {
         return;
       }
       // The provider is responsible for its own second factor: a linked identity signs in here without
-      // this service's TOTP (README, "OpenID Connect sign-in").
+      // this service's TOTP (docs/sign-in.md, "OpenID Connect sign-in").
       setSession(ctx, await startSession(ctx.em, deps, match.user, sessionMetaOf(ctx)));
       res.setHeader('Cache-Control', 'no-store');
       res.redirect(302, redirectTarget(deps.config.baseUrl, identity.returnTo));

@@ -11,7 +11,7 @@ import { consumeRegistrationChallenge, issueChallenge } from './webauthn-challen
 import { claimedChallenge, registrationResponse } from './webauthn-response.js';
 import { webauthn } from './webauthn-library.js';
 
-/** At most this many passkeys per account (README: Caps on lists); the list answers them whole. */
+/** At most this many passkeys per account (docs/security.md: Caps on lists); the list answers them whole. */
 export const MAX_PASSKEYS = 20;
 /** The transports WebAuthn defines; anything else a client sends is dropped, which also bounds the list. */
 export const KNOWN_TRANSPORTS = ['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb'] as const;

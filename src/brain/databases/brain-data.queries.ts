@@ -5,7 +5,7 @@ import type { PropertyDefinition } from './properties.js';
 
 /** A records query, read and checked from the URL (record.service.ts `readRecordQuery`). */
 export interface RecordQuery {
-  /** property key → wanted value (see README: equality, text contains, multi_select contains) */
+  /** property key → wanted value (see docs/brain.md: equality, text contains, multi_select contains) */
   filter: Record<string, string>;
   sort: string;
   order: 'asc' | 'desc';

@@ -132,7 +132,7 @@ async function read(tool: ConnectorTool, args: Record<string, unknown>, uri: URL
 /**
  * Registers the resources the grant allows (each needs its tool's scope); the others are neither listed
  * nor readable. No subscriptions: the connector is stateless (one server per POST, no stream back), so
- * it has no channel on which to notify a change (see the README).
+ * it has no channel on which to notify a change (see docs/connector.md).
  */
 export function registerResources(server: McpServer, granted: readonly string[], context: () => ToolContext): void {
   const tools = new Map(connectorTools().map((tool) => [tool.name, tool]));

@@ -9,7 +9,7 @@ export type ScopeArea = (typeof SCOPE_AREAS)[number];
 export type ScopeAccess = 'read' | 'write';
 export type Scope = `${ScopeArea}:${ScopeAccess}`;
 
-/** How the consent page and the README name each area. */
+/** How the consent page and docs/connector.md name each area. */
 export const AREA_LABELS: Record<ScopeArea, string> = {
   planning: 'Planning and tasks (days, checklist, tasks, agenda)',
   health: 'Health and training (training, sleep, mood, body, meditation)',

@@ -41,7 +41,7 @@ async function copies(table: string, templateId: string, n: number, textColumn: 
     if (c === textColumn) return `left("${c}" || ' #' || g || ' ' || repeat('lorem ipsum ', 100), ${Number(max ?? 1200)})`;
     return `"${c}"`;
   });
-  // Far past the per-day caps (README "Caps on lists") on one day: the volume an export must stream, copied
+  // Far past the per-day caps (docs/security.md, "Caps on lists") on one day: the volume an export must stream, copied
   // with the cap triggers off, as rows stored before the caps would be.
   await sql(databaseUrl, `ALTER TABLE "${table}" DISABLE TRIGGER USER`);
   await sql(databaseUrl, `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) SELECT ${select.join(', ')} FROM "${table}", generate_series(1, ${n}) g WHERE id = $1`, [templateId]);
