@@ -59,6 +59,16 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The record `read` answers, or null where it answers NOT_FOUND (missing, or not the user's). */
+export async function nullIfNotFound<T>(read: Promise<T>): Promise<T | null> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof NotFoundError) return null;
+    throw error;
+  }
+}
+
 /** Input that fails schema validation; `errors` name each field and the rule it broke. */
 export class ValidationError extends AppError {
   constructor(message: string, errors: FieldError[], extra?: Record<string, unknown>) {

@@ -4,7 +4,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { BrainNoteService } from '../../brain/notes/brain-note.service.js';
 import { addDays, mondayOf } from '../../core/dates.js';
-import { AppError, NotFoundError } from '../../core/errors.js';
+import { AppError, nullIfNotFound } from '../../core/errors.js';
 import { GroceryListService } from '../../nutrition/grocery-list.service.js';
 import { WeekService } from '../../planning/week.service.js';
 import { allows } from '../scopes/connector-scopes.js';
@@ -34,18 +34,9 @@ interface ConnectorResource {
 
 const today = userToday;
 
-/** The record, or null where the service answers NOT_FOUND (a listed resource must read). */
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
-}
 
 /** The user's week starting on `monday` when it was generated (reading one that was not is NOT_FOUND). */
-const existingWeek = (ctx: ToolContext, monday: string) => orNull(new WeekService(ctx.em).findByStart(ctx.userId, monday));
+const existingWeek = (ctx: ToolContext, monday: string) => nullIfNotFound(new WeekService(ctx.em).findByStart(ctx.userId, monday));
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
 export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
@@ -94,7 +85,7 @@ export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
     async list(ctx) {
       const monday = mondayOf(await today(ctx));
       const week = await existingWeek(ctx, monday);
-      if (!week || !(await orNull(new GroceryListService(ctx.em).getForWeek(ctx.userId, week.id)))) return [];
+      if (!week || !(await nullIfNotFound(new GroceryListService(ctx.em).getForWeek(ctx.userId, week.id)))) return [];
       return [{ uri: `${RESOURCE_SCHEME}://grocery-list/${monday}`, name: `Groceries for the week of ${monday}` }];
     },
   },

@@ -1,10 +1,10 @@
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError, nullIfNotFound } from '../../core/errors.js';
 import { DeadlineService } from '../../projects/deadline.service.js';
 import { ProjectTaskService } from '../../projects/project-task.service.js';
 import { ProjectService } from '../../projects/project.service.js';
 import type { KindContext, ReminderKind, ReminderSpec } from '../reminder-kind.js';
 import { clip, inHowLong, shortDateTime } from './local-time.js';
-import { beforeMoment, orNull, requireTargetId, targetKey, unscheduled } from './targets.js';
+import { beforeMoment, requireTargetId, targetKey, unscheduled } from './targets.js';
 
 /** Deadline statuses that need no reminder any more. */
 const CLOSED_DEADLINE = new Set(['done', 'missed']);
@@ -27,7 +27,7 @@ interface Due {
  */
 async function dueOf(ctx: KindContext, spec: ReminderSpec): Promise<Due | null> {
   if (!spec.targetId) return null;
-  const deadline = await orNull(new DeadlineService(ctx.em).get(spec.userId, spec.targetId));
+  const deadline = await nullIfNotFound(new DeadlineService(ctx.em).get(spec.userId, spec.targetId));
   if (deadline) {
     return {
       kind: 'deadline',
@@ -69,7 +69,7 @@ export const deadlineKind: ReminderKind = {
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'deadline');
-    if (await orNull(new DeadlineService(ctx.em).get(spec.userId, id))) return;
+    if (await nullIfNotFound(new DeadlineService(ctx.em).get(spec.userId, id))) return;
     const [card] = await new ProjectTaskService(ctx.em).findOwn(spec.userId, { taskId: id }, 1);
     if (!card) throw new NotFoundError('Deadline', { field: 'targetId' });
     if (!card.dueDate) throw unscheduled(`The card "${clip(card.title, 60)}" has no due date: give it one first`);
@@ -89,7 +89,7 @@ export const deadlineKind: ReminderKind = {
   async message(ctx, spec) {
     const due = await dueOf(ctx, spec);
     if (!due) return { title: 'Something is due', body: 'The deadline was moved or removed.' };
-    const project = due.projectId ? await orNull(new ProjectService(ctx.em).get(spec.userId, due.projectId)) : null;
+    const project = due.projectId ? await nullIfNotFound(new ProjectService(ctx.em).get(spec.userId, due.projectId)) : null;
     const lines = [`Due ${shortDateTime(due.dueAt, ctx.timezone)}${spec.offsetMinutes > 0 ? ` (${inHowLong(spec.offsetMinutes)})` : ''}.`];
     const about = [project ? `Project: ${clip(project.title, 60)}` : null, due.priority ? `priority ${due.priority}` : null].filter(Boolean);
     if (about.length) lines.push(about.join(', '));

@@ -1,15 +1,15 @@
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError, nullIfNotFound } from '../../core/errors.js';
 import { SocialHappeningService } from '../../social/social-happening.service.js';
 import type { KindContext, ReminderKind, ReminderSpec } from '../reminder-kind.js';
 import { peopleNames } from './kinds.queries.js';
 import { clip, inHowLong, listed, localClock, shortDateTime } from './local-time.js';
-import { beforeMoment, orNull, requireTargetId, targetKey } from './targets.js';
+import { beforeMoment, requireTargetId, targetKey } from './targets.js';
 
 /** Guests named in a message. */
 const GUESTS_SHOWN = 3;
 
 async function happeningOf(ctx: KindContext, spec: ReminderSpec) {
-  return spec.targetId ? orNull(new SocialHappeningService(ctx.em).get(spec.userId, spec.targetId)) : null;
+  return spec.targetId ? nullIfNotFound(new SocialHappeningService(ctx.em).get(spec.userId, spec.targetId)) : null;
 }
 
 const keyOf = (h: { id: string; startTime: Date }) => targetKey(h.id, h.startTime.toISOString());
@@ -26,7 +26,7 @@ export const happeningKind: ReminderKind = {
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'happening');
-    if (!(await orNull(new SocialHappeningService(ctx.em).get(spec.userId, id)))) throw new NotFoundError('SocialHappening', { field: 'targetId' });
+    if (!(await nullIfNotFound(new SocialHappeningService(ctx.em).get(spec.userId, id)))) throw new NotFoundError('SocialHappening', { field: 'targetId' });
   },
 
   async nextOccurrence(ctx, spec, after) {

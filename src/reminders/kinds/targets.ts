@@ -1,4 +1,4 @@
-import { NotFoundError, RuleViolationError } from '../../core/errors.js';
+import { RuleViolationError } from '../../core/errors.js';
 import type { ReminderOccurrence } from '../reminder-kind.js';
 
 /**
@@ -6,15 +6,6 @@ import type { ReminderOccurrence } from '../reminder-kind.js';
  * named `<targetId>@<when>` so that moving the target (another day, time or due date) makes a new one.
  */
 
-/** The record, or null when it is missing or not the user's (the service's NOT_FOUND). */
-export async function orNull<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
-}
 
 /** `<targetId>@<when>`: stable for one scheduled moment of one target. */
 export function targetKey(targetId: string, when: string): string {

@@ -1,5 +1,5 @@
 import { addDays } from '../../core/dates.js';
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError, nullIfNotFound } from '../../core/errors.js';
 import { nextOccurrence as nextSeriesDate, occursOn, type Recurrence } from '../../core/recurrence/recurrence.js';
 import { DayService } from '../../planning/day.service.js';
 import { Task } from '../../tasks/task.entity.js';
@@ -25,24 +25,16 @@ function once<T>(ctx: KindContext, key: string, read: () => Promise<T>): Promise
   return value;
 }
 
-async function orNull<T>(read: Promise<T>): Promise<T | null> {
-  try {
-    return await read;
-  } catch (error) {
-    if (error instanceof NotFoundError) return null;
-    throw error;
-  }
-}
 
 function findTask(ctx: KindContext, spec: ReminderSpec): Promise<Task | null> {
   const { targetId, userId } = spec;
   if (!targetId) return Promise.resolve(null);
-  return once(ctx, `task:${targetId}`, () => orNull(new TaskService(ctx.em).get(userId, targetId)));
+  return once(ctx, `task:${targetId}`, () => nullIfNotFound(new TaskService(ctx.em).get(userId, targetId)));
 }
 
 async function dayDateOf(ctx: KindContext, userId: string, dayId: string | null | undefined): Promise<string | null> {
   if (!dayId) return null;
-  const day = await once(ctx, `day:${dayId}`, () => orNull(new DayService(ctx.em).get(userId, dayId)));
+  const day = await once(ctx, `day:${dayId}`, () => nullIfNotFound(new DayService(ctx.em).get(userId, dayId)));
   return day?.date ?? null;
 }
 

@@ -1,5 +1,5 @@
 import { addDays } from '../../core/dates.js';
-import { NotFoundError } from '../../core/errors.js';
+import { NotFoundError, nullIfNotFound } from '../../core/errors.js';
 import { nextOccurrence as nextSeriesDate, occursOn, type Recurrence } from '../../core/recurrence/recurrence.js';
 import { DayService } from '../../planning/day.service.js';
 import { TaskStatus } from '../../tasks/task-status.js';
@@ -8,7 +8,7 @@ import { TaskService } from '../../tasks/task.service.js';
 import type { KindContext, ReminderKind, ReminderOccurrence, ReminderSpec } from '../reminder-kind.js';
 import { seriesTaskOn } from './kinds.queries.js';
 import { clip, inHowLong, isClockTime, localDate, localInstant } from './local-time.js';
-import { orNull, requireTargetId, targetKey, unscheduled } from './targets.js';
+import { requireTargetId, targetKey, unscheduled } from './targets.js';
 
 /** A task is not worth a reminder once it is done or deferred. */
 const FINISHED = new Set<string>([TaskStatus.done, TaskStatus.deferred]);
@@ -22,7 +22,7 @@ interface Start {
 }
 
 const dayDate = async (ctx: KindContext, userId: string, dayId: string | null | undefined) =>
-  dayId ? ((await orNull(new DayService(ctx.em).get(userId, dayId)))?.date ?? null) : null;
+  dayId ? ((await nullIfNotFound(new DayService(ctx.em).get(userId, dayId)))?.date ?? null) : null;
 
 /** The series the task is the first of (the one holding the rule), or null. */
 function seriesOf(task: Task): Recurrence | null {
@@ -45,7 +45,7 @@ async function startOf(ctx: KindContext, spec: ReminderSpec, task: Task, date: s
  */
 async function nextStart(ctx: KindContext, spec: ReminderSpec, after: Date): Promise<Start | null> {
   if (!spec.targetId) return null;
-  const task = await orNull(new TaskService(ctx.em).get(spec.userId, spec.targetId));
+  const task = await nullIfNotFound(new TaskService(ctx.em).get(spec.userId, spec.targetId));
   if (!task) return null;
   const series = seriesOf(task);
   if (!series) {
@@ -89,7 +89,7 @@ export const taskStartKind: ReminderKind = {
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'task');
-    const task = await orNull(new TaskService(ctx.em).get(spec.userId, id));
+    const task = await nullIfNotFound(new TaskService(ctx.em).get(spec.userId, id));
     if (!task) throw new NotFoundError('Task', { field: 'targetId' });
     const hasDay = !!task.dayId || !!seriesOf(task);
     if (!hasDay || !isClockTime(task.startTime)) {
