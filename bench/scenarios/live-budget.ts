@@ -1,8 +1,8 @@
 import { cpus, loadavg } from 'node:os';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { signUp } from '../../test/support/http-client.js';
 import { generateWeek } from '../../test/support/fixtures.js';
+import { socketClient } from '../lib/live-socket.js';
 import { readCpuSeconds } from '../lib/memory.js';
 import { percentile, printTable, round } from '../lib/report.js';
 import type { Scenario, ScenarioContext } from '../lib/scenario.js';
@@ -24,15 +24,6 @@ const TASKS = `subscription ($dayId: UUID, $page: Int) { tasksChanged(dayId: $da
 const WEEK = `subscription ($startDate: LocalDate!) { weekChanged(startDate: $startDate) { id days { id completed checklist { key completed } } } }`;
 const STATS = `subscription { gamificationStatsChanged { xp level coins } }`;
 const MINE = `subscription { myChanges { entity id kind } }`;
-
-function socketClient(url: string, cookie: string): Client {
-  class CookieSocket extends WebSocket {
-    constructor(address: string, protocols?: string | string[]) {
-      super(address, protocols, { headers: { cookie } });
-    }
-  }
-  return createClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: CookieSocket, retryAttempts: 0, lazy: false });
-}
 
 /**
  * Issue 34.5: what one write costs its person's service when that person follows 200 subscriptions

@@ -1,8 +1,8 @@
 import { cpus, loadavg } from 'node:os';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
+import type { Client } from 'graphql-ws';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { generateWeek } from '../../test/support/fixtures.js';
+import { socketClient } from '../lib/live-socket.js';
 import { MB, readCpuSeconds, readMemory } from '../lib/memory.js';
 import { percentile, printTable, round } from '../lib/report.js';
 import type { Scenario, ScenarioContext } from '../lib/scenario.js';
@@ -22,15 +22,6 @@ interface Person {
   /** When each toggle of this person's GYM item was sent, by the state it sets (true: ticked). */
   sentAt: Map<boolean, number>;
   ticked: boolean;
-}
-
-function socketClient(url: string, cookie: string): Client {
-  class CookieSocket extends WebSocket {
-    constructor(address: string, protocols?: string | string[]) {
-      super(address, protocols, { headers: { cookie } });
-    }
-  }
-  return createClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: CookieSocket, retryAttempts: 0, lazy: false });
 }
 
 /**
