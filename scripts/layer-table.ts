@@ -30,14 +30,14 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
       'config, errors, database (ORM connection, embedded PostgreSQL, batched reads), events outbox, live ' +
       'change bus, pagination, validation rules, the AppDeps/AppContext/Loaders interfaces',
   },
-  'src/jobs/': { layer: 'jobs, mail, migrations', what: 'the Agenda job runner' },
+  'src/jobs/': { layer: 'jobs, mail, migrations', what: "the Agenda job runner, the engines' nudged claim loop" },
   'src/mail/': { layer: 'jobs, mail, migrations', what: 'mailer, templates, the mail outbox sweep' },
   'src/migrations/': { layer: 'jobs, mail, migrations', what: 'the migrations and their runner' },
   'src/http/': {
     layer: 'http kit and graphql',
     what:
       'envelope, request context, status override, CSRF, rate limits, logging, health, connection ' +
-      'drain, the hand-written route kit',
+      'drain, the hand-written route kit, the SSRF-guarded POST',
   },
   'src/graphql/': {
     layer: 'http kit and graphql',

@@ -80,7 +80,7 @@ export interface Config {
   webhooks: { timeoutMs: number; backoffUnitMs: number; allowPrivateUrls: boolean };
   /** Wrong second factors counted per account across sign-in steps (src/accounts/sign-in/second-factor-lockout.ts). */
   secondFactorLock: SecondFactorLockSettings;
-  /** Reminders (issue 26): the scan, and Web Push's VAPID identity (sends use the webhooks' timeout and SSRF guard). */
+  /** Reminders (issue 26): the scan, Web Push's VAPID identity, the sends' timeout, backoff and SSRF guard. */
   reminders: ReminderSettings;
   /** Live updates (issue 27): GraphQL subscriptions over WebSocket and the SSE feed. */
   live: LiveSettings;
@@ -114,6 +114,12 @@ export interface ReminderSettings {
   appUrl: string | undefined;
   /** REMINDER_SENDS_PER_MINUTE: sends one person receives per minute, all channels together; the rest wait for the next minute. */
   sendsPerMinute: number;
+  /** REMINDER_SEND_TIMEOUT_MS (default WEBHOOK_TIMEOUT_MS): how long a push URL or push service send waits for the receiver. */
+  sendTimeoutMs: number;
+  /** REMINDER_BACKOFF_UNIT_MS (default WEBHOOK_BACKOFF_UNIT_MS): a failed send is tried again 1, then 2 of this unit later. */
+  backoffUnitMs: number;
+  /** REMINDER_ALLOW_PRIVATE_URLS (default WEBHOOK_ALLOW_PRIVATE_URLS): accept push URLs and push services whose host is or resolves to a loopback, private or link-local address. */
+  allowPrivateUrls: boolean;
 }
 
 export interface SecondFactorLockSettings {
@@ -289,7 +295,7 @@ function readSecondFactorLock(env: Env): SecondFactorLockSettings {
   return { maxFailures, freeFailures, lockMs: readInt(env, 'SECOND_FACTOR_LOCK_MS', 900_000, 1000) };
 }
 
-function readReminders(env: Env, baseUrl: string): ReminderSettings {
+function readReminders(env: Env, baseUrl: string, webhooks: Config['webhooks']): ReminderSettings {
   const vapidPublicKey = readVapidKey(env, 'VAPID_PUBLIC_KEY', 65);
   const vapidPrivateKey = readVapidKey(env, 'VAPID_PRIVATE_KEY', 32);
   if (Boolean(vapidPublicKey) !== Boolean(vapidPrivateKey)) {
@@ -316,6 +322,10 @@ function readReminders(env: Env, baseUrl: string): ReminderSettings {
     webPushTtlSeconds: readInt(env, 'WEB_PUSH_TTL_SECONDS', 3600, 0),
     appUrl: readUrl(env, 'APP_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
     sendsPerMinute: readInt(env, 'REMINDER_SENDS_PER_MINUTE', 20, 1),
+    // Unset, the webhooks' values (what reminders used before they had their own).
+    sendTimeoutMs: readInt(env, 'REMINDER_SEND_TIMEOUT_MS', webhooks.timeoutMs, 1),
+    backoffUnitMs: readInt(env, 'REMINDER_BACKOFF_UNIT_MS', webhooks.backoffUnitMs, 1),
+    allowPrivateUrls: readBool(env, 'REMINDER_ALLOW_PRIVATE_URLS', webhooks.allowPrivateUrls),
   };
 }
 
@@ -374,6 +384,11 @@ export function loadConfig(env: Env = process.env): Config {
   const passwordSignInDisabled = readBool(env, 'PASSWORD_SIGN_IN_DISABLED', false);
   // Without another way in, nobody could sign in at all.
   if (passwordSignInDisabled && !oidc) throw new ConfigError('PASSWORD_SIGN_IN_DISABLED', 'needs OIDC_ISSUER (single sign-on) to be configured');
+  const webhooks = {
+    timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    backoffUnitMs: readInt(env, 'WEBHOOK_BACKOFF_UNIT_MS', 60_000, 1),
+    allowPrivateUrls: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
+  };
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -405,13 +420,9 @@ export function loadConfig(env: Env = process.env): Config {
       publicApiMax: readInt(env, 'RATE_LIMIT_PUBLIC_API_MAX', 500, 1),
       publicApiWindowMs: readInt(env, 'RATE_LIMIT_PUBLIC_API_TIME_WINDOW', 900_000, 1),
     },
-    webhooks: {
-      timeoutMs: readInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
-      backoffUnitMs: readInt(env, 'WEBHOOK_BACKOFF_UNIT_MS', 60_000, 1),
-      allowPrivateUrls: readBool(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', false),
-    },
+    webhooks,
     secondFactorLock: readSecondFactorLock(env),
-    reminders: readReminders(env, baseUrl),
+    reminders: readReminders(env, baseUrl, webhooks),
     oidc,
     passwordSignInDisabled,
     live: {

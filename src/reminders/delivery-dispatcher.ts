@@ -2,6 +2,7 @@ import type pg from 'pg';
 import type { Slots } from '../core/concurrency-slots.js';
 import type { Orm } from '../core/database/orm.js';
 import type { Logger } from '../core/logger.js';
+import { NudgedLoop } from '../jobs/nudged-loop.js';
 import { reminderLink } from './app-links.js';
 import type { Channel, ChannelResult } from './channels/channel.js';
 import type { PushDeliveryHealth } from './push-health.js';
@@ -12,7 +13,7 @@ import { claimDueDeliveries, pushSubscriptionsOf, recordOutcomes, type ClaimedDe
 
 /** Sends in flight per process, and deliveries claimed per statement. */
 const MAX_IN_FLIGHT = 64;
-/** Attempts per delivery: at once, then 1 and 2 backoff units later (WEBHOOK_BACKOFF_UNIT_MS). */
+/** Attempts per delivery: at once, then 1 and 2 backoff units later (REMINDER_BACKOFF_UNIT_MS). */
 export const MAX_ATTEMPTS = 3;
 /** Push subscriptions a send reaches per user. */
 export const SUBSCRIPTIONS_PER_USER = 20;
@@ -53,9 +54,7 @@ export interface DispatcherOptions {
 export class DeliveryDispatcher {
   private inFlight = 0;
   private readonly work = new Set<Promise<unknown>>();
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopping = false;
+  private readonly loop: NudgedLoop;
   /** The last claim took all it could: a finishing send claims again. */
   private mayHaveMore = false;
   private readonly writer: OutcomeWriter;
@@ -64,6 +63,10 @@ export class DeliveryDispatcher {
 
   constructor(private readonly options: DispatcherOptions) {
     this.writer = new OutcomeWriter(options.pool, options.logger);
+    this.loop = new NudgedLoop(
+      () => this.claimAndStart(),
+      (error) => options.logger.error({ err: error }, 'reminder dispatch failed'),
+    );
   }
 
   get leaseMs(): number {
@@ -72,37 +75,20 @@ export class DeliveryDispatcher {
 
   /** Claims and starts what is due now, or once more right after the run in progress. */
   nudge(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (!this.stopping && (await this.claimAndStart()));
-        } while (this.again && !this.stopping);
-      } catch (error) {
-        this.options.logger.error({ err: error }, 'reminder dispatch failed');
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    this.loop.nudge();
   }
 
   /** Nothing new starts; sends in flight finish and their outcomes are written. */
   async drain(): Promise<void> {
-    this.stopping = true;
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
     await Promise.allSettled([...this.work]);
     await this.writer.flush();
   }
 
   /** Resolves once nothing is being claimed or sent (tests, the benchmark). */
   async idle(): Promise<void> {
-    while (this.running || this.work.size) {
-      await this.running?.catch(() => undefined);
+    while (this.loop.busy || this.work.size) {
+      await this.loop.settled();
       await Promise.allSettled([...this.work]);
     }
     await this.writer.flush();
@@ -137,7 +123,7 @@ export class DeliveryDispatcher {
         .finally(() => {
           this.inFlight--;
           this.work.delete(work);
-          if (this.mayHaveMore && !this.stopping) this.nudge();
+          if (this.mayHaveMore) this.nudge();
         });
       this.work.add(work);
     }

@@ -12,6 +12,9 @@ describe('reminder settings', () => {
       webPushTtlSeconds: 3600,
       appUrl: undefined,
       sendsPerMinute: 20,
+      sendTimeoutMs: 10_000,
+      backoffUnitMs: 60_000,
+      allowPrivateUrls: false,
     });
     expect(loadConfig({ BASE_URL: 'https://plan.example.com/app' }).reminders.vapidSubject).toBe('https://plan.example.com');
   });
@@ -26,6 +29,9 @@ describe('reminder settings', () => {
       REMINDER_SCAN_INTERVAL_MS: '250',
       APP_URL: 'https://app.example.com/planner/',
       REMINDER_SENDS_PER_MINUTE: '5',
+      REMINDER_SEND_TIMEOUT_MS: '3000',
+      REMINDER_BACKOFF_UNIT_MS: '500',
+      REMINDER_ALLOW_PRIVATE_URLS: 'true',
     }).reminders;
     expect(config).toEqual({
       scanIntervalMs: 250,
@@ -35,6 +41,9 @@ describe('reminder settings', () => {
       webPushTtlSeconds: 600,
       appUrl: 'https://app.example.com/planner',
       sendsPerMinute: 5,
+      sendTimeoutMs: 3000,
+      backoffUnitMs: 500,
+      allowPrivateUrls: true,
     });
     const refused = (env: Record<string, string>, setting: string) => {
       expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -49,5 +58,23 @@ describe('reminder settings', () => {
     refused({ APP_URL: 'app.example.com' }, 'APP_URL');
     refused({ APP_URL: 'ftp://app.example.com' }, 'APP_URL');
     refused({ REMINDER_SENDS_PER_MINUTE: '0' }, 'REMINDER_SENDS_PER_MINUTE');
+    refused({ REMINDER_SEND_TIMEOUT_MS: '0' }, 'REMINDER_SEND_TIMEOUT_MS');
+    refused({ REMINDER_BACKOFF_UNIT_MS: 'soon' }, 'REMINDER_BACKOFF_UNIT_MS');
+    refused({ REMINDER_ALLOW_PRIVATE_URLS: 'maybe' }, 'REMINDER_ALLOW_PRIVATE_URLS');
+  });
+
+  it("sends take the webhooks' timeout, backoff and SSRF setting unless their own are set, and never change the webhooks'", () => {
+    const webhooksOnly = loadConfig({ WEBHOOK_TIMEOUT_MS: '2000', WEBHOOK_BACKOFF_UNIT_MS: '200', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+    expect(webhooksOnly.reminders).toMatchObject({ sendTimeoutMs: 2000, backoffUnitMs: 200, allowPrivateUrls: true });
+    const both = loadConfig({
+      WEBHOOK_TIMEOUT_MS: '2000',
+      WEBHOOK_BACKOFF_UNIT_MS: '200',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      REMINDER_SEND_TIMEOUT_MS: '7000',
+      REMINDER_BACKOFF_UNIT_MS: '900',
+      REMINDER_ALLOW_PRIVATE_URLS: 'false',
+    });
+    expect(both.reminders).toMatchObject({ sendTimeoutMs: 7000, backoffUnitMs: 900, allowPrivateUrls: false });
+    expect(both.webhooks).toEqual({ timeoutMs: 2000, backoffUnitMs: 200, allowPrivateUrls: true });
   });
 });

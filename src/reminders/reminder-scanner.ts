@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Slots } from '../core/concurrency-slots.js';
 import type { Orm } from '../core/database/orm.js';
+import { inTransaction } from '../core/database/transaction.js';
 import type { Logger } from '../core/logger.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
 import { quietHoursEnd } from './quiet-hours.js';
@@ -49,7 +50,7 @@ export class ReminderScanner {
 
   private async claimBatch(now: Date, horizon: Date): Promise<number> {
     let firstSendAt: Date | null = null;
-    const claimed = await this.inTransaction(async (client) => {
+    const claimed = await inTransaction(this.options.pool, async (client) => {
       const due = await lockDueReminders(client, horizon, SCAN_BATCH);
       if (!due.length) return 0;
       const deliveries: NewDelivery[] = [];
@@ -111,21 +112,6 @@ export class ReminderScanner {
       // This occurrence is still made; the next is asked for again later (its delivery then already exists).
       this.options.logger.error({ err: error, reminderId: reminder.id, kind: reminder.kind }, 'could not compute the next occurrence of a reminder');
       return { delivery, advance: { id: reminder.id, nextDueAt: new Date(now.getTime() + RETRY_NEXT_MS), key: occurrence.key } };
-    }
-  }
-
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.options.pool.connect();
-    try {
-      await client.query('begin');
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
     }
   }
 }

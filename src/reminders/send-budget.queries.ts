@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { namedParameters } from '../core/database/named-parameters.js';
+import { inTransaction } from '../core/database/transaction.js';
 
 const MINUTE_MS = 60_000;
 
@@ -18,13 +19,11 @@ export async function reserveSends(pool: pg.Pool, wanted: Map<string, number>, n
   const granted = new Map<string, number>();
   if (!users.length) return granted;
   const minute = minuteOf(now);
-  const client = await pool.connect();
-  const run = (text: string, values: Record<string, unknown>) => {
-    const statement = namedParameters(text, values);
-    return client.query(statement.text, statement.values);
-  };
-  try {
-    await client.query('begin');
+  return inTransaction(pool, async (client) => {
+    const run = (text: string, values: Record<string, unknown>) => {
+      const statement = namedParameters(text, values);
+      return client.query(statement.text, statement.values);
+    };
     await run(
       `insert into notification_settings (id, created_at, updated_at, user_id)
        select gen_random_uuid(), :now, :now, u from unnest(:users::uuid[]) as u
@@ -47,14 +46,8 @@ export async function reserveSends(pool: pg.Pool, wanted: Map<string, number>, n
          from unnest(:users::uuid[], :used::int[]) as t(user_id, used) where ns.user_id = t.user_id`,
       { minute, users: rows.map((r: { user_id: string }) => r.user_id), used },
     );
-    await client.query('commit');
     return granted;
-  } catch (error) {
-    await client.query('rollback').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /**

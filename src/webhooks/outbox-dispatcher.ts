@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from '../core/logger.js';
 import { NotificationListener } from '../core/database/notification-listener.js';
+import { inTransaction } from '../core/database/transaction.js';
+import { NudgedLoop } from '../jobs/nudged-loop.js';
 import {
   insertDeliveriesAndMarkDispatched,
   installNotifyTrigger,
@@ -33,12 +35,14 @@ export interface OutboxDispatcherOptions {
 export class OutboxDispatcher {
   private readonly listener: NotificationListener;
   private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopping = false;
+  private readonly loop: NudgedLoop;
   private wasListening = false;
 
   constructor(private readonly options: OutboxDispatcherOptions) {
+    this.loop = new NudgedLoop(
+      async () => (await this.dispatchBatch()) === DISPATCH_BATCH,
+      (error) => options.logger.error({ err: error }, 'webhook dispatch failed'),
+    );
     this.listener = new NotificationListener({
       connectionString: options.connectionString,
       channel: NOTIFY_CHANNEL,
@@ -64,10 +68,9 @@ export class OutboxDispatcher {
   }
 
   async stop(): Promise<void> {
-    this.stopping = true;
     clearInterval(this.timer);
     await this.listener.stop();
-    await this.running?.catch(() => undefined);
+    await this.loop.stop();
   }
 
   /**
@@ -76,34 +79,18 @@ export class OutboxDispatcher {
    */
   private async ensureNotifyTrigger(): Promise<void> {
     if (await notifyTriggerInstalled(this.options.pool)) return;
-    await this.inTransaction((client) => installNotifyTrigger(client));
+    await inTransaction(this.options.pool, (client) => installNotifyTrigger(client));
   }
 
   /** Runs the dispatcher now, or once more right after the run in progress. */
   nudge(): void {
-    if (this.stopping) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          while (!this.stopping && (await this.dispatchBatch()) === DISPATCH_BATCH);
-        } while (this.again && !this.stopping);
-      } catch (error) {
-        this.options.logger.error({ err: error }, 'webhook dispatch failed');
-      } finally {
-        this.running = undefined;
-      }
-    })();
+    this.loop.nudge();
   }
 
   /** One transaction: lock a batch of outbox rows, insert their deliveries, mark the rows dispatched. */
   private async dispatchBatch(): Promise<number> {
     const created: NewDelivery[] = [];
-    const count = await this.inTransaction(async (client) => {
+    const count = await inTransaction(this.options.pool, async (client) => {
       const events = await lockUndispatchedEvents(client, DISPATCH_BATCH);
       if (!events.length) return 0;
       for (const event of events) {
@@ -118,21 +105,5 @@ export class OutboxDispatcher {
     });
     if (created.length) this.options.onDeliveries(created.map((d) => ({ id: d.id, attempt: 1 })));
     return count;
-  }
-
-  /** Runs `work` in one transaction on one pooled connection: committed if it resolves, rolled back if it throws. */
-  private async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.options.pool.connect();
-    try {
-      await client.query('begin');
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (error) {
-      await client.query('rollback').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
   }
 }

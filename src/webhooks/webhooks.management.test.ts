@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { isPublicAddress } from './url-guard.js';
+import { isPublicAddress } from '../http/url-guard.js';
 import { MISSING_ID, setPlan } from './webhooks.test-helpers.js';
 
 /**

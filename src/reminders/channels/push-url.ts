@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { clearPushUrl } from '../reminder-engine.queries.js';
 import { resultOfStatus, type Channel, type ChannelResult, type ChannelSend } from './channel.js';
-import type { GuardedPoster } from './http-post.js';
+import type { GuardedPost } from '../../http/guarded-post.js';
 
 /** A header value any HTTP stack takes: ASCII as is, anything else as an RFC 2047 encoded word (ntfy decodes it). */
 export function headerText(text: string): string {
@@ -12,12 +12,12 @@ export function headerText(text: string): string {
 /**
  * `push_url`: an HTTP POST of the message to the user's URL, ntfy style: the body is the text
  * (`text/plain; charset=utf-8`), the title in `Title`, the link in `Click`, and `X-Reminder-Id` /
- * `X-Reminder-Occurrence` name the occurrence (a receiver can drop a repeat). Through the webhooks'
- * SSRF guard and timeout. A 404 or 410 clears the push URL.
+ * `X-Reminder-Occurrence` name the occurrence (a receiver can drop a repeat). Through the guarded POST
+ * (SSRF guard, timeout). A 404 or 410 clears the push URL.
  */
 export class PushUrlChannel implements Channel {
   constructor(
-    private readonly poster: GuardedPoster,
+    private readonly poster: GuardedPost,
     private readonly pool: pg.Pool,
   ) {}
 

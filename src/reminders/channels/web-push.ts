@@ -4,7 +4,7 @@ import webpush from 'web-push';
 import { dropPushSubscriptions } from '../reminder-engine.queries.js';
 import type { VapidKeys } from '../vapid-keys.js';
 import { resultOfStatus, type Channel, type ChannelResult, type ChannelSend } from './channel.js';
-import type { GuardedPoster } from './http-post.js';
+import type { GuardedPost } from '../../http/guarded-post.js';
 
 /** How long a signed VAPID token is used (RFC 8292 allows up to 24 h); a new one is made an hour before it ends. */
 const VAPID_TOKEN_S = 12 * 3600;
@@ -29,7 +29,7 @@ export class WebPushChannel implements Channel {
   private readonly tokens = new Map<string, { authorization: string; until: number }>();
 
   constructor(
-    private readonly poster: GuardedPoster,
+    private readonly poster: GuardedPost,
     private readonly pool: pg.Pool,
     private readonly options: WebPushOptions,
   ) {}

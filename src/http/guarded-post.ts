@@ -1,36 +1,43 @@
 import { request as httpsRequest, Agent } from 'node:https';
 import { request as httpRequest, Agent as HttpAgent } from 'node:http';
 import type { LookupFunction } from 'node:net';
-import { checkHost, guardedLookup, hostOf, UnsafeAddressError, UnresolvableHostError } from '../../webhooks/url-guard.js';
-
-/** Response bodies are kept to this many characters (for the delivery's error). */
-const RESPONSE_MAX = 300;
+import { checkHost, guardedLookup, hostOf, UnsafeAddressError, UnresolvableHostError } from './url-guard.js';
 
 export type PostOutcome =
+  /** An HTTP answer, whatever its status; `body` is its first `maxBodyChars` characters. */
   | { kind: 'answer'; statusCode: number; body: string; durationMs: number }
-  /** No HTTP answer: timeout or network error (worth retrying), or an address the guard refuses (not). */
+  /** No HTTP answer: timeout or network error (worth retrying), or a URL or address refused (not). */
   | { kind: 'network-error'; error: string; retry: boolean; durationMs: number };
 
-export interface PosterOptions {
+export interface GuardedPostOptions {
+  /** The whole exchange, connect to last byte. */
   timeoutMs: number;
+  /** Off: every address is reachable (tests, a private network on purpose). */
   allowPrivateUrls: boolean;
+  userAgent: string;
+  /** Characters of a response body kept; no more than four bytes each are read. */
+  maxBodyChars: number;
 }
 
 /**
- * POSTs bytes to a user-given URL (a push URL, a push service endpoint) through the webhooks' SSRF guard:
- * with it on, IP literals are checked before the request and names resolve through `guardedLookup`,
- * which checks and pins the address. Redirects are never followed; the whole exchange is bounded by
- * `timeoutMs`. Keep-alive agents reuse connections to the same server.
+ * POSTs bytes to a user-given URL through the SSRF guard (url-guard.ts): with it on, an IP-literal host
+ * is checked before the request and names resolve through `guardedLookup`, which checks and pins the
+ * address. Redirects are never followed, the whole exchange is bounded by `timeoutMs`, and at most
+ * `maxBodyChars` × 4 bytes of an answer are read. Keep-alive agents reuse connections to one server.
+ * What a status means (success, retry), the headers and any signature are the caller's.
  */
-export class GuardedPoster {
+export class GuardedPost {
   private readonly httpsAgent: Agent;
   private readonly httpAgent: HttpAgent;
   private readonly lookup: LookupFunction | undefined;
+  private readonly readBytes: number;
 
-  constructor(readonly options: PosterOptions) {
+  constructor(private readonly options: GuardedPostOptions) {
     this.lookup = options.allowPrivateUrls ? undefined : guardedLookup();
     this.httpsAgent = new Agent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16, timeout: options.timeoutMs + 1000 });
     this.httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64, maxFreeSockets: 16 });
+    // Enough for maxBodyChars characters of any UTF-8.
+    this.readBytes = options.maxBodyChars * 4 + 4;
   }
 
   close(): void {
@@ -41,19 +48,21 @@ export class GuardedPoster {
   async post(target: string, headers: Record<string, string>, body: Buffer): Promise<PostOutcome> {
     const started = Date.now();
     const elapsed = () => Date.now() - started;
+    const refused = (error: string): PostOutcome => ({ kind: 'network-error', error, retry: false, durationMs: elapsed() });
     let url: URL;
     try {
       url = new URL(target);
     } catch {
-      return { kind: 'network-error', error: 'invalid URL', retry: false, durationMs: elapsed() };
+      return refused('invalid URL');
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return { kind: 'network-error', error: 'not an http(s) URL', retry: false, durationMs: elapsed() };
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return refused('not an http(s) URL');
     if (!this.options.allowPrivateUrls) {
       try {
+        // IP literals never reach `lookup`; names are checked (and pinned) there.
         const host = hostOf(url);
         if (/^[\d.]+$|:/.test(host)) await checkHost(host);
       } catch (error) {
-        return { kind: 'network-error', error: (error as Error).message, retry: false, durationMs: elapsed() };
+        return refused((error as Error).message);
       }
     }
     const secure = url.protocol === 'https:';
@@ -71,17 +80,17 @@ export class GuardedPoster {
           method: 'POST',
           agent: secure ? this.httpsAgent : this.httpAgent,
           lookup: this.lookup,
-          headers: { 'User-Agent': 'life-planner-reminders/1', ...headers, 'Content-Length': String(body.length) },
+          headers: { 'User-Agent': this.options.userAgent, ...headers, 'Content-Length': String(body.length) },
         },
         (response) => {
           const statusCode = response.statusCode ?? 0;
           const chunks: Buffer[] = [];
           let size = 0;
-          const done = () => finish({ kind: 'answer', statusCode, body: Buffer.concat(chunks).toString('utf8').slice(0, RESPONSE_MAX), durationMs: elapsed() });
+          const done = () => finish({ kind: 'answer', statusCode, body: this.truncate(Buffer.concat(chunks)), durationMs: elapsed() });
           response.on('data', (chunk: Buffer) => {
-            if (size < RESPONSE_MAX * 4) chunks.push(chunk.subarray(0, RESPONSE_MAX * 4 - size));
+            if (size < this.readBytes) chunks.push(chunk.subarray(0, this.readBytes - size));
             size += chunk.length;
-            if (size >= RESPONSE_MAX * 4) {
+            if (size >= this.readBytes) {
               done();
               response.destroy();
             }
@@ -100,15 +109,9 @@ export class GuardedPoster {
       request.end(body);
     });
   }
-}
 
-/** Checks a user-given URL's host against the SSRF guard (at save time); answers the refusal's text, or null. */
-export async function refusedHost(url: URL): Promise<string | null> {
-  try {
-    await checkHost(hostOf(url));
-    return null;
-  } catch (error) {
-    if (error instanceof UnsafeAddressError || error instanceof UnresolvableHostError) return error.message;
-    throw error;
+  /** The first maxBodyChars characters (code points: a cut never splits one). */
+  private truncate(bytes: Buffer): string {
+    return Array.from(bytes.toString('utf8')).slice(0, this.options.maxBodyChars).join('');
   }
 }

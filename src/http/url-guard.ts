@@ -2,7 +2,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 /**
- * SSRF guard: which addresses a webhook may reach. Only public unicast addresses pass: loopback,
+ * SSRF guard: which addresses a user-given URL (a webhook, a push URL, a push service) may reach. Only public unicast addresses pass: loopback,
  * private, CGNAT, link-local, multicast, unspecified, documentation, benchmarking and other special
  * ranges are refused, in IPv4 and IPv6 alike, including IPv4 carried inside IPv6 (mapped, NAT64, 6to4).
  */
@@ -73,7 +73,7 @@ function embeddedV4(h: number[]): string | null {
   return null;
 }
 
-/** True when the address is a public unicast address a webhook may reach. */
+/** True when the address is a public unicast address a user-given URL may reach. */
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !blockedV4.check(address, 'ipv4');
@@ -152,4 +152,15 @@ export function guardedLookup(resolve: Resolver = systemResolver): LookupFunctio
       (error: Error) => callback(Object.assign(error, { code: error instanceof UnsafeAddressError ? 'EUNSAFEADDRESS' : 'ENOTFOUND' })),
     );
   }) as unknown as LookupFunction;
+}
+
+/** Checks a user-given URL's host against the guard (at save time); answers the refusal's text, or null. */
+export async function refusedHost(url: URL, resolve: Resolver = systemResolver): Promise<string | null> {
+  try {
+    await checkHost(hostOf(url), resolve);
+    return null;
+  } catch (error) {
+    if (error instanceof UnsafeAddressError || error instanceof UnresolvableHostError) return error.message;
+    throw error;
+  }
 }
