@@ -2,9 +2,7 @@ import type { RedisClientType } from 'redis';
 import type { AppDeps } from '../core/context.js';
 import { pingRedis } from '../core/redis-connection.js';
 import { CHECK_TIMEOUT_MS, type DependencyCheck } from '../http/health.js';
-import { filesRuntime } from '../files/files-runtime.js';
 import { probeProvider } from '../accounts/oidc/oidc-client.js';
-import { reminderEngine } from '../reminders/reminder-engine.js';
 
 /**
  * What /readyz checks besides the database, one entry per configured dependency (docs/operations.md →
@@ -28,11 +26,11 @@ export function dependencyChecks(deps: AppDeps, redis?: RedisClientType): Depend
       name: 's3',
       required: false,
       cacheMs,
-      check: async (signal) => (await filesRuntime(deps)).adapter('s3').probe!(signal),
+      check: async (signal) => deps.files.adapter('s3').probe!(signal),
     });
   }
   const oidc = config.oidc;
   if (oidc) checks.push({ name: 'oidc', required: false, cacheMs, check: (signal) => probeProvider(oidc, signal) });
-  checks.push({ name: 'push', required: false, check: async () => reminderEngine(deps).pushHealth.report() });
+  checks.push({ name: 'push', required: false, check: async () => deps.reminders.pushHealth.report() });
   return checks;
 }

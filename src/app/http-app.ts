@@ -20,7 +20,7 @@ import { homeRoutes, packageInfo } from '../http/home.js';
 import { connectorRoutes } from '../connector/index.js';
 import { GRAPHQL_IDE_ASSETS, graphqlIdeAssets, graphqlIdePage } from '../http/graphql-ide.js';
 import { sessionDocsRouter } from '../../rest/session-openapi.js';
-import { limiterStores, sessionRateLimiters, type SessionLimiters } from '../http/rate-limits.js';
+import { sessionRateLimiters, type LimiterStores, type SessionLimiters } from '../http/rate-limits.js';
 import { authLimitPlugin } from './auth-limit-plugin.js';
 import { accessBeforeInputPlugin } from './access-before-input-plugin.js';
 import { isAuthMutationRoute } from './auth-operations.js';
@@ -33,8 +33,6 @@ import { handWrittenPaths, handWrittenRoutes, isAuthLimitedHandWrittenRoute, isS
 import { agendaFeedRoutes } from '../agenda/agenda-feed.routes.js';
 import type { RedisClientType } from 'redis';
 import { publicFormPageRoutes } from '../brain/forms/public-form-page.js';
-import { FORM_PASSWORD_STORE_PREFIX, useFormPasswordStore } from '../brain/forms/form-password-attempts.js';
-import { useSecondFactorStores } from '../accounts/sign-in/second-factor-lockout.js';
 
 /** Request bodies above this are refused before parsing (a 1 MB string still reaches validation). */
 const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -46,7 +44,7 @@ export interface HttpApp {
   stop(): Promise<void>;
 }
 
-export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?: RedisClientType): Promise<HttpApp> {
+export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores: LimiterStores, redis?: RedisClientType): Promise<HttpApp> {
   const app = express();
   app.disable('x-powered-by');
   // req.ip (rate limits, logs, sessions) is the client's address as the trusted proxies report it.
@@ -76,11 +74,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, redis?
   // deprecated /api/... paths were rewritten to /api/v1; the Public API is keyed, not behind this).
   app.use(['/graphql', '/api/v1'], sameOriginWrites(deps.config));
 
-  const stores = limiterStores(redis, deps.logger);
   const limiters = sessionRateLimiters(deps.config, stores);
-  useFormPasswordStore(deps, stores.store(FORM_PASSWORD_STORE_PREFIX));
-  // Wrong second factors per account, in the auth limiter's store (counted whatever DISABLE_RATE_LIMIT says).
-  useSecondFactorStores(deps, stores);
   if (limiters) {
     // The auth limiter runs last on auth mutations so its (stricter) RateLimit headers are the ones
     // sent; on /graphql it counts the operation to run (auth-limit-plugin.ts).

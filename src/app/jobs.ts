@@ -1,22 +1,20 @@
 import type { AppDeps } from '../core/context.js';
-import { registerWebhookJobs } from '../webhooks/webhook.jobs.js';
 import { registerFileJobs } from '../files/variant.jobs.js';
 import { registerExportJobs } from '../portability/export/export.jobs.js';
 import { registerImportJobs } from '../portability/import/import.jobs.js';
 import { registerDeletionJobs } from '../portability/deletion/deletion.jobs.js';
-import { registerReminderJobs } from '../reminders/reminder.jobs.js';
 import { registerFinanceJobs } from '../finance/finance.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
- * call here; definitions must exist before the runner starts so queued jobs find their handler.
+ * call here; definitions must exist before the runner starts so queued jobs find their handler. The
+ * engines that run beside the runner (webhooks, reminders, image variants) are built with the app's
+ * parts in src/app/server.ts.
  */
 export function registerJobs(deps: AppDeps): void {
-  registerWebhookJobs(deps);
   registerFileJobs(deps);
   registerExportJobs(deps);
   registerImportJobs(deps);
   registerDeletionJobs(deps);
-  registerReminderJobs(deps);
   registerFinanceJobs(deps);
 }

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RedisClientType } from 'redis';
 import type { Config } from '../core/config.js';
-import type { AppDeps } from '../core/context.js';
+import type { AppDeps, EngineParts } from '../core/context.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { resolveDatabase } from '../core/database/database-url.js';
 import type { Orm } from '../core/database/orm.js';
@@ -27,6 +27,15 @@ import type { LiveHub } from '../core/live/live-hub.js';
 import { attachGraphqlWs } from '../live/graphql-ws-server.js';
 import { startLive } from './live.js';
 import { connectRedis } from '../core/redis-connection.js';
+import { limiterStores } from '../http/rate-limits.js';
+import { serviceFormCsrf } from '../http/form-csrf.js';
+import { createFilesRuntime } from '../files/files-runtime.js';
+import { VariantWorker } from '../files/variant-worker.js';
+import { exportSignerFor } from '../portability/export/export.service.js';
+import { createFormPasswordAttempts, FORM_PASSWORD_STORE_PREFIX } from '../brain/forms/form-password-attempts.js';
+import { createSecondFactorLockout } from '../accounts/sign-in/second-factor-lockout.js';
+import { WebhookEngine } from '../webhooks/webhook-engine.js';
+import { ReminderEngine } from '../reminders/reminder-engine.js';
 
 export interface RunningServer {
   url: string;
@@ -64,8 +73,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       redis = await connectRedis(config.redisUrl, logger);
     }
     live = await startLive({ config, logger }, orm, database.url, redis);
-    const sessionTokens = new SessionTokens(await loadJwtSecret(config.jwtSecret, config.dataDir));
-    const deps: AppDeps = {
+    const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);
+    const sessionTokens = new SessionTokens(secret);
+    // The rate limiters' counters (Redis when configured), shared by the HTTP app and the lockouts.
+    const stores = limiterStores(redis, logger);
+    const parts: EngineParts = {
       config,
       logger,
       orm,
@@ -76,6 +88,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       createLoaders,
       live,
       authenticateSession: (em, token) => authenticateSession(em, sessionTokens, token),
+      // An upload's variants go to the variant worker, an engine built below from these parts.
+      files: await createFilesRuntime(config, logger, secret, (fileId) => deps.variants.submit(fileId)),
+      exportSigner: exportSignerFor(secret),
+      formCsrf: serviceFormCsrf(config, sessionTokens.derivedSecret('form-csrf')),
+      formPasswordAttempts: createFormPasswordAttempts(config, stores.store(FORM_PASSWORD_STORE_PREFIX)),
+    };
+    // The engines, each built once from the parts; those that run beside the job runner attach to it.
+    const deps: AppDeps = {
+      ...parts,
+      webhooks: WebhookEngine.register(parts),
+      variants: new VariantWorker(parts),
+      reminders: ReminderEngine.register(parts),
+      // Wrong second factors per account, in the auth limiter's store (counted whatever DISABLE_RATE_LIMIT says).
+      secondFactorLockout: createSecondFactorLockout(parts, stores),
     };
     registerJobs(deps);
     // Agenda's start mostly waits on the database (its connections, LISTEN, the companions' first
@@ -83,7 +109,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     jobsStarting = jobs.start();
     jobsStarting.catch(() => undefined); // awaited below, where a failure fails the start
     const schema = await buildAppSchema();
-    const http = await createHttpApp(deps, schema, redis);
+    const http = await createHttpApp(deps, schema, stores, redis);
     await jobsStarting;
     const server: Server = createServer(http.app);
     applyConnectionTimeouts(server, config.http);

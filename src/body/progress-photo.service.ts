@@ -12,7 +12,6 @@ import { PhotoPose, ProgressPhoto } from './progress-photo.entity.js';
 import { PHOTO_NOTES_MAX, type ListProgressPhotosArgs } from './progress-photo.types.js';
 import { findPage } from '../core/database/find-page.js';
 import type { AppContext } from '../core/context.js';
-import { filesRuntime } from '../files/files-runtime.js';
 
 export interface NewProgressPhoto {
   dayId: string;
@@ -25,8 +24,8 @@ export interface NewProgressPhoto {
 /** Progress photos of one user; each references one of the user's own image files. */
 export class ProgressPhotoService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static async forRequest(ctx: AppContext): Promise<ProgressPhotoService> {
-    return new ProgressPhotoService(ctx.em, await filesRuntime(ctx.deps));
+  static forRequest(ctx: AppContext): ProgressPhotoService {
+    return new ProgressPhotoService(ctx.em, ctx.deps.files);
   }
 
   private readonly files: FileService;

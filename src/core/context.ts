@@ -13,8 +13,15 @@ import type { LiveHub } from './live/live-hub.js';
  * (src/app/server.ts) builds the one AppDeps that has them all.
  */
 
-/** Long-lived parts shared by every request. */
-export interface AppDeps {
+/**
+ * The long-lived engines the composition builds from the other parts (the variant worker, the webhook
+ * and reminder engines): the modules that define them add them here by declaration merging.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging
+export interface Engines {}
+
+/** Long-lived parts shared by every request, built once where the app is composed (src/app/server.ts). */
+export interface AppDeps extends Engines {
   config: Config;
   logger: Logger;
   orm: Orm;
@@ -27,6 +34,9 @@ export interface AppDeps {
   /** Who the session cookie's token signs in, if its session still exists (src/accounts/session-auth.ts). */
   authenticateSession(em: EntityManager, token: string | undefined): Promise<Authenticated | null>;
 }
+
+/** What an engine is built from: every part of the app but the engines. */
+export type EngineParts = Omit<AppDeps, keyof Engines>;
 
 /** Every domain's dataloaders of one request (src/app/loaders.ts adds them). */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging

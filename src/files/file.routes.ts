@@ -5,7 +5,6 @@ import type { AppDeps } from '../core/context.js';
 import { NotFoundError, UnauthorizedError, ValidationError } from '../core/errors.js';
 import { VariantName } from './file-kinds.js';
 import { findBlobToServe } from './files.queries.js';
-import { filesRuntime } from './files-runtime.js';
 import { receiveMultipart } from './multipart.js';
 import { contentDisposition } from './safe-file-name.js';
 import { fileView, methodNotAllowed, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
@@ -65,7 +64,7 @@ export function fileRoutes(deps: AppDeps): Router {
         throw new ValidationError('Unknown variant', [{ path: ['variant'], message: 'variant must be one of thumbnail, small, medium, large, original' }]);
       }
       const expires = Number(req.query.expires);
-      const rt = await filesRuntime(deps);
+      const rt = deps.files;
       if (!rt.signer.verify(fileId, variant, expires, String(req.query.signature ?? ''))) {
         throw new UnauthorizedError('This file link is invalid or has expired');
       }

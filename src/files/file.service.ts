@@ -17,7 +17,6 @@ import { StoredFile } from './stored-file.entity.js';
 import { VariantService } from './variant.service.js';
 import { findPage } from '../core/database/find-page.js';
 import type { AppContext } from '../core/context.js';
-import { filesRuntime } from './files-runtime.js';
 
 /** An upload whose bytes were checked: its real type is known and allowed for its `fileType`. */
 export interface CheckedUpload {
@@ -35,8 +34,8 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
  */
 export class FileService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static async forRequest(ctx: AppContext): Promise<FileService> {
-    return new FileService(ctx.em, await filesRuntime(ctx.deps));
+  static forRequest(ctx: AppContext): FileService {
+    return new FileService(ctx.em, ctx.deps.files);
   }
 
   constructor(

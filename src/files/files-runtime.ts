@@ -1,11 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
-import type { AppDeps } from '../core/context.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
-import { loadJwtSecret } from '../core/secrets.js';
 import { DiskStorage } from './storage/disk.js';
-import { variantQueue } from './variant-queue.js';
 import { childProcessRenderer, type ImageRenderer } from './image-renderer.js';
 import type { BlobStorage, StorageAdapterName } from './storage/storage.js';
 
@@ -55,14 +52,27 @@ export interface FilesRuntime {
   renderer: ImageRenderer;
 }
 
-const runtimes = new WeakMap<AppDeps, Promise<FilesRuntime>>();
+declare module '../core/context.js' {
+  interface AppDeps {
+    /** The files module's storage, URL signer and image renderer (built once: createFilesRuntime). */
+    files: FilesRuntime;
+  }
+}
 
-async function createRuntime(deps: AppDeps): Promise<FilesRuntime> {
-  const settings = deps.config.files;
+/**
+ * The files runtime of the service, built where the app is composed. `enqueueVariants` hands an upload to
+ * the variant worker (an engine built later from the same parts, so it is reached through a function).
+ */
+export async function createFilesRuntime(
+  config: Config,
+  logger: Logger,
+  secret: string,
+  enqueueVariants: (fileId: string) => Promise<void>,
+): Promise<FilesRuntime> {
+  const settings = config.files;
   const disk = new DiskStorage(settings.uploadDir);
   // The AWS SDK (~20 MB of memory) is loaded only when S3 is configured.
   const s3 = settings.s3 ? new (await import('./storage/s3.js')).S3Storage(settings.s3) : null;
-  const secret = await loadJwtSecret(deps.config.jwtSecret, deps.config.dataDir);
   const adapter = (name: StorageAdapterName): BlobStorage => {
     if (name === 'disk') return disk;
     if (!s3) throw new Error('a file is stored on s3 but S3_BUCKET is not set');
@@ -70,22 +80,21 @@ async function createRuntime(deps: AppDeps): Promise<FilesRuntime> {
   };
   return {
     settings,
-    baseUrl: deps.config.baseUrl,
-    logger: deps.logger,
+    // Read at use: with PORT=0 the address is known only once the server listens.
+    get baseUrl() {
+      return config.baseUrl;
+    },
+    logger,
     stagingDir: join(settings.uploadDir, '.staging'),
     storage: adapter(settings.storageAdapter),
     adapter,
-    signer: new UrlSigner(createHmac('sha256', secret).update('file-url-signing-v1').digest()),
-    enqueueVariants: (fileId) => variantQueue(deps).submit(fileId),
-    renderer: childProcessRenderer(deps.logger),
+    signer: signerFor(secret, 'file-url-signing-v1'),
+    enqueueVariants,
+    renderer: childProcessRenderer(logger),
   };
 }
 
-export function filesRuntime(deps: AppDeps): Promise<FilesRuntime> {
-  let runtime = runtimes.get(deps);
-  if (!runtime) {
-    runtime = createRuntime(deps);
-    runtimes.set(deps, runtime);
-  }
-  return runtime;
+/** A URL signer whose key is derived from the session secret for one purpose (file links, export links). */
+export function signerFor(secret: string, purpose: string): UrlSigner {
+  return new UrlSigner(createHmac('sha256', secret).update(purpose).digest());
 }

@@ -3,7 +3,7 @@ import type { AppContext, AppDeps } from '../core/context.js';
 import { sendError as sendSessionRouteError, sessionRoute, type SessionScope } from '../http/session-route.js';
 import { VariantName } from './file-kinds.js';
 import { FileService } from './file.service.js';
-import { filesRuntime, type FilesRuntime } from './files-runtime.js';
+import type { FilesRuntime } from './files-runtime.js';
 import { UploadRefused } from './multipart.js';
 import type { StoredFile } from './stored-file.entity.js';
 
@@ -27,7 +27,7 @@ export function sessionHandler(deps: AppDeps, handle: (scope: UploadScope, req: 
   return sessionRoute(
     deps,
     async (scope, req, res) => {
-      const rt = await filesRuntime(deps);
+      const rt = deps.files;
       await handle({ ...scope, rt, files: new FileService(scope.ctx.em, rt) }, req, res);
     },
     unwrapUpload,

@@ -1,11 +1,10 @@
 import type { Job } from 'agenda';
-import type { AppDeps } from '../core/context.js';
+import type { EngineParts } from '../core/context.js';
 import type { Logger } from '../core/logger.js';
 import type { JobCompanion } from '../jobs/job-runner.js';
-import { filesRuntime, GENERATE_VARIANTS_JOB, VARIANT_JOB_CONCURRENCY } from './files-runtime.js';
+import { GENERATE_VARIANTS_JOB, VARIANT_JOB_CONCURRENCY } from './files-runtime.js';
 import { Slots } from '../core/concurrency-slots.js';
 import { VariantService } from './variant.service.js';
-import { registerVariantQueue, type VariantQueue } from './variant-queue.js';
 
 /**
  * When the job runner makes an upload's variants itself: long after the local attempt normally ends,
@@ -23,21 +22,16 @@ export const BACKSTOP_DELAY_MS = 60_000;
  * VARIANT_JOB_CONCURRENCY images at a time; the advisory locks of VariantService keep every variant
  * made once whoever gets there first.
  */
-export class VariantWorker implements JobCompanion, VariantQueue {
+export class VariantWorker implements JobCompanion {
   private readonly slots = new Slots(VARIANT_JOB_CONCURRENCY);
   private readonly inFlight = new Set<Promise<void>>();
   private readonly log: Logger;
   private stopping = false;
 
-  constructor(private readonly deps: AppDeps) {
+  /** Made where the app is composed (src/app/server.ts); its job is defined by registerFileJobs. */
+  constructor(private readonly deps: EngineParts) {
     this.log = deps.logger.child({ module: 'files' });
-  }
-
-  static register(deps: AppDeps): VariantWorker {
-    const worker = new VariantWorker(deps);
-    registerVariantQueue(deps, worker);
-    deps.jobs.attach(worker); // started after the job runner, stopped before it
-    return worker;
+    deps.jobs.attach(this); // started after the job runner, stopped before it
   }
 
   /**
@@ -64,11 +58,11 @@ export class VariantWorker implements JobCompanion, VariantQueue {
     this.stopping = true;
     await Promise.allSettled([...this.inFlight]);
     // The render process ends with the work (a later lazy variant starts it again).
-    await (await filesRuntime(this.deps)).renderer.close();
+    await this.deps.files.renderer.close();
   }
 
   private async make(fileId: string): Promise<void> {
-    await new VariantService(this.deps.orm.em.fork(), await filesRuntime(this.deps)).ensureAll(fileId);
+    await new VariantService(this.deps.orm.em.fork(), this.deps.files).ensureAll(fileId);
   }
 
   private async makeHere(fileId: string, backstop: Promise<Job<{ fileId: string }>>): Promise<void> {
@@ -94,5 +88,12 @@ export class VariantWorker implements JobCompanion, VariantQueue {
   private track(work: Promise<void>): void {
     this.inFlight.add(work);
     void work.finally(() => this.inFlight.delete(work));
+  }
+}
+
+declare module '../core/context.js' {
+  interface Engines {
+    /** Makes an upload's image variants on this instance, with a backstop job (VariantWorker). */
+    variants: VariantWorker;
   }
 }

@@ -1,7 +1,6 @@
 import { backoffStrategies } from 'agenda';
 import type { AppDeps } from '../core/context.js';
 import { GENERATE_VARIANTS_JOB, VARIANT_JOB_CONCURRENCY } from './files-runtime.js';
-import { VariantWorker } from './variant-worker.js';
 
 /**
  * Eager mode: right after an upload, the thumbnail, small, medium and large variants are made on the
@@ -10,7 +9,7 @@ import { VariantWorker } from './variant-worker.js';
  * them a few times. The handler never throws past Agenda.
  */
 export function registerFileJobs(deps: AppDeps): void {
-  const worker = VariantWorker.register(deps);
+  const worker = deps.variants;
   deps.jobs.agenda.define<{ fileId: string }>(GENERATE_VARIANTS_JOB, (job) => worker.run(job.attrs.data.fileId), {
     concurrency: VARIANT_JOB_CONCURRENCY,
     removeOnComplete: true,

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
-import { CSRF_FIELD, formCsrfFor } from './form-csrf.js';
+import { CSRF_FIELD } from './form-csrf.js';
 import { AppError } from '../core/errors.js';
 
 // The helper the service's own HTML forms use, through a minimal form page mounted only here (no page
@@ -15,7 +15,7 @@ let page: Server;
 let pageUrl: string;
 beforeAll(async () => {
   app = await startTestApp();
-  const csrf = formCsrfFor(app.server.deps);
+  const csrf = app.server.deps.formCsrf;
   const web = express();
   web.use(cookieParser());
   web.get('/form', (req, res) => {

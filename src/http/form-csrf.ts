@@ -1,6 +1,6 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { doubleCsrf } from 'csrf-csrf';
-import type { AppDeps } from '../core/context.js';
+import type { Config } from '../core/config.js';
 import { ForbiddenError } from '../core/errors.js';
 import { SESSION_COOKIE } from '../core/session-cookie.js';
 
@@ -51,14 +51,14 @@ export function createFormCsrf(options: FormCsrfOptions): FormCsrf {
   };
 }
 
-const byDeps = new WeakMap<AppDeps, FormCsrf>();
-
 /** The service's form-token helper: keyed from the session secret, Secure when BASE_URL is https. */
-export function formCsrfFor(deps: AppDeps): FormCsrf {
-  let csrf = byDeps.get(deps);
-  if (!csrf) {
-    csrf = createFormCsrf({ secret: deps.sessionTokens.derivedSecret('form-csrf'), secure: deps.config.baseUrl.startsWith('https:') });
-    byDeps.set(deps, csrf);
+export function serviceFormCsrf(config: Config, secret: string): FormCsrf {
+  return createFormCsrf({ secret, secure: config.baseUrl.startsWith('https:') });
+}
+
+declare module '../core/context.js' {
+  interface AppDeps {
+    /** The form-token helper of the service's own HTML forms (serviceFormCsrf). */
+    formCsrf: FormCsrf;
   }
-  return csrf;
 }

@@ -38,8 +38,8 @@ function toIngredients(list: IngredientData[] | null | undefined): Ingredient[] 
 /** Meal templates of one user; an image must be one of the user's own image files. */
 export class MealTemplateService {
   /** Made for a request with the files service its pictures need. */
-  static async forRequest(ctx: AppContext): Promise<MealTemplateService> {
-    return new MealTemplateService(ctx.em, await FileService.forRequest(ctx));
+  static forRequest(ctx: AppContext): MealTemplateService {
+    return new MealTemplateService(ctx.em, FileService.forRequest(ctx));
   }
 
   constructor(

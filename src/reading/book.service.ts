@@ -9,7 +9,6 @@ import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import { Book } from './book.entity.js';
 import type { AppContext } from '../core/context.js';
-import { filesRuntime } from '../files/files-runtime.js';
 
 export interface NewBook {
   title: string;
@@ -53,8 +52,8 @@ function checkPages(currentPage: number, totalPages: number, field: 'currentPage
 /** The books of one user. A cover is one of the user's own image files. */
 export class BookService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static async forRequest(ctx: AppContext): Promise<BookService> {
-    return new BookService(ctx.em, await filesRuntime(ctx.deps));
+  static forRequest(ctx: AppContext): BookService {
+    return new BookService(ctx.em, ctx.deps.files);
   }
 
   private readonly files: FileService;

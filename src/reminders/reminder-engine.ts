@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { Slots } from '../core/concurrency-slots.js';
-import type { AppDeps } from '../core/context.js';
+import type { EngineParts } from '../core/context.js';
 import { resilientPool } from '../core/database/resilient-pool.js';
 import type { Logger } from '../core/logger.js';
 import { EmailChannel } from './channels/email.js';
-import { GuardedPost } from '../http/guarded-post.js';
+import { GuardedPoster } from './channels/http-post.js';
 import { PushUrlChannel } from './channels/push-url.js';
 import { WebPushChannel } from './channels/web-push.js';
 import { DeliveryDispatcher, MAIL_SEND_MS, MAX_ATTEMPTS } from './delivery-dispatcher.js';
@@ -13,12 +13,11 @@ import { ReminderScanner } from './reminder-scanner.js';
 import { PushDeliveryHealth } from './push-health.js';
 import { loadVapidKeys, type VapidKeys } from './vapid-keys.js';
 
-const engines = new WeakMap<AppDeps, ReminderEngine>();
-
-export function reminderEngine(deps: AppDeps): ReminderEngine {
-  const engine = engines.get(deps);
-  if (!engine) throw new Error('reminder engine not registered (registerReminderJobs)');
-  return engine;
+declare module '../core/context.js' {
+  interface Engines {
+    /** Reminders at run time: scanner and dispatcher (ReminderEngine.register). */
+    reminders: ReminderEngine;
+  }
 }
 
 /**
@@ -27,8 +26,6 @@ export function reminderEngine(deps: AppDeps): ReminderEngine {
  * burst answered alike (p99 104 and 85 ms): each read holds a connection only for its statement.
  */
 const KIND_CONCURRENCY = 8;
-/** Characters of a receiver's answer kept (in a delivery's error). */
-const RESPONSE_BODY_MAX = 300;
 /**
  * How far ahead reminders are claimed: an occurrence due within this is made a delivery at once and
  * sent at its due time by a timer, so at a busy minute only the sending is left to do.
@@ -49,7 +46,7 @@ export const LOOKAHEAD_MS = 60_000;
  */
 export class ReminderEngine {
   private readonly pool: pg.Pool;
-  private readonly poster: GuardedPost;
+  private readonly poster: GuardedPoster;
   private readonly vapid: Promise<VapidKeys>;
   private readonly scanner: ReminderScanner;
   readonly dispatcher: DeliveryDispatcher;
@@ -64,17 +61,12 @@ export class ReminderEngine {
   private started = false;
   private stopped = false;
 
-  constructor(deps: AppDeps) {
+  constructor(deps: EngineParts) {
     this.logger = deps.logger.child({ module: 'reminders' });
     const { config } = deps;
     this.intervalMs = config.reminders.scanIntervalMs;
     this.pool = resilientPool({ connectionString: deps.orm.config.get('clientUrl')!, max: 4, idleTimeoutMillis: 30_000 }, this.logger, 'reminders');
-    this.poster = new GuardedPost({
-      timeoutMs: config.reminders.sendTimeoutMs,
-      allowPrivateUrls: config.reminders.allowPrivateUrls,
-      userAgent: 'life-planner-reminders/1',
-      maxBodyChars: RESPONSE_BODY_MAX,
-    });
+    this.poster = new GuardedPoster({ timeoutMs: config.webhooks.timeoutMs, allowPrivateUrls: config.webhooks.allowPrivateUrls });
     this.vapid = loadVapidKeys(config.reminders, config.dataDir);
     this.vapid.catch((error) => this.logger.error({ err: error }, 'could not load or make the VAPID keys'));
     const kindSlots = new Slots(KIND_CONCURRENCY);
@@ -91,16 +83,16 @@ export class ReminderEngine {
       baseUrl: () => config.baseUrl,
       appUrl: () => config.reminders.appUrl,
       sendsPerMinute: config.reminders.sendsPerMinute,
-      timeoutMs: config.reminders.sendTimeoutMs,
-      backoffUnitMs: config.reminders.backoffUnitMs,
+      timeoutMs: config.webhooks.timeoutMs,
+      backoffUnitMs: config.webhooks.backoffUnitMs,
       pushHealth: this.pushHealth,
     });
     this.scanner = new ReminderScanner({ pool: this.pool, orm: deps.orm, logger: this.logger, kindSlots, onDeliveries: (at) => this.wakeAt(at) });
   }
 
-  static register(deps: AppDeps): ReminderEngine {
+  /** Made where the app is composed (src/app/server.ts), attached to the job runner. */
+  static register(deps: EngineParts): ReminderEngine {
     const engine = new ReminderEngine(deps);
-    engines.set(deps, engine);
     deps.jobs.attach(engine);
     return engine;
   }

@@ -6,7 +6,7 @@ import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import { taskAtTimeKind } from './kinds/task-at-time.js';
 import { localInstant } from './kinds/local-time.js';
-import { reminderEngine, type ReminderEngine } from './reminder-engine.js';
+import type { ReminderEngine } from './reminder-engine.js';
 import { quietHoursEnd } from './quiet-hours.js';
 import {
   createReminder,
@@ -37,7 +37,7 @@ beforeAll(async () => {
   receiver = await HttpReceiver.start();
   smtp = await startSmtp();
   app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2000', SMTP_URL: smtp.url, APP_URL: `${APP_URL}/` });
-  engine = reminderEngine(app.server.deps);
+  engine = app.server.deps.reminders;
 });
 afterAll(async () => {
   await app?.close();

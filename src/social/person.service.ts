@@ -11,7 +11,6 @@ import type { FilesRuntime } from '../files/files-runtime.js';
 import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { Person } from './person.entity.js';
 import type { AppContext } from '../core/context.js';
-import { filesRuntime } from '../files/files-runtime.js';
 
 export const FRIEND = 'friend';
 
@@ -48,8 +47,8 @@ const cleanType = (type: string | null | undefined) => (type?.trim() ? type.trim
  */
 export class PersonService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static async forRequest(ctx: AppContext): Promise<PersonService> {
-    return new PersonService(ctx.em, await filesRuntime(ctx.deps));
+  static forRequest(ctx: AppContext): PersonService {
+    return new PersonService(ctx.em, ctx.deps.files);
   }
 
   private readonly files: FileService;

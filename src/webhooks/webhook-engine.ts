@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { AppDeps } from '../core/context.js';
+import type { EngineParts } from '../core/context.js';
 import { resilientPool } from '../core/database/resilient-pool.js';
 import { loadJwtSecret } from '../core/secrets.js';
 import { DeliveryAttempts } from './delivery-attempts.js';
@@ -9,12 +9,11 @@ import { OutboxDispatcher } from './outbox-dispatcher.js';
 import { SecretBox } from './webhook-secret.js';
 import { WebhookSender } from './webhook-sender.js';
 
-const engines = new WeakMap<AppDeps, WebhookEngine>();
-
-export function webhookEngine(deps: AppDeps): WebhookEngine {
-  const engine = engines.get(deps);
-  if (!engine) throw new Error('webhook engine not registered (registerWebhookJobs)');
-  return engine;
+declare module '../core/context.js' {
+  interface Engines {
+    /** Outgoing webhooks: dispatcher, attempts and sweep (WebhookEngine.register). */
+    webhooks: WebhookEngine;
+  }
 }
 
 /**
@@ -34,8 +33,13 @@ export class WebhookEngine {
   private readonly sweeper: DeliverySweep;
   private started = false;
   private stopped = false;
+  /**
+   * The clock claims, outcomes, backoffs and the sweep read (tests pass instants and call attemptDue
+   * instead of waiting for a backoff, as with the reminder dispatcher's `now`).
+   */
+  now: () => Date = () => new Date();
 
-  constructor(deps: AppDeps) {
+  constructor(deps: EngineParts) {
     const logger = deps.logger.child({ module: 'webhooks' });
     const connectionString = deps.orm.config.get('clientUrl')!;
     this.pool = resilientPool({ connectionString, max: 8, idleTimeoutMillis: 30_000 }, logger, 'webhooks');
@@ -50,14 +54,15 @@ export class WebhookEngine {
       timeoutMs: deps.config.webhooks.timeoutMs,
       backoffUnitMs: deps.config.webhooks.backoffUnitMs,
       logger,
+      clock: () => this.now(),
     });
     this.dispatcher = new OutboxDispatcher({ pool: this.pool, connectionString, logger, onDeliveries: (created) => this.attempts.runNow(created) });
-    this.sweeper = new DeliverySweep(this.pool, this.attempts, logger);
+    this.sweeper = new DeliverySweep(this.pool, this.attempts, logger, () => this.now());
   }
 
-  static register(deps: AppDeps): WebhookEngine {
+  /** Made where the app is composed (src/app/server.ts), attached to the job runner. */
+  static register(deps: EngineParts): WebhookEngine {
     const engine = new WebhookEngine(deps);
-    engines.set(deps, engine);
     const { agenda } = deps.jobs;
     // Deliveries wait on remote servers: give them room beside the other jobs (Agenda's default is 20).
     if (agenda.attrs.maxConcurrency < 100) agenda.maxConcurrency(100);
@@ -100,6 +105,11 @@ export class WebhookEngine {
     await this.attempts.drain();
     this.sender.close();
     await this.pool.end().catch(() => undefined);
+  }
+
+  /** Makes every attempt due by `now` at once, as their jobs would when their time comes; resolves when they are recorded. */
+  async attemptDue(): Promise<void> {
+    await this.sweeper.attemptDue();
   }
 
   /** The test endpoint: the first attempt of a fresh delivery is made within the request. */

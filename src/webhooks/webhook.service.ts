@@ -7,7 +7,7 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import { isEventName } from '../core/events/event-catalog.js';
 import type { Page, PageArgs } from '../core/pagination.js';
-import { refusedHost } from '../http/url-guard.js';
+import { checkHost, hostOf, UnresolvableHostError, UnsafeAddressError } from './url-guard.js';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { WebhookEngine } from './webhook-engine.js';
@@ -16,7 +16,6 @@ import { generateSecret, secretPrefixOf } from './webhook-secret.js';
 import type { CreatedWebhook, WebhookTestResult } from './webhook.types.js';
 import { findPage } from '../core/database/find-page.js';
 import type { AppContext } from '../core/context.js';
-import { webhookEngine } from './webhook-engine.js';
 
 /** The test delivery's name: not a catalog event, but a webhook may subscribe to it to receive tests. */
 export const TEST_EVENT = 'test';
@@ -45,7 +44,7 @@ export function isSubscribableEvent(name: string): boolean {
 export class WebhookService {
   /** Made for a request with the config and the delivery engine. */
   static forRequest(ctx: AppContext): WebhookService {
-    return new WebhookService(ctx.em, ctx.deps.config, webhookEngine(ctx.deps));
+    return new WebhookService(ctx.em, ctx.deps.config, ctx.deps.webhooks);
   }
 
   constructor(
@@ -176,8 +175,14 @@ export class WebhookService {
       throw new RuleViolationError('webhook_url', 'url must not carry a user name or password', ['url']);
     }
     if (!this.config.webhooks.allowPrivateUrls) {
-      const refused = await refusedHost(url);
-      if (refused) throw new RuleViolationError('webhook_url_address', `url refused: ${refused}`, ['url']);
+      try {
+        await checkHost(hostOf(url));
+      } catch (error) {
+        if (error instanceof UnsafeAddressError || error instanceof UnresolvableHostError) {
+          throw new RuleViolationError('webhook_url_address', `url refused: ${error.message}`, ['url']);
+        }
+        throw error;
+      }
     }
     return url.href;
   }

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { signUp } from '../support/http-client.js';
 import { sql } from '../support/db.js';
-import { reminderEngine } from '../../src/reminders/reminder-engine.js';
 import { createReminder, HttpReceiver, makeDue, setPushUrl, taskOn, tomorrowUtc } from '../../src/reminders/reminders.test-helpers.js';
 
 /**
@@ -28,7 +27,7 @@ describe('a push service goes away and comes back', () => {
   const push = async () => (await (await fetch(`${app.url}/readyz`)).json()).data.dependencies.push;
   const deliveryOf = async (reminderId: string) => (await sql(app.databaseUrl, 'select status, attempts, error from reminder_deliveries where reminder_id = $1', [reminderId]))[0];
   const scan = async () => {
-    const engine = reminderEngine(app.server.deps);
+    const engine = app.server.deps.reminders;
     await engine.scanOnce();
     await engine.idle();
   };

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { HttpClient, signUp } from '../support/http-client.js';
 import { sql } from '../support/db.js';
-import { reminderEngine } from '../../src/reminders/reminder-engine.js';
 import { createReminder, eventually, makeDue, startSmtp, taskOn, tomorrowUtc, verifyEmail } from '../../src/reminders/reminders.test-helpers.js';
 
 /**
@@ -33,7 +32,7 @@ describe('the SMTP server goes away and comes back', () => {
   const smtpState = (state: string) => (body: any) => body.data?.dependencies?.smtp?.state === state;
   const deliveryOf = async (reminderId: string) => (await sql(app.databaseUrl, 'select status, attempts, error from reminder_deliveries where reminder_id = $1', [reminderId]))[0];
   const scan = async () => {
-    const engine = reminderEngine(app.server.deps);
+    const engine = app.server.deps.reminders;
     await engine.scanOnce();
     await engine.idle();
   };

@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { AppContext, AppDeps } from '../../core/context.js';
 import { AppError, InvalidCredentialsError, ValidationError } from '../../core/errors.js';
-import { secondFactorLockout } from '../sign-in/second-factor-lockout.js';
 import { answerSecondStep, failSecondStep, finishSecondStep, hasPasskeys, loadSecondStep } from '../sign-in/second-step.js';
 import { sessionMetaOf, startSession, type SessionMeta, type StartedSession } from '../sign-in/start-session.js';
 import { assertionOptions, PASSKEY_REFUSED, verifyAssertion } from './passkey-assertion.js';
@@ -31,7 +30,7 @@ export class PasskeySecondFactor {
   start(challengeToken: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
     return this.em.transactional(async (em) => {
       const step = await loadSecondStep(em, challengeToken);
-      await secondFactorLockout(this.deps).ensureOpen(step.user.id);
+      await this.deps.secondFactorLockout.ensureOpen(step.user.id);
       if (!(await hasPasskeys(em, step.user.id))) throw noPasskeyStep('This account has no passkey: answer with a code');
       const options = await assertionOptions(em, this.deps.config, { userId: step.user.id, userVerification: 'preferred' });
       step.webauthnChallenge = options.challenge;

@@ -4,7 +4,7 @@ import { HttpClient, signUp } from '../../../test/support/http-client.js';
 import { expectStatus } from '../../../test/support/expectations.js';
 import { mailsTo } from '../../../test/support/mailbox.js';
 import { enableTotp, freshTimeStep, totpCode, wrongCode } from '../two-factor/two-factor.test-helpers.js';
-import { secondFactorLockout, type SecondFactorLockout } from './second-factor-lockout.js';
+import type { SecondFactorLockout } from './second-factor-lockout.js';
 
 /*
  * Wrong second factors counted per account (issue 34, item 6), across sign-in steps and client
@@ -19,7 +19,7 @@ let address = 0;
 
 beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: 'true' });
-  lockout = secondFactorLockout(app.server.deps);
+  lockout = app.server.deps.secondFactorLockout;
   lockout.now = () => clockAt ?? Date.now();
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { MemoryStore, type Options, type Store } from 'express-rate-limit';
-import type { AppContext, AppDeps } from '../../core/context.js';
+import type { AppContext, EngineParts } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import type { LimiterStores } from '../../http/rate-limits.js';
 import { secondFactorLockedMail } from '../../mail/templates.js';
@@ -50,7 +50,7 @@ export class SecondFactorLockout {
   now: () => number = Date.now;
 
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: EngineParts,
     private readonly failures: Store,
     private readonly locks: Store,
     /** How long wrong answers are remembered from the first. */
@@ -110,28 +110,26 @@ export class SecondFactorLockout {
   }
 }
 
-const byDeps = new WeakMap<AppDeps, SecondFactorLockout>();
-
 function ready(store: Store | undefined, windowMs: number): Store {
   const chosen = store?.get ? store : new MemoryStore();
   chosen.init?.({ windowMs } as Options);
   return chosen;
 }
 
-/** Puts the counts in the limiters' stores (the HTTP app does, at start). */
-export function useSecondFactorStores(deps: AppDeps, stores: LimiterStores | undefined): SecondFactorLockout {
+/** The service's per-account count, in the limiters' stores (built once where the app is composed). */
+export function createSecondFactorLockout(deps: EngineParts, stores: LimiterStores): SecondFactorLockout {
   const { lockMs } = deps.config.secondFactorLock;
   const windowMs = Math.max(FAILURE_WINDOW_MS, lockMs);
   // The window is part of the prefix, as for the other limiters: a changed setting starts fresh.
-  const failures = ready(stores?.store(`2fa-failures:${windowMs}`), windowMs);
-  const lockout = new SecondFactorLockout(deps, failures, ready(stores?.store(`2fa-lock:${lockMs}`), lockMs), windowMs);
-  byDeps.set(deps, lockout);
-  return lockout;
+  const failures = ready(stores.store(`2fa-failures:${windowMs}`), windowMs);
+  return new SecondFactorLockout(deps, failures, ready(stores.store(`2fa-lock:${lockMs}`), lockMs), windowMs);
 }
 
-/** The service's per-account count (in memory until the HTTP app gives it the shared stores). */
-export function secondFactorLockout(deps: AppDeps): SecondFactorLockout {
-  return byDeps.get(deps) ?? useSecondFactorStores(deps, undefined);
+declare module '../../core/context.js' {
+  interface Engines {
+    /** Wrong second factors per account (createSecondFactorLockout). */
+    secondFactorLockout: SecondFactorLockout;
+  }
 }
 
 /** Runs a second-factor answer; a lock's refusal carries Retry-After on the HTTP answer. */

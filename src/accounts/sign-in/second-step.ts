@@ -5,7 +5,6 @@ import { ValidationError } from '../../core/errors.js';
 import { hashToken, newOneTimeToken } from '../one-time-token.js';
 import { TotpCredential } from '../two-factor/totp-credential.entity.js';
 import type { User } from '../user.entity.js';
-import { secondFactorLockout } from './second-factor-lockout.js';
 import { SignInChallenge } from './sign-in-challenge.entity.js';
 
 /** What may answer the second step of a sign-in. */
@@ -77,14 +76,14 @@ export async function answerSecondStep(em: EntityManager, deps: AppDeps, challen
   const row = await loadSecondStep(em, challengeToken);
   // A request that is no answer at all (no passkey options asked for) is refused before it counts.
   precheck?.(row);
-  await secondFactorLockout(deps).begin(row.user.id);
+  await deps.secondFactorLockout.begin(row.user.id);
   return row;
 }
 
 /** Counts a wrong answer on the step and the account; returns how many the step has left (0: it is dead). */
 export async function failSecondStep(deps: AppDeps, row: SignInChallenge): Promise<number> {
   row.attempts += 1;
-  await secondFactorLockout(deps).failed(row.user);
+  await deps.secondFactorLockout.failed(row.user);
   return Math.max(0, MAX_SECOND_STEP_ATTEMPTS - row.attempts);
 }
 
@@ -95,5 +94,5 @@ export async function failSecondStep(deps: AppDeps, row: SignInChallenge): Promi
  */
 export async function finishSecondStep(deps: AppDeps, row: SignInChallenge): Promise<void> {
   row.usedAt = new Date();
-  await secondFactorLockout(deps).succeeded(row.user.id);
+  await deps.secondFactorLockout.succeeded(row.user.id);
 }

@@ -1,5 +1,5 @@
 import { MemoryStore, type Options, type Store } from 'express-rate-limit';
-import type { AppDeps } from '../../core/context.js';
+import type { Config } from '../../core/config.js';
 import { AppError } from '../../core/errors.js';
 
 /** A form takes at most this many wrong passwords per window, whoever sends them, from any address. */
@@ -40,20 +40,19 @@ export class FormPasswordAttempts {
   }
 }
 
-const byDeps = new WeakMap<AppDeps, FormPasswordAttempts | null>();
-
-/** Sets the store the service's form password counts live in (the HTTP app does, at start). */
-export function useFormPasswordStore(deps: AppDeps, store: Store | undefined): void {
-  if (deps.config.rateLimit.disabled) return void byDeps.set(deps, null);
+/** The service's counter, in the given store (memory without one); none when rate limits are off (RATE_LIMIT_DISABLED). */
+export function createFormPasswordAttempts(config: Config, store: Store | undefined): FormPasswordAttempts | null {
+  if (config.rateLimit.disabled) return null;
   const chosen = store ?? new MemoryStore();
   chosen.init?.({ windowMs: FORM_PASSWORD_WINDOW_MS } as Options);
-  byDeps.set(deps, new FormPasswordAttempts(chosen));
+  return new FormPasswordAttempts(chosen);
 }
 
-/** The counter of this service; none when rate limits are off (RATE_LIMIT_DISABLED). */
-export function formPasswordAttempts(deps: AppDeps): FormPasswordAttempts | null {
-  if (!byDeps.has(deps)) useFormPasswordStore(deps, undefined);
-  return byDeps.get(deps) ?? null;
+declare module '../../core/context.js' {
+  interface AppDeps {
+    /** Wrong form passwords per form (createFormPasswordAttempts); null when rate limits are off. */
+    formPasswordAttempts: FormPasswordAttempts | null;
+  }
 }
 
 export const FORM_PASSWORD_STORE_PREFIX = `brain-form-password:${FORM_PASSWORD_WINDOW_MS}`;

@@ -3,11 +3,11 @@ import { Router, type ErrorRequestHandler, type Request, type Response } from 'e
 import escapeHtml from 'escape-html';
 import type { AppContext, AppDeps } from '../../core/context.js';
 import { AppError, type FieldError } from '../../core/errors.js';
-import { CSRF_FIELD, formCsrfFor } from '../../http/form-csrf.js';
+import { CSRF_FIELD } from '../../http/form-csrf.js';
 import { createRequestContext } from '../../http/request-context.js';
 import type { BrainForm } from './brain-form.entity.js';
 import { isClosed, RATING_MAX, type FormField } from './form-config.js';
-import { formPasswordAttempts, FormPasswordLockedError } from './form-password-attempts.js';
+import { FormPasswordLockedError } from './form-password-attempts.js';
 import { alreadyAnswered, passwordOpens, publishedForm, submitForm, type QuizResult } from './form-submit.service.js';
 import { ipSalt, respondentCookie, respondentKeyFor, setRespondentCookie } from './respondent.js';
 
@@ -190,7 +190,7 @@ async function requestContext(deps: AppDeps, req: Request, res: Response): Promi
 
 export function publicFormPageRoutes(deps: AppDeps): Router {
   const router = Router();
-  const csrf = formCsrfFor(deps);
+  const csrf = deps.formCsrf;
 
   router.get('/brain/f/:slug', async (req, res, next) => {
     try {
@@ -230,7 +230,7 @@ export function publicFormPageRoutes(deps: AppDeps): Router {
       if (posted._action === 'unlock') {
         if (!needsPassword) return questionsPage(res, 200, form, token, {});
         try {
-          if (!(await passwordOpens(form, password, formPasswordAttempts(deps)))) return passwordPage(res, 401, form, token, true);
+          if (!(await passwordOpens(form, password, deps.formPasswordAttempts))) return passwordPage(res, 401, form, token, true);
         } catch (error) {
           if (error instanceof FormPasswordLockedError) return lockedPage(res, error);
           throw error;
@@ -244,7 +244,7 @@ export function publicFormPageRoutes(deps: AppDeps): Router {
         const result = await submitForm(
           ctx.em,
           form,
-          { values, respondentName, accessPassword: password, passwordAttempts: formPasswordAttempts(deps) },
+          { values, respondentName, accessPassword: password, passwordAttempts: deps.formPasswordAttempts },
           { userId, key, cookieKey, ip: req.ip ?? null, ipSalt: ipSalt(deps) },
         );
         if (setCookie && key) setRespondentCookie(deps, res, key);

@@ -7,7 +7,7 @@ import { isPlainObject } from '../databases/properties.js';
 import { alreadyAnswered, publicFormView, publicSubmitView, publishedForm, requirePassword, submitForm } from './form-submit.service.js';
 import { isClosed } from './form-config.js';
 import { FormValidationError } from './form-errors.js';
-import { formPasswordAttempts, FormPasswordLockedError } from './form-password-attempts.js';
+import { FormPasswordLockedError } from './form-password-attempts.js';
 import { ipSalt, readRespondentKey, respondentCookie, respondentKeyFor, setRespondentCookie } from './respondent.js';
 import type { HandWrittenRoutes } from '../../http/hand-written-routes.js';
 import { PUBLIC_FORM_PATHS } from './public-forms.openapi.js';
@@ -56,7 +56,7 @@ export function brainPublicFormRoutes(deps: AppDeps): Router {
       const form = await publishedForm(ctx.em, req.params.publicSlug as string);
       const respondent = { userId: ctx.auth?.user.id ?? null, key: respondentCookie(req) };
       // A closed form answers 200 with `closed: true` (operations.md), before any password.
-      if (!isClosed(form.config) && respondent.userId !== form.userId) await requirePassword(form, accessPasswordOf(req), formPasswordAttempts(deps));
+      if (!isClosed(form.config) && respondent.userId !== form.userId) await requirePassword(form, accessPasswordOf(req), deps.formPasswordAttempts);
       sendData(req, res, 200, publicFormView(form, await alreadyAnswered(ctx.em, form, respondent)));
     }),
   );
@@ -74,7 +74,7 @@ export function brainPublicFormRoutes(deps: AppDeps): Router {
       const result = await submitForm(
         ctx.em,
         form,
-        { values: body.values ?? {}, respondentName: body.respondentName, accessPassword: accessPasswordOf(req, body), passwordAttempts: formPasswordAttempts(deps) },
+        { values: body.values ?? {}, respondentName: body.respondentName, accessPassword: accessPasswordOf(req, body), passwordAttempts: deps.formPasswordAttempts },
         { userId: ctx.auth?.user.id ?? null, key, cookieKey, ip: req.ip ?? null, ipSalt: ipSalt(deps) },
       );
       if (setCookie && key) setRespondentCookie(deps, res, key);

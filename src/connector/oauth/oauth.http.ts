@@ -2,7 +2,6 @@ import express, { Router, type RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
 import type { AppDeps } from '../../core/context.js';
-import { formCsrfFor } from '../../http/form-csrf.js';
 import { clientKey, type LimiterStores, type SessionLimiters } from '../../http/rate-limits.js';
 import { ALL_SCOPES } from '../scopes/connector-scopes.js';
 import { authorizeGuard } from './authorize-guard.js';
@@ -64,7 +63,7 @@ function limits(deps: AppDeps, stores: LimiterStores): { auth: RequestHandler; g
 export function connectorOAuth(deps: AppDeps, options: { limiters: SessionLimiters | null; stores: LimiterStores }): ConnectorOAuth {
   const base = () => deps.config.baseUrl;
   const resource = () => base() + MCP_PATH;
-  const csrf = formCsrfFor(deps);
+  const csrf = deps.formCsrf;
   const provider = new ConnectorOAuthProvider({ deps, resource, csrf, limiters: options.limiters });
   const limit = limits(deps, options.stores);
 

@@ -1,6 +1,5 @@
 import type { BackoffContext } from 'agenda';
 import type { AppDeps } from '../../core/context.js';
-import { filesRuntime } from '../../files/files-runtime.js';
 import type { StorageAdapterName } from '../../files/storage/storage.js';
 import { StoragePurge } from './storage-purge.entity.js';
 
@@ -18,7 +17,7 @@ export async function runPurge(deps: AppDeps, purgeId: string): Promise<void> {
   const em = deps.orm.em.fork();
   const purge = await em.findOne(StoragePurge, { id: purgeId });
   if (!purge) return; // done before (a second job for the same purge)
-  const rt = await filesRuntime(deps);
+  const rt = deps.files;
   try {
     for (const adapter of purge.adapters) await rt.adapter(adapter as StorageAdapterName).deletePrefix(purge.prefix);
   } catch (error) {

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import { mkdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -6,10 +5,9 @@ import type { Readable } from 'node:stream';
 import { IsolationLevel } from '@mikro-orm/core';
 import type { AppDeps } from '../../core/context.js';
 import { NotFoundError, UnauthorizedError } from '../../core/errors.js';
-import { loadJwtSecret } from '../../core/secrets.js';
 import { User } from '../../accounts/user.entity.js';
 import { exportReadyMail } from '../../mail/templates.js';
-import { filesRuntime, UrlSigner } from '../../files/files-runtime.js';
+import { signerFor, type UrlSigner } from '../../files/files-runtime.js';
 import { blobKey, type StorageAdapterName } from '../../files/storage/storage.js';
 import { AccountExport, type ExportStatus } from './account-export.entity.js';
 import { exportModel } from './export-model.js';
@@ -26,20 +24,6 @@ export interface ExportView {
   id: string;
   status: ExportStatus;
   url: string | null;
-}
-
-const signers = new WeakMap<AppDeps, Promise<UrlSigner>>();
-
-/** The file URLs' signer (files-runtime UrlSigner), with a key of its own derived from the same secret. */
-function exportSigner(deps: AppDeps): Promise<UrlSigner> {
-  let signer = signers.get(deps);
-  if (!signer) {
-    signer = loadJwtSecret(deps.config.jwtSecret, deps.config.dataDir).then(
-      (secret) => new UrlSigner(createHmac('sha256', secret).update('export-url-signing-v1').digest()),
-    );
-    signers.set(deps, signer);
-  }
-  return signer;
 }
 
 function expiresOf(row: AccountExport): number {
@@ -80,7 +64,7 @@ export class ExportService {
     let url: string | null = null;
     if (row.status === 'done' && row.storageKey) {
       const expires = expiresOf(row);
-      const signature = (await exportSigner(this.deps)).sign(row.id, `${SIGNED_PURPOSE}:${row.userId}`, expires);
+      const signature = this.deps.exportSigner.sign(row.id, `${SIGNED_PURPOSE}:${row.userId}`, expires);
       url = `${this.deps.config.baseUrl}/api/v1/account/export/${row.id}/download?` + new URLSearchParams({ expires: String(expires), signature }).toString();
     }
     return { id: row.id, status: row.status, url };
@@ -93,11 +77,11 @@ export class ExportService {
   async download(userId: string, id: string, expires: number, signature: string): Promise<{ open(): Promise<Readable>; size: number | null; finishedAt: Date }> {
     const row = await this.owned(userId, id);
     if (row.status !== 'done' || !row.storageKey || !row.storageAdapter) throw new NotFoundError('Export archive');
-    const signer = await exportSigner(this.deps);
+    const signer = this.deps.exportSigner;
     if (expires !== expiresOf(row) || !signer.verify(row.id, `${SIGNED_PURPOSE}:${row.userId}`, expires, signature)) {
       throw new UnauthorizedError('This export link is invalid or has expired');
     }
-    const rt = await filesRuntime(this.deps);
+    const rt = this.deps.files;
     const storage = rt.adapter(row.storageAdapter);
     const key = row.storageKey;
     return { open: () => storage.read(key), size: row.size == null ? null : Number(row.size), finishedAt: row.finishedAt! };
@@ -113,7 +97,7 @@ export class ExportService {
     if (!row || row.status === 'done' || row.status === 'failed') return;
     row.status = 'running';
     await em.flush();
-    const rt = await filesRuntime(this.deps);
+    const rt = this.deps.files;
     const staging = join(rt.stagingDir, `export-${randomUUID()}.zip`);
     const log = this.deps.logger.child({ exportId, userId: row.userId });
     const started = Date.now();
@@ -168,7 +152,7 @@ export class ExportService {
   private async removeOlderArchives(latest: AccountExport): Promise<void> {
     const em = this.em();
     const older = await em.find(AccountExport, { userId: latest.userId, id: { $ne: latest.id }, storageKey: { $ne: null } });
-    const rt = await filesRuntime(this.deps);
+    const rt = this.deps.files;
     for (const row of older) {
       try {
         await rt.adapter(row.storageAdapter!).delete(row.storageKey!);
@@ -190,4 +174,16 @@ export class ExportService {
       this.deps.logger.error({ err: error, exportId: row.id }, 'export mail failed');
     }
   }
+}
+
+declare module '../../core/context.js' {
+  interface AppDeps {
+    /** Signs export download links (exportSignerFor). */
+    exportSigner: UrlSigner;
+  }
+}
+
+/** The export links' signer: the file links' kind, with a key of its own derived from the same secret. */
+export function exportSignerFor(secret: string): UrlSigner {
+  return signerFor(secret, 'export-url-signing-v1');
 }

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../core/config.js';
 import { createLogger } from '../../core/logger.js';
-import { filesRuntime } from '../../files/files-runtime.js';
 import { dbRows, postMultipart } from '../../files/files.test-helpers.js';
 import { startServer, type RunningServer } from '../../app/server.js';
 import { sql } from '../../../test/support/db.js';
@@ -140,7 +139,7 @@ describe('chunked imports', () => {
     const id = await upload(client, accountId, bankCsv(rows));
     await dbRows(app, "delete from agenda_jobs where data->>'importId' = ?", [id]);
     const deps = app.server.deps;
-    const rt = await filesRuntime(deps);
+    const rt = deps.files;
     const run = () => new ImportService(deps.orm.em.fork()).run(id, rt, deps.logger, { signal: new AbortController().signal, chunkMs: 5_000 });
 
     // As a crashed runner leaves it: running, the first chunk committed, its heartbeat fresh.
@@ -166,7 +165,7 @@ describe('chunked imports', () => {
     await dbRows(app, "create or replace function import_test_cursor() returns trigger language plpgsql as $$ begin insert into import_test_cursor (import_id, rows_done) values (new.id, new.rows_done); return new; end $$");
     await dbRows(app, 'create or replace trigger import_test_cursor after update of rows_done on account_imports for each row when (old.rows_done is distinct from new.rows_done) execute function import_test_cursor()');
     const deps = app.server.deps;
-    const rt = await filesRuntime(deps);
+    const rt = deps.files;
     const chunksOf = async (chunkMs: number) => {
       const id = await pendingImport(userId, accountId, bankCsv(rows, (i) => `Bound ${chunkMs} ${i}`));
       expect(await new ImportService(deps.orm.em.fork()).run(id, rt, deps.logger, { signal: new AbortController().signal, chunkMs })).toBe('finished');
@@ -216,7 +215,7 @@ describe('chunked imports', () => {
     const rows = 150;
     const id = await pendingImport(userId, accountId, bankCsv(rows, (i) => `Twice ${i}`));
     const deps = app.server.deps;
-    const rt = await filesRuntime(deps);
+    const rt = deps.files;
     const run = () => new ImportService(deps.orm.em.fork()).run(id, rt, deps.logger, { signal: new AbortController().signal, chunkMs: 60_000 });
     await slowRow((q) => dbRows(app, q), 'Twice 120', 1.5);
     try {

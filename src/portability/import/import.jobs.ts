@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../core/context.js';
-import { filesRuntime } from '../../files/files-runtime.js';
 import { IMPORT_STALE_SECONDS, ImportService } from './import.service.js';
 
 export const IMPORT_JOB = 'portability:import';
@@ -30,7 +29,7 @@ export function registerImportJobs(deps: AppDeps): void {
     (job) =>
       deps.jobs.keepingLock(job, async (signal) => {
         const importId = job.attrs.data.importId;
-        const rt = await filesRuntime(deps);
+        const rt = deps.files;
         const result = await new ImportService(deps.orm.em.fork()).run(importId, rt, deps.logger, { signal, chunkMs: deps.config.importChunkMs });
         if (result === 'wait') await enqueueImport(deps, importId, WAIT_FOR_OTHER_MS);
         // Later, not now: this instance is stopping (or lost the job) and must not take it again itself at once.

@@ -4,7 +4,6 @@ import { optionalText } from '../../../core/validation/tool-arguments.js';
 import { FileType, VariantName, VariantStatus } from '../../../files/file-kinds.js';
 import { FileService } from '../../../files/file.service.js';
 import { createFilesLoaders } from '../../../files/files.loaders.js';
-import { filesRuntime } from '../../../files/files-runtime.js';
 import type { StoredFile } from '../../../files/stored-file.entity.js';
 import { pageArgs } from '../../../core/validation/tool-arguments.js';
 import { isoDateTime, pageMetaOut } from './outputs.js';
@@ -48,7 +47,7 @@ export const filesTools: ConnectorTool[] = [
     area: 'journal',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const service = new FileService(ctx.em, await filesRuntime(ctx.deps));
+      const service = new FileService(ctx.em, ctx.deps.files);
       const { fileId, ...filter } = args;
       const page = fileId ? { items: [await service.get(ctx.userId, fileId)], meta: { page: 1, limit: 1, total: 1 } } : await service.list(ctx.userId, filter);
       const variantsOf = createFilesLoaders(ctx.em).variantsByFileId;

@@ -5,7 +5,6 @@ import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { FileService } from '../../../files/file.service.js';
-import { filesRuntime } from '../../../files/files-runtime.js';
 import type { DinnerPlan } from '../../../nutrition/dinner-plan.entity.js';
 import { DinnerPlanService } from '../../../nutrition/dinner-plan.service.js';
 import { GrocerySource, type GroceryItem, type GroceryList } from '../../../nutrition/grocery-list.entity.js';
@@ -109,7 +108,7 @@ function mealTemplateJson(t: MealTemplate) {
 // ---------------------------------------------------------------- reading through the services
 
 function mealTemplates(ctx: ToolContext): Promise<MealTemplateService> {
-  return filesRuntime(ctx.deps).then((rt) => new MealTemplateService(ctx.em, new FileService(ctx.em, rt)));
+  return Promise.resolve(new MealTemplateService(ctx.em, new FileService(ctx.em, ctx.deps.files)));
 }
 
 /**

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { requiredText } from '../../../core/validation/tool-arguments.js';
-import { filesRuntime } from '../../../files/files-runtime.js';
 import type { Book } from '../../../reading/book.entity.js';
 import { BookService } from '../../../reading/book.service.js';
 import { ReadingSessionService } from '../../../reading/reading-session.service.js';
@@ -16,7 +15,7 @@ import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool, type ToolContext }
 const BOOK_PAGES = 10;
 
 async function books(ctx: ToolContext): Promise<BookService> {
-  return new BookService(ctx.em, await filesRuntime(ctx.deps));
+  return new BookService(ctx.em, ctx.deps.files);
 }
 
 /** The user's books (oldest first), bounded, for matching a title. */
@@ -117,7 +116,7 @@ export const readingTools: ConnectorTool[] = [
       const dayId = await dayIdOrToday(ctx, args.dayId);
       const session = await new ReadingSessionService(ctx.em).create(ctx.userId, { dayId, bookId, pagesRead: args.pagesRead, duration: args.duration });
       // Read back on a clean entity manager: the candidates loaded above still hold the page before.
-      const book = await new BookService(ctx.em.fork(), await filesRuntime(ctx.deps)).get(ctx.userId, bookId);
+      const book = await new BookService(ctx.em.fork(), ctx.deps.files).get(ctx.userId, bookId);
       return { id: session.id, dayId: session.dayId, pagesRead: session.pagesRead, duration: session.duration, book: bookJson(book) };
     },
   }),

@@ -4,7 +4,6 @@ import { todayIn } from '../../../core/dates.js';
 import { ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { boundedInt, pageArgs } from '../../../core/validation/tool-arguments.js';
-import { filesRuntime } from '../../../files/files-runtime.js';
 import { DayService } from '../../../planning/day.service.js';
 import { DeadlineService } from '../../../projects/deadline.service.js';
 import { ProjectTaskService } from '../../../projects/project-task.service.js';
@@ -98,7 +97,7 @@ async function candidates(ctx: ToolContext, target: 'task' | 'deadline' | 'happe
       return open.flatMap((page) => page.items).map((t) => ({ id: t.id, name: t.title }));
     }
     case 'person': {
-      const people = new PersonService(ctx.em, await filesRuntime(ctx.deps));
+      const people = new PersonService(ctx.em, ctx.deps.files);
       const found = (await people.list(ctx.userId, { search: wanted, limit: NAME_CANDIDATES })).items;
       const named = found.length ? found : (await people.list(ctx.userId, { limit: 20 })).items;
       return named.map((p) => ({ id: p.id, name: p.name }));

@@ -3,7 +3,6 @@ import { userToday } from './common-arguments.js';
 import { todayIn } from '../../../core/dates.js';
 import { boundedInt, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
-import { filesRuntime } from '../../../files/files-runtime.js';
 import { WeekService } from '../../../planning/week.service.js';
 import { SettingsService } from '../../../settings/settings.service.js';
 import type { Person } from '../../../social/person.entity.js';
@@ -26,7 +25,7 @@ const DEFAULT_HAPPENING_MINUTES = 60;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function people(ctx: ToolContext): Promise<PersonService> {
-  return new PersonService(ctx.em, await filesRuntime(ctx.deps));
+  return new PersonService(ctx.em, ctx.deps.files);
 }
 
 /**
