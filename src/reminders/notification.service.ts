@@ -6,7 +6,7 @@ import { findPage } from '../core/database/find-page.js';
 import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
-import { refusedHost } from './channels/http-post.js';
+import { refusedHost } from '../http/url-guard.js';
 import { NotificationSettings } from './notification-settings.entity.js';
 import { PushSubscription } from './push-subscription.entity.js';
 
@@ -30,8 +30,8 @@ export interface NotificationSettingsChanges {
  * Where reminders reach a user: Web Push subscriptions (the browser's PushSubscription, registered
  * through the API; the VAPID public key to subscribe with), the push URL and quiet hours. Scoped by
  * owner: another user's subscription answers NOT_FOUND like a missing one. URLs a user gives (a push
- * service endpoint, a push URL) pass the webhooks' SSRF guard here and again at every send, unless
- * WEBHOOK_ALLOW_PRIVATE_URLS.
+ * service endpoint, a push URL) pass the SSRF guard (src/http/url-guard.ts) here and again at every send,
+ * unless REMINDER_ALLOW_PRIVATE_URLS.
  */
 export class NotificationService {
   static forRequest(ctx: AppContext): NotificationService {
@@ -139,7 +139,7 @@ export class NotificationService {
     }
     if (!protocols.includes(url.protocol)) throw new RuleViolationError('notification_url', `${field} must use ${protocols.map((p) => p.slice(0, -1)).join(' or ')}`, [field]);
     if (url.username || url.password) throw new RuleViolationError('notification_url', `${field} must not carry a user name or password`, [field]);
-    if (!this.config.webhooks.allowPrivateUrls) {
+    if (!this.config.reminders.allowPrivateUrls) {
       const refused = await refusedHost(url);
       if (refused) throw new RuleViolationError('notification_url_address', `${field} refused: ${refused}`, [field]);
     }

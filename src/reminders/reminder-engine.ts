@@ -4,7 +4,7 @@ import type { EngineParts } from '../core/context.js';
 import { resilientPool } from '../core/database/resilient-pool.js';
 import type { Logger } from '../core/logger.js';
 import { EmailChannel } from './channels/email.js';
-import { GuardedPoster } from './channels/http-post.js';
+import { GuardedPost } from '../http/guarded-post.js';
 import { PushUrlChannel } from './channels/push-url.js';
 import { WebPushChannel } from './channels/web-push.js';
 import { DeliveryDispatcher, MAIL_SEND_MS, MAX_ATTEMPTS } from './delivery-dispatcher.js';
@@ -26,6 +26,8 @@ declare module '../core/context.js' {
  * burst answered alike (p99 104 and 85 ms): each read holds a connection only for its statement.
  */
 const KIND_CONCURRENCY = 8;
+/** Characters of a receiver's answer kept (in a delivery's error). */
+const RESPONSE_BODY_MAX = 300;
 /**
  * How far ahead reminders are claimed: an occurrence due within this is made a delivery at once and
  * sent at its due time by a timer, so at a busy minute only the sending is left to do.
@@ -46,7 +48,7 @@ export const LOOKAHEAD_MS = 60_000;
  */
 export class ReminderEngine {
   private readonly pool: pg.Pool;
-  private readonly poster: GuardedPoster;
+  private readonly poster: GuardedPost;
   private readonly vapid: Promise<VapidKeys>;
   private readonly scanner: ReminderScanner;
   readonly dispatcher: DeliveryDispatcher;
@@ -66,7 +68,12 @@ export class ReminderEngine {
     const { config } = deps;
     this.intervalMs = config.reminders.scanIntervalMs;
     this.pool = resilientPool({ connectionString: deps.orm.config.get('clientUrl')!, max: 4, idleTimeoutMillis: 30_000 }, this.logger, 'reminders');
-    this.poster = new GuardedPoster({ timeoutMs: config.webhooks.timeoutMs, allowPrivateUrls: config.webhooks.allowPrivateUrls });
+    this.poster = new GuardedPost({
+      timeoutMs: config.reminders.sendTimeoutMs,
+      allowPrivateUrls: config.reminders.allowPrivateUrls,
+      userAgent: 'life-planner-reminders/1',
+      maxBodyChars: RESPONSE_BODY_MAX,
+    });
     this.vapid = loadVapidKeys(config.reminders, config.dataDir);
     this.vapid.catch((error) => this.logger.error({ err: error }, 'could not load or make the VAPID keys'));
     const kindSlots = new Slots(KIND_CONCURRENCY);
@@ -83,8 +90,8 @@ export class ReminderEngine {
       baseUrl: () => config.baseUrl,
       appUrl: () => config.reminders.appUrl,
       sendsPerMinute: config.reminders.sendsPerMinute,
-      timeoutMs: config.webhooks.timeoutMs,
-      backoffUnitMs: config.webhooks.backoffUnitMs,
+      timeoutMs: config.reminders.sendTimeoutMs,
+      backoffUnitMs: config.reminders.backoffUnitMs,
       pushHealth: this.pushHealth,
     });
     this.scanner = new ReminderScanner({ pool: this.pool, orm: deps.orm, logger: this.logger, kindSlots, onDeliveries: (at) => this.wakeAt(at) });

@@ -7,7 +7,7 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
 import { isEventName } from '../core/events/event-catalog.js';
 import type { Page, PageArgs } from '../core/pagination.js';
-import { checkHost, hostOf, UnresolvableHostError, UnsafeAddressError } from './url-guard.js';
+import { refusedHost } from '../http/url-guard.js';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
 import type { WebhookEngine } from './webhook-engine.js';
@@ -175,14 +175,8 @@ export class WebhookService {
       throw new RuleViolationError('webhook_url', 'url must not carry a user name or password', ['url']);
     }
     if (!this.config.webhooks.allowPrivateUrls) {
-      try {
-        await checkHost(hostOf(url));
-      } catch (error) {
-        if (error instanceof UnsafeAddressError || error instanceof UnresolvableHostError) {
-          throw new RuleViolationError('webhook_url_address', `url refused: ${error.message}`, ['url']);
-        }
-        throw error;
-      }
+      const refused = await refusedHost(url);
+      if (refused) throw new RuleViolationError('webhook_url_address', `url refused: ${refused}`, ['url']);
     }
     return url.href;
   }
