@@ -20,6 +20,8 @@ export interface DeliveryAttemptsOptions {
   timeoutMs: number;
   backoffUnitMs: number;
   logger: Logger;
+  /** The instant claims, outcomes and backoffs are reckoned from (tests pass instants instead of waiting for backoffs). */
+  clock(): Date;
 }
 
 /**
@@ -94,11 +96,11 @@ export class DeliveryAttempts {
    */
   async attempt(id: string, attempt: number): Promise<void> {
     if (this.refusing) return;
-    const { pool } = this.options;
-    const now = new Date();
+    const { pool, clock } = this.options;
+    const now = clock();
     const claimed = await claimAttempt(pool, id, attempt, now, new Date(now.getTime() + this.options.timeoutMs + 5000));
     if (!claimed) {
-      await failPausedDeliveries(pool, new Date(), id);
+      await failPausedDeliveries(pool, clock(), id);
       return;
     }
     let outcome: SendOutcome;
@@ -118,7 +120,7 @@ export class DeliveryAttempts {
   }
 
   private async record(id: string, userId: string, attempt: number, outcome: SendOutcome): Promise<void> {
-    const now = new Date();
+    const now = this.options.clock();
     let next: 'success' | 'failed' | 'pending';
     if (outcome.kind === 'success') next = 'success';
     else if (outcome.retry && attempt < MAX_ATTEMPTS) next = 'pending';

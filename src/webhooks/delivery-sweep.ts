@@ -19,6 +19,7 @@ export class DeliverySweep {
     private readonly pool: pg.Pool,
     private readonly attempts: DeliveryAttempts,
     private readonly log: Logger,
+    private readonly clock: () => Date,
   ) {}
 
   async start(): Promise<void> {
@@ -35,9 +36,21 @@ export class DeliverySweep {
     await this.sweep(graceMs).catch((error) => this.log.error({ err: error }, 'webhook sweep failed'));
   }
 
+  /**
+   * Makes every attempt due by the clock at once, in this process, as its job would when its time
+   * comes; pending deliveries of paused webhooks fail. The claim still lets each attempt through once.
+   */
+  async attemptDue(): Promise<void> {
+    if (this.attempts.stopping) return;
+    const now = this.clock();
+    await failPausedDeliveries(this.pool, now);
+    const due = await overdueDeliveries(this.pool, now);
+    await this.attempts.track(this.attempts.attemptAll(due.map((d) => ({ id: d.id, attempt: d.attempts + 1 }))));
+  }
+
   async sweep(graceMs: number): Promise<void> {
     if (this.attempts.stopping) return;
-    const now = new Date();
+    const now = this.clock();
     const cutoff = new Date(now.getTime() - graceMs);
     await failPausedDeliveries(this.pool, now);
     await failInterruptedLastAttempts(this.pool, now, cutoff);
