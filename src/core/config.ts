@@ -32,27 +32,43 @@ function readHttpTimeouts(env: Env): HttpTimeoutSettings {
 }
 
 export interface Config {
+  /** PORT: the HTTP port; 0 takes any free port and logs the one it took. */
   port: number;
+  /** HOST: the address to listen on (the docker image sets 0.0.0.0). */
   host: string;
+  /** BASE_URL: the service's public address, used in links, mails, OAuth metadata and file URLs; https makes the session cookie `Secure`. */
   baseUrl: string;
   /** False when BASE_URL is unset: the base URL then follows the port actually taken (PORT=0). */
   baseUrlConfigured: boolean;
+  /** DATABASE_URL: an existing PostgreSQL; unset: an embedded PostgreSQL under DATA_DIR/pg, started and stopped with the service. */
   databaseUrl: string | undefined;
+  /** DATA_DIR: the embedded database, generated secrets and the mail outbox. */
   dataDir: string;
+  /** JWT_SECRET (default generated once into DATA_DIR): signs session tokens. */
   jwtSecret: string | undefined;
+  /** DEFAULT_PLAN: the plan new users get: `free` (no API keys, webhooks or assistant connector) or `pro`. */
   defaultPlan: Plan;
+  /** JOBS_BACKEND: where Agenda keeps its jobs: `postgres` (the same database) or `mongo`. */
   jobsBackend: 'postgres' | 'mongo';
+  /** MONGODB_URL: the job store; required when JOBS_BACKEND=mongo. */
   mongodbUrl: string | undefined;
+  /** REDIS_URL: rate-limit counters and the live bus shared by every instance; while it is down each instance counts and delivers on its own. */
   redisUrl: string | undefined;
+  /** SMTP_URL: the mail server; unset: each mail is written as an `.eml` file into MAIL_OUTBOX_DIR. */
   smtpUrl: string | undefined;
+  /** MAIL_OUTBOX_DIR: where mails are written without SMTP_URL. */
   mailOutboxDir: string;
+  /** LOG_LEVEL: the least severe level written to the JSON logs. */
   logLevel: string;
-  /** Express's `trust proxy`: which proxies' X-Forwarded-For gives the client address (TRUST_PROXY). */
+  /**
+   * TRUST_PROXY (default `false`): Express's `trust proxy`, which proxies' X-Forwarded-For gives the client
+   * address: `true`, the number of proxies in front, or their addresses and subnets (comma-separated).
+   */
   trustProxy: TrustProxy;
   /** GRAPHQL_DEBUG: GraphQL errors carry stack traces (never by default, whatever NODE_ENV says). */
   graphqlDebug: boolean;
 
-  /** Other origins allowed to send cookie-authenticated writes (TRUSTED_ORIGINS), as `scheme://host[:port]`. */
+  /** TRUSTED_ORIGINS: other origins (`scheme://host[:port]`, comma-separated) allowed to send cookie-authenticated writes. */
   trustedOrigins: string[];
   /** SHUTDOWN_DRAIN_MS: after SIGTERM, how long open connections are still answered (with `Connection: close`). */
   shutdownDrainMs: number;
@@ -69,15 +85,29 @@ export interface Config {
    */
   readyzProbeCacheMs: number;
   rateLimit: {
+    /** DISABLE_RATE_LIMIT: turns the request rate limits off (not the second-factor lock). */
     disabled: boolean;
+    /** RATE_LIMIT_MAX: session API requests per window and client address. */
     max: number;
+    /** RATE_LIMIT_TIME_WINDOW: its window, in milliseconds. */
     windowMs: number;
+    /** RATE_LIMIT_AUTH_MAX: auth mutations (register, login, password resets…) per window and client address. */
     authMax: number;
+    /** RATE_LIMIT_AUTH_TIME_WINDOW: its window, in milliseconds. */
     authWindowMs: number;
+    /** RATE_LIMIT_PUBLIC_API_MAX: Public API requests per window and API key. */
     publicApiMax: number;
+    /** RATE_LIMIT_PUBLIC_API_TIME_WINDOW: its window, in milliseconds. */
     publicApiWindowMs: number;
   };
-  webhooks: { timeoutMs: number; backoffUnitMs: number; allowPrivateUrls: boolean };
+  webhooks: {
+    /** WEBHOOK_TIMEOUT_MS: how long a webhook delivery waits for the receiver. */
+    timeoutMs: number;
+    /** WEBHOOK_BACKOFF_UNIT_MS: retry waits are 1, 2, 4, 8 and 16 of this unit. */
+    backoffUnitMs: number;
+    /** WEBHOOK_ALLOW_PRIVATE_URLS: accept webhook URLs whose host is or resolves to a loopback, private or link-local address (refused at create and at delivery otherwise). */
+    allowPrivateUrls: boolean;
+  };
   /** Wrong second factors counted per account across sign-in steps (src/accounts/sign-in/second-factor-lockout.ts). */
   secondFactorLock: SecondFactorLockSettings;
   /** Reminders (issue 26): the scan, Web Push's VAPID identity, the sends' timeout, backoff and SSRF guard. */
@@ -89,11 +119,17 @@ export interface Config {
   /** PASSWORD_SIGN_IN_DISABLED: only with OIDC on; password sign-in and registration are refused. */
   passwordSignInDisabled: boolean;
   files: {
+    /** MAX_FILE_SIZE: the largest upload, in bytes. */
     maxFileSize: number;
+    /** ALLOWED_IMAGE_TYPES: MIME types accepted as images. */
     allowedImageTypes: string[];
+    /** ALLOWED_DOCUMENT_TYPES: MIME types accepted as documents. */
     allowedDocumentTypes: string[];
+    /** IMAGE_PROCESSING_MODE: an image's variants are queued at upload (`eager`) or made on first request (`lazy`). */
     imageProcessingMode: 'eager' | 'lazy';
+    /** FILE_STORAGE_ADAPTER: where file bytes live: `disk` (FILE_UPLOAD_DIR) or `s3` (S3_*). */
     storageAdapter: 'disk' | 's3';
+    /** FILE_UPLOAD_DIR: the `disk` adapter's directory. */
     uploadDir: string;
     /** The `s3` adapter (operations.md S3_*); null when S3_BUCKET is unset. */
     s3: S3Settings | null;
@@ -103,10 +139,10 @@ export interface Config {
 export interface ReminderSettings {
   /** REMINDER_SCAN_INTERVAL_MS: how often each instance looks for due reminders and deliveries. */
   scanIntervalMs: number;
-  /** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (base64url, both or neither); unset: generated once into DATA_DIR. */
+  /** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY (default generated once into DATA_DIR): Web Push's identity, both or neither. */
   vapidPublicKey: string | undefined;
   vapidPrivateKey: string | undefined;
-  /** VAPID_SUBJECT: a `mailto:` or `https:` contact for push services (RFC 8292). */
+  /** VAPID_SUBJECT (default BASE_URL when https, else `mailto:reminders@<host>`): a `mailto:` or `https:` contact for push services (RFC 8292). */
   vapidSubject: string;
   /** WEB_PUSH_TTL_SECONDS: how long a push service keeps an undelivered notification (RFC 8030 TTL). */
   webPushTtlSeconds: number;
@@ -154,7 +190,7 @@ export interface LiveSettings {
 export interface OidcSettings {
   /** OIDC_ISSUER: the provider's issuer identifier; its discovery document is read on first use. */
   issuer: string;
-  /** OIDC_CLIENT_ID / OIDC_CLIENT_SECRET (no secret: a public client, PKCE only). */
+  /** OIDC_CLIENT_ID / OIDC_CLIENT_SECRET: the client registered with the provider (required with OIDC_ISSUER); no secret: a public client, PKCE only. */
   clientId: string;
   clientSecret: string | undefined;
   /** OIDC_ALLOWED_EMAIL_DOMAINS: lower-case domains; empty = any verified email. */
@@ -171,11 +207,16 @@ export interface OidcSettings {
 export type TrustProxy = boolean | number | string[];
 
 export interface S3Settings {
+  /** S3_BUCKET: the bucket of the `s3` adapter; required when FILE_STORAGE_ADAPTER=s3. */
   bucket: string;
+  /** S3_ENDPOINT: an S3-compatible service's address (MinIO, R2…); unset: AWS. */
   endpoint: string | undefined;
+  /** S3_REGION: the bucket's region. */
   region: string;
+  /** S3_ACCESS_KEY_ID / S3_SECRET_ACCESS_KEY: the credentials; unset: the SDK's default chain (environment, instance role). */
   accessKeyId: string | undefined;
   secretAccessKey: string | undefined;
+  /** S3_FORCE_PATH_STYLE: the bucket in the path, not the host name (MinIO and most S3-compatible services). */
   forcePathStyle: boolean;
 }
 
