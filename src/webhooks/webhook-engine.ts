@@ -33,6 +33,11 @@ export class WebhookEngine {
   private readonly sweeper: DeliverySweep;
   private started = false;
   private stopped = false;
+  /**
+   * The clock claims, outcomes, backoffs and the sweep read (tests pass instants and call attemptDue
+   * instead of waiting for a backoff, as with the reminder dispatcher's `now`).
+   */
+  now: () => Date = () => new Date();
 
   constructor(deps: EngineParts) {
     const logger = deps.logger.child({ module: 'webhooks' });
@@ -49,9 +54,10 @@ export class WebhookEngine {
       timeoutMs: deps.config.webhooks.timeoutMs,
       backoffUnitMs: deps.config.webhooks.backoffUnitMs,
       logger,
+      clock: () => this.now(),
     });
     this.dispatcher = new OutboxDispatcher({ pool: this.pool, connectionString, logger, onDeliveries: (created) => this.attempts.runNow(created) });
-    this.sweeper = new DeliverySweep(this.pool, this.attempts, logger);
+    this.sweeper = new DeliverySweep(this.pool, this.attempts, logger, () => this.now());
   }
 
   /** Made where the app is composed (src/app/server.ts), attached to the job runner. */
@@ -99,6 +105,11 @@ export class WebhookEngine {
     await this.attempts.drain();
     this.sender.close();
     await this.pool.end().catch(() => undefined);
+  }
+
+  /** Makes every attempt due by `now` at once, as their jobs would when their time comes; resolves when they are recorded. */
+  async attemptDue(): Promise<void> {
+    await this.sweeper.attemptDue();
   }
 
   /** The test endpoint: the first attempt of a fresh delivery is made within the request. */
