@@ -6,7 +6,7 @@ export default defineConfig({
   resolve: { alias: { graphql: 'graphql/index.js' } },
   test: {
     include: ['src/**/*.test.ts', 'rest/**/*.test.ts', 'test/**/*.test.ts'],
-    globalSetup: ['test/support/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/support/test-ca.ts'],
     setupFiles: ['reflect-metadata'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,51 +1,64 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
-import type { ServiceProcess } from '../../test/support/service-process.js';
-import {
-  createTask,
-  createTestPki,
-  createWebhook,
-  eventually,
-  freshDatabase,
-  Receiver,
-  serviceEnv,
-  setPlan,
-  startService,
-  tempDir,
-  type TestPki,
-} from './webhooks.test-helpers.js';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import type { WebhookEngine } from './webhook-engine.js';
+import { createTask, createWebhook, eventually, Receiver, setPlan } from './webhooks.test-helpers.js';
 
 /**
- * Deliveries end to end: the service runs as its own process (it trusts the test CA through
- * NODE_EXTRA_CA_CERTS, read at process start) and POSTs to a real HTTPS receiver on 127.0.0.1.
- * Backoff unit 200 ms, receiver timeout 1000 ms.
+ * Deliveries end to end: the service in this process POSTs to a real HTTPS receiver on 127.0.0.1 (this
+ * worker trusts the run's test CA: test/support/test-ca.ts). Receiver timeout 1000 ms. Retries are not
+ * waited for: the backoff unit is a minute and a test moves the engine's clock (`engine.now`) to a
+ * retry's due time and asks for the attempts due (`attemptDue`), as the job would when its time came.
  */
-const UNIT = 200;
-let pki: TestPki;
+const UNIT = 60_000;
 let receiver: Receiver;
-let db: { url: string; drop(): Promise<void> };
-let data: { path: string; remove(): Promise<void> };
-let service: ServiceProcess;
+let app: TestApp;
+let engine: WebhookEngine;
 let alice: HttpClient;
 
 beforeAll(async () => {
-  pki = await createTestPki();
-  receiver = await Receiver.start(pki);
-  db = await freshDatabase();
-  data = await tempDir();
-  service = await startService(serviceEnv(pki, db.url, data.path, { WEBHOOK_BACKOFF_UNIT_MS: String(UNIT), WEBHOOK_TIMEOUT_MS: '1000' }));
-  const signed = await signUp(service.url);
+  receiver = await Receiver.start(inject('testPki'));
+  app = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_BACKOFF_UNIT_MS: String(UNIT), WEBHOOK_TIMEOUT_MS: '1000' });
+  engine = app.server.deps.webhooks;
+  const signed = await signUp(app.url);
   alice = signed.client;
-  await setPlan(db.url, signed.id, 'pro');
+  await setPlan(app.databaseUrl, signed.id, 'pro');
+});
+afterEach(() => {
+  engine.now = () => new Date();
 });
 afterAll(async () => {
-  await service?.stop();
+  await app?.close();
   await receiver?.close();
-  await db?.drop();
-  await data?.remove();
 });
+
+/** The engine's clock at `at`, and the attempts due by then made and recorded. */
+async function attemptDueAt(at: Date): Promise<void> {
+  engine.now = () => at;
+  await engine.attemptDue();
+}
+
+async function deliveryRow(webhookId: string): Promise<Record<string, unknown>> {
+  const [row] = await sql(app.databaseUrl, 'select status, attempts, next_attempt_at from webhook_deliveries where webhook_id = $1', [webhookId]);
+  return row!;
+}
+
+async function recordedAttempts(webhookId: string): Promise<number> {
+  const [row] = await sql(app.databaseUrl, 'select count(*)::int as n from webhook_attempts a join webhook_deliveries d on d.id = a.webhook_delivery_id where d.webhook_id = $1', [webhookId]);
+  return row!.n as number;
+}
+
+/** `create` writes the event; its first attempt goes at once, at the instant answered on the engine's clock, and is recorded. */
+async function firstAttempt(webhookId: string, create: () => Promise<unknown>): Promise<Date> {
+  // Ahead of the real clock, so the delivery (due when written) is due on it however slow the write.
+  const start = new Date(Date.now() + 60_000);
+  engine.now = () => start;
+  await create();
+  await eventually(() => recordedAttempts(webhookId), (n) => n === 1);
+  return start;
+}
 
 async function deliveries(client: HttpClient, webhookId: string, query = ''): Promise<any> {
   const res = await client.get(`/api/v1/webhooks/${webhookId}/deliveries${query}`);
@@ -81,23 +94,30 @@ describe('a delivery', () => {
     expect(delivery.payload).toBe(req!.rawBody.toString('utf8'));
   });
 
-  it('retries a 5xx exactly up to 5 attempts, with growing waits and the same delivery id', async () => {
+  it('retries a 5xx exactly up to 5 attempts, 1, 2, 4 and 8 units apart, with the same delivery id', async () => {
     const path = receiver.endpoint(() => ({ status: 503, body: 'try later' }));
     const hook = await createWebhook(alice, receiver.url + path, ['task_created']);
-    await createTask(alice, 'Always failing');
-    const requests = await receiver.waitFor(path, 5, 20_000);
+    let last = await firstAttempt(hook.id, () => createTask(alice, 'Always failing'));
+    expect(receiver.at(path)).toHaveLength(1);
+    for (const [i, units] of [1, 2, 4, 8].entries()) {
+      const due = new Date(last.getTime() + units * UNIT);
+      expect(await deliveryRow(hook.id)).toEqual({ status: 'pending', attempts: i + 1, next_attempt_at: due });
+      // Not a millisecond early; at its time, once.
+      await attemptDueAt(new Date(due.getTime() - 1));
+      expect(receiver.at(path)).toHaveLength(i + 1);
+      await attemptDueAt(due);
+      await attemptDueAt(due);
+      expect(receiver.at(path)).toHaveLength(i + 2);
+      last = due;
+    }
+    const requests = receiver.at(path);
     const ids = new Set(requests.map((r) => r.headers['x-svc-delivery-id']));
     expect(ids.size).toBe(1);
     expect(new Set(requests.map((r) => r.rawBody.toString('hex'))).size).toBe(1);
-    const gaps = requests.slice(1).map((r, i) => r.at - requests[i]!.at);
-    [1, 2, 4, 8].forEach((units, i) => {
-      expect(gaps[i]).toBeGreaterThanOrEqual(units * UNIT - 20);
-      expect(gaps[i]).toBeLessThan(units * UNIT + 1500);
-    });
-    const page = await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.status === 'failed');
-    expect(page.data[0]).toMatchObject({ attempts: 5, responseStatusCode: 503, responseBody: 'try later', nextAttemptAt: null });
-    // No sixth attempt.
-    await new Promise((r) => setTimeout(r, 16 * UNIT + 500));
+    const page = await deliveries(alice, hook.id);
+    expect(page.data[0]).toMatchObject({ status: 'failed', attempts: 5, responseStatusCode: 503, responseBody: 'try later', nextAttemptAt: null });
+    // No sixth attempt, however late.
+    await attemptDueAt(new Date(last.getTime() + 100 * UNIT));
     expect(receiver.at(path)).toHaveLength(5);
     // The history has every attempt.
     const history = await alice.graphql(
@@ -116,17 +136,24 @@ describe('a delivery', () => {
     await receiver.waitFor(path, 1);
     const page = await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.status === 'failed');
     expect(page.data[0]).toMatchObject({ attempts: 1, responseStatusCode: 401, responseBody: 'who are you', nextAttemptAt: null });
-    await new Promise((r) => setTimeout(r, 3 * UNIT + 800));
+    // Not retried, however late.
+    await attemptDueAt(new Date(Date.now() + 100 * UNIT));
     expect(receiver.at(path)).toHaveLength(1);
   });
 
   it('retries after a timeout and then succeeds', async () => {
     const path = receiver.endpoint((_req, count) => (count === 1 ? { status: 200, body: 'too late', delayMs: 2500 } : { status: 202, body: 'accepted' }));
     const hook = await createWebhook(alice, receiver.url + path, ['task_created']);
-    await createTask(alice, 'Slow receiver');
-    const requests = await receiver.waitFor(path, 2, 10_000);
+    // The first attempt gives up after the receiver timeout (1000 ms); the retry is due a unit later.
+    const start = await firstAttempt(hook.id, () => createTask(alice, 'Slow receiver'));
+    const due = new Date(start.getTime() + UNIT);
+    expect(await deliveryRow(hook.id)).toEqual({ status: 'pending', attempts: 1, next_attempt_at: due });
+    await attemptDueAt(new Date(due.getTime() - 1));
+    expect(receiver.at(path)).toHaveLength(1);
+    await attemptDueAt(due);
+    const requests = receiver.at(path);
+    expect(requests).toHaveLength(2);
     expect(requests[1]!.headers['x-svc-delivery-id']).toBe(requests[0]!.headers['x-svc-delivery-id']);
-    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(1000 + UNIT - 20);
     const page = await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.status === 'success');
     expect(page.data[0]).toMatchObject({ attempts: 2, responseStatusCode: 202, responseBody: 'accepted' });
     const history = await alice.graphql(
@@ -146,7 +173,7 @@ describe('a delivery', () => {
     await createTask(alice, 'Verbose receiver');
     const page = await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.status === 'failed');
     expect(page.data[0].responseBody).toBe('é'.repeat(1000));
-    const [row] = await sql(db.url, 'select char_length(response_body) as n from webhook_attempts where webhook_delivery_id = $1', [page.data[0].id]);
+    const [row] = await sql(app.databaseUrl, 'select char_length(response_body) as n from webhook_attempts where webhook_delivery_id = $1', [page.data[0].id]);
     expect(row!.n).toBe(1000);
   });
 });
@@ -157,7 +184,8 @@ describe('a paused webhook', () => {
     const hook = await createWebhook(alice, receiver.url + path, ['task_created']);
     expect((await alice.put(`/api/v1/webhooks/${hook.id}`, { active: false })).body.data.active).toBe(false);
     await createTask(alice, 'While paused');
-    await new Promise((r) => setTimeout(r, 1500));
+    // Its event dispatched (deliveries are made in the transaction that marks it), and none made.
+    await eventually(() => sql(app.databaseUrl, 'select count(*)::int as n from event_outbox where dispatched_at is null'), (rows) => rows[0]!.n === 0);
     expect(receiver.at(path)).toHaveLength(0);
     expect((await deliveries(alice, hook.id)).meta.total).toBe(0);
 
@@ -178,8 +206,9 @@ describe('a paused webhook', () => {
     await receiver.waitFor(path, 1);
     expect((await alice.put(`/api/v1/webhooks/${hook.id}`, { active: false })).status).toBe(200);
     paused();
-    await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.attempts === 1);
-    await new Promise((r) => setTimeout(r, 15 * UNIT + 1000));
+    await eventually(() => recordedAttempts(hook.id), (n) => n === 1);
+    // However late, the retry does not go, and the delivery fails saying why.
+    await attemptDueAt(new Date(Date.now() + 100 * UNIT));
     expect(receiver.at(path)).toHaveLength(1);
     const page = await deliveries(alice, hook.id);
     expect(page.data[0]).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: null });
@@ -278,9 +307,9 @@ describe('deleting a webhook', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ id: hook.id, message: 'Webhook deleted' });
     expect((await alice.get(`/api/v1/webhooks/${hook.id}/deliveries`)).status).toBe(404);
-    const [row] = await sql(db.url, 'select (select count(*) from webhook_deliveries where webhook_id = $1)::int as d, (select count(*) from webhook_attempts a join webhook_deliveries d on d.id = a.webhook_delivery_id where d.webhook_id = $1)::int as a', [hook.id]);
+    const [row] = await sql(app.databaseUrl, 'select (select count(*) from webhook_deliveries where webhook_id = $1)::int as d, (select count(*) from webhook_attempts a join webhook_deliveries d on d.id = a.webhook_delivery_id where d.webhook_id = $1)::int as a', [hook.id]);
     expect(row).toEqual({ d: 0, a: 0 });
-    const [left] = await sql(db.url, 'select count(*)::int as n from webhook_attempts');
+    const [left] = await sql(app.databaseUrl, 'select count(*)::int as n from webhook_attempts');
     expect(left!.n).toBeGreaterThan(0);
   });
 });
