@@ -1,7 +1,7 @@
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../test/support/test-app.js';
 import { HttpClient, signUp } from '../test/support/http-client.js';
 import { Ajv } from 'ajv';
 import { sessionRoutes } from './session-routes.js';
@@ -17,16 +17,13 @@ let app: TestApp;
 const documents: Record<string, string> = {};
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   const http = new HttpClient(app.url);
   for (const path of ['/api/v1/openapi.yaml', '/api/public/v1/openapi.yaml']) {
     const res = await http.get(path);
     expect(res.status).toBe(200);
     documents[path] = res.text;
   }
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function lint(path: string) {

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../test/support/test-app.js';
 import { HttpClient, signUp } from '../test/support/http-client.js';
 import { sessionRoutes } from './session-routes.js';
 import { handWrittenPaths } from '../src/app/hand-written-routes.js';
@@ -11,15 +11,12 @@ import { buildAppSchema } from '../src/app/schema.js';
 let app: TestApp;
 let doc: any;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   const res = await new HttpClient(app.url).get('/api/v1/openapi.yaml');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
   doc = parse(res.text);
   if (process.env.DUMP_OPENAPI) (await import('node:fs')).writeFileSync(process.env.DUMP_OPENAPI, res.text);
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const oasPath = (path: string) => path.replace(/:([^/]+)/g, '{$1}');

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getMetadataStorage, Query, Resolver } from 'type-graphql';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { buildAppSchema } from '../app/schema.js';
 import { resolvers } from '../app/resolvers.js';
@@ -60,10 +60,7 @@ describe('who may run each operation is declared with @Authorized', () => {
 describe('the check runs before the resolver', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app?.close();
+    app = await sharedTestApp();
   });
 
   it('answers 401 without a session, before the arguments are read, on GraphQL and REST', async () => {

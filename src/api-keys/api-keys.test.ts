@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import { createKey, expectUnauthorized, KeyClient, MISSING_ID, proUser, setPlan } from '../public-api/public-api.test-helpers.js';
@@ -7,10 +7,7 @@ import { hashApiKey } from './api-key-secret.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 /** A cheap authenticated Public API call that writes nothing. */

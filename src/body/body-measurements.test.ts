@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { DayService } from '../planning/day.service.js';
 import { MISSING_ID, expectNotFound, expectValidation, weekDays } from '../training/activity.test-helpers.js';
@@ -8,11 +8,8 @@ import { BodyMeasurementService } from './body-measurement.service.js';
 let app: TestApp;
 let client: HttpClient;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 describe('POST /body-composition/measurements', () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { blobsOnDisk, dbRows, expectRule, expectValidation, makeImage, makePdf, postMultipart, upload, waitForVariants } from '../files/files.test-helpers.js';
 
@@ -12,14 +12,11 @@ let aliceDay: { id: string; date: string };
 let bobDay: { id: string };
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob, id: bobId } = await signUp(app.url));
   aliceDay = (await alice.get('/api/v1/days/today')).body.data;
   bobDay = (await bob.get('/api/v1/days/today')).body.data;
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const photo = async (client: HttpClient, fields: Record<string, string>, data?: Buffer) =>

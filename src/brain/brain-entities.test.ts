@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { unzip } from '../../test/support/zip.js';
 
@@ -12,12 +12,9 @@ let alice: HttpClient;
 let bob: HttpClient;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const api = '/api/v1/brain';

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MISSING_ID } from '../../test/support/fixtures.js';
 import { expectNotFound, expectValidation } from '../../test/support/expectations.js';
@@ -12,12 +12,9 @@ let alice: HttpClient;
 let bob: HttpClient;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function createAccount(client: HttpClient, body: Record<string, unknown> = {}): Promise<any> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { generateWeek } from '../../test/support/fixtures.js';
 import { addDays, mondayOf, todayIn } from '../core/dates.js';
@@ -7,10 +7,7 @@ import { completeDay, logTraining, outboxEvents, stats, toggle } from './gamific
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 /** Day ids by date for the weeks around `today` (this week and the `weeksBack` before it). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { EVENT_NAMES, isEventName } from '../core/events/event-catalog.js';
 import { inSavepoint, recordFact } from '../core/events/fact-dispatcher.js';
@@ -14,10 +14,7 @@ import { farDays, toggle } from './gamification.test-helpers.js';
  */
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 async function grants(userId: string): Promise<{ action: string; source_id: string; xp: number }[]> {

@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import express, { type Request } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../core/logger.js';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { requestLogging } from './request-logging.js';
 
 /**
@@ -30,11 +30,10 @@ beforeAll(async () => {
   server = web.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  app = await startTestApp();
+  app = await sharedTestApp();
 });
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
-  await app?.close();
 });
 
 describe('secrets in logs', () => {

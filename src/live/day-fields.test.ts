@@ -3,7 +3,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DAY_FIELD_SOURCES } from '../app/loaders.js';
 import { DAY_TOPIC, WEEK_TOPIC } from '../planning/planning.live.js';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
 import { liveClient, type LiveClient } from '../../test/support/live-client.js';
@@ -23,13 +23,12 @@ describe('the day subscription follows every field of Day', () => {
   let socket: LiveClient;
 
   beforeAll(async () => {
-    app = await startTestApp();
+    app = await sharedTestApp();
     user = await signUp(app.url);
     days = await weekDayIds(user.client, MONDAY);
   });
   afterAll(async () => {
     await socket?.dispose();
-    await app?.close();
   });
 
   it('each field of the schema\'s Day declares the records it reads, and a write to any of them reaches dayChanged and weekChanged', () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createTemplate, dinnerWeek, expectNotFound, expectRule, expectValidation, freshWeek, MISSING_ID, outboxEvents, setMeal } from './nutrition.test-helpers.js';
 
@@ -9,12 +9,9 @@ let aliceId: string;
 let bob: HttpClient;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice, id: aliceId } = await signUp(app.url));
   ({ client: bob } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function cookItem(client: HttpClient, dayId: string): Promise<any> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createTemplate, dinnerWeek, expectNotFound, expectValidation, freshWeek, mondayAfter, MISSING_ID, setMeal } from './nutrition.test-helpers.js';
 
@@ -8,12 +8,9 @@ let alice: HttpClient;
 let bob: HttpClient;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 /** A week whose three cook days have meals: Monday `a`, Wednesday `b`, Friday `c` (and Sunday `sunday`). */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createPerimeterTasks, expectGraphQLError, expectValidation, firstDay } from './planning.test-helpers.js';
 
@@ -12,13 +12,10 @@ let tasks: any[];
 const MEGABYTE = 'x'.repeat(1024 * 1024);
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client } = await signUp(app.url));
   day = await firstDay(client);
   tasks = await createPerimeterTasks(client, 3);
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function dayAsStored(): Promise<any> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createPerimeterTasks, expectGraphQLError, expectNotFound, generateWeek, outboxEvents } from './planning.test-helpers.js';
 
@@ -18,7 +18,7 @@ let bobTasks: any[];
 const START = '2032-02-02';
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice, id: aliceId } = await signUp(app.url));
   ({ client: bob, id: bobId } = await signUp(app.url));
   aliceWeek = await generateWeek(alice, START);
@@ -30,9 +30,6 @@ beforeAll(async () => {
   await alice.patch(`/api/v1/days/${aliceDay.id}`, { notes: 'private' });
   bobDay = (await generateWeek(bob, '2032-03-01')).days[0];
   bobTasks = await createPerimeterTasks(bob, 3, 'Bob');
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function aliceUnchanged(): Promise<void> {

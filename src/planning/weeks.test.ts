@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import {
   MISSING_ID,
@@ -17,11 +17,8 @@ let client: HttpClient;
 let userId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client, id: userId } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const DATES = ['2031-03-03', '2031-03-04', '2031-03-05', '2031-03-06', '2031-03-07', '2031-03-08', '2031-03-09'];

@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { parse } from 'yaml';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { HttpClient } from '../../test/support/http-client.js';
 import { publicRoutes } from '../../rest/public-routes.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
@@ -10,16 +10,13 @@ let app: TestApp;
 let text: string;
 let doc: any;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   const res = await new HttpClient(app.url).get('/api/public/v1/openapi.yaml');
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^application\/yaml/);
   expect(res.headers.get('api-version')).toBe('v1');
   text = res.text;
   doc = parse(text);
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const resolve = (schema: any): any => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpResult } from '../../test/support/http-client.js';
 import { todayIn } from '../core/dates.js';
 import { outboxEvents, createExercise } from '../training/activity.test-helpers.js';
@@ -20,11 +20,8 @@ import { STEPS_MAX, WATER_VOLUME_MAX_ML } from '../wellness/wellness.types.js';
 let app: TestApp;
 let user: Awaited<ReturnType<typeof keyHolder>>;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   user = await keyHolder(app);
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const ISO_TIME = '2026-11-22T06:45:00.000Z';

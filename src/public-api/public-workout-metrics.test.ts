@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { globalExercise } from '../training/activity.test-helpers.js';
 import { keyHolder } from './public-api.test-helpers.js';
 
 let app: TestApp;
 let user: Awaited<ReturnType<typeof keyHolder>>;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   user = await keyHolder(app);
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 describe('POST /workouts and the training metrics', () => {

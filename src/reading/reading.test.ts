@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MISSING_ID } from '../../test/support/fixtures.js';
 import { expectNotFound, expectRule, expectValidation, outboxEvents } from '../../test/support/expectations.js';
@@ -13,12 +13,9 @@ let bob: HttpClient;
 let bobId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob, id: bobId } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function createBook(client: HttpClient, body: Record<string, unknown> = {}): Promise<any> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { MISSING_ID, createCategory, createTask } from './tasks.test-helpers.js';
 import { expectValidation } from '../../test/support/expectations.js';
@@ -7,11 +7,8 @@ import { expectValidation } from '../../test/support/expectations.js';
 let app: TestApp;
 let client: HttpClient;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 describe('POST /task-categories', () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createCategory, createTask, outboxEvents, weekDays } from './tasks.test-helpers.js';
 import { expectNotFound } from '../../test/support/expectations.js';
@@ -17,7 +17,7 @@ let bobCategory: any;
 let bobDay: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob, id: bobId } = await signUp(app.url));
   aliceCategory = await createCategory(alice, { name: 'Alice only', color: '#AA0000' });
@@ -26,9 +26,6 @@ beforeAll(async () => {
   bobCategory = await createCategory(bob, { name: 'Bob only' });
   [bobDay] = await weekDays(bob);
   bobTask = await createTask(bob, { title: 'Bob task' });
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function aliceTaskUnchanged() {

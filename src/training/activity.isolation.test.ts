@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { createExercise, expectNotFound, gqlCode, globalExercise, outboxEvents, weekDays } from './activity.test-helpers.js';
 
@@ -15,7 +15,7 @@ let aliceSession: any;
 let bench: any;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob, id: bobId } = await signUp(app.url));
   [aliceDay] = await weekDays(alice, '2027-05-03');
@@ -31,9 +31,6 @@ beforeAll(async () => {
   ).body.data;
   await alice.post('/api/v1/mobility/sessions', { dayId: aliceDay, focus: 'Hips', duration: 10, intensity: 3 });
   await alice.post('/api/v1/body-composition/measurements', { dayId: aliceDay, weight: 60 });
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function aliceUnchanged() {

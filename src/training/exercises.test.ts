@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { Exercise } from './exercise.entity.js';
 import { GLOBAL_EXERCISES, globalExerciseId, seedGlobalExercises } from './exercise-catalog.seed.js';
@@ -10,11 +10,8 @@ let app: TestApp;
 let client: HttpClient;
 let userId: string;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client, id: userId } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 /** The names in the database's own collation order (the order `orderBy name` answers). */

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { DayService } from '../planning/day.service.js';
 import { CardioSessionService } from './cardio-session.service.js';
@@ -10,12 +10,9 @@ let app: TestApp;
 let client: HttpClient;
 let days: string[];
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client } = await signUp(app.url));
   days = await weekDays(client);
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const mobility = (dayId: string, extra: Record<string, unknown> = {}) => ({ dayId, focus: 'Hips', duration: 20, intensity: 4, ...extra });

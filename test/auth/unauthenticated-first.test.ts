@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { getNamedType, isLeafType, isNonNullType, type GraphQLField, type GraphQLSchema } from 'graphql';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { sharedTestApp, type TestApp } from '../support/test-app.js';
 import { HttpClient } from '../support/http-client.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { publicRoutes } from '../../rest/public-routes.js';
@@ -40,10 +40,7 @@ describe('401 before the input is read, on every surface', () => {
   let app: TestApp;
   let schema: GraphQLSchema;
   beforeAll(async () => {
-    [app, schema] = await Promise.all([startTestApp(), buildAppSchema()]);
-  });
-  afterAll(async () => {
-    await app?.close();
+    [app, schema] = await Promise.all([sharedTestApp(), buildAppSchema()]);
   });
 
   it('answers 401 to an anonymous {} on every Session API route that needs a session', async () => {

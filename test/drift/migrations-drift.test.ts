@@ -1,15 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadMigrationsList, migrationNames } from '../../src/migrations/index.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { sharedTestApp, type TestApp } from '../support/test-app.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 describe('migrations', () => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../support/test-app.js';
 import { signUp, type HttpClient, type HttpResult } from '../support/http-client.js';
 import { sql } from '../support/db.js';
 import { weekDayIds } from '../support/fixtures.js';
@@ -20,10 +20,7 @@ import { MAX_AGENDA_ENTRIES } from '../../src/agenda/agenda.service.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 const db = <T extends Record<string, any> = Record<string, any>>(text: string, params: unknown[] = []) => sql<T>(app.databaseUrl, text, params);

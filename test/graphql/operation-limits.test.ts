@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { parse, print } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../support/test-app.js';
 import { signUp, type HttpResult } from '../support/http-client.js';
 import { buildAppSchema } from '../../src/app/schema.js';
 import { OPERATION_LIMITS, operationLimitViolation, worstCaseCost } from '../../src/graphql/operation-limits.js';
@@ -12,10 +12,7 @@ import { publicRoutes } from '../../rest/public-routes.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 const aliased = (count: number, selection: string) => `{ ${Array.from({ length: count }, (_, i) => `a${i}: ${selection}`).join(' ')} }`;

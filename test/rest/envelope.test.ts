@@ -1,14 +1,11 @@
 import { request as httpRequest } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../support/test-app.js';
 import { HttpClient, signUp, type HttpResult } from '../support/http-client.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 let n = 0;

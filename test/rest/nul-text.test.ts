@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../support/test-app.js';
 import { signUp } from '../support/http-client.js';
 import { keyHolder } from '../../src/public-api/public-api.test-helpers.js';
 
 // PostgreSQL cannot store U+0000; any text field carrying it must be a 400, never a 500.
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 describe('text with a NUL character', () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../support/test-app.js';
 import { signUp, type HttpClient, type HttpResult } from '../support/http-client.js';
 
 /**
@@ -11,11 +11,8 @@ import { signUp, type HttpClient, type HttpResult } from '../support/http-client
 let app: TestApp;
 let client: HttpClient;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 let weeks = 0;

@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ClientError } from 'graphql-request';
-import { startTestApp, type TestApp } from './test-app.js';
+import { sharedTestApp, type TestApp } from './test-app.js';
 import { graphqlSdk } from './graphql-client.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 describe('accounts through the generated GraphQL SDK', () => {

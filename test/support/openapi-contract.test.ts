@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from './test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from './test-app.js';
 import { signUp } from './http-client.js';
 import { contractBreaches, toJsonSchema, type Exchange } from './openapi-contract.js';
 
@@ -9,10 +9,7 @@ import { contractBreaches, toJsonSchema, type Exchange } from './openapi-contrac
  */
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 const exchange = (overrides: Partial<Exchange>): Exchange => ({ baseUrl: app.url, method: 'GET', path: '/api/v1/tasks', status: 200, contentType: 'application/json', body: {}, ...overrides });

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sharedTestApp, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { callbackOf, CLIENT, oidcEnv, reserveTestProvider, type TestProvider } from './oidc-provider.test-helpers.js';
 
 /**
@@ -33,13 +33,13 @@ beforeAll(async () => {
   [down, hanging, off, back] = await Promise.all([
     startTestApp(oidcEnv(`http://127.0.0.1:${downPort}`, { RATE_LIMIT_AUTH_MAX: '4' })),
     startTestApp(oidcEnv(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { OIDC_TIMEOUT_MS: '300', PASSWORD_SIGN_IN_DISABLED: 'true' })),
-    startTestApp(),
+    sharedTestApp(),
     // READYZ_PROBE_CACHE_MS 0: /readyz asks the provider each time, so its return shows at once.
     startTestApp(oidcEnv(`http://127.0.0.1:${backPort}`, { READYZ_PROBE_CACHE_MS: '0' })),
   ]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([down?.close(), hanging?.close(), off?.close(), back?.close()]);
+  await Promise.all([down?.close(), hanging?.close(), back?.close()]);
   await returned?.close();
   silent?.closeAllConnections();
   silent?.close();

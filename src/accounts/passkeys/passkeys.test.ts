@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../../../test/support/db.js';
 import { HttpClient, signUp } from '../../../test/support/http-client.js';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { enableTotp } from '../two-factor/two-factor.test-helpers.js';
 import { MAX_PASSKEYS } from './passkey-registration.js';
 import { SoftAuthenticator } from './soft-authenticator.test-helpers.js';
@@ -14,11 +14,8 @@ import { SoftAuthenticator } from './soft-authenticator.test-helpers.js';
 let app: TestApp;
 let base: string;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   base = app.server.deps.config.baseUrl;
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function addPasskey(client: HttpClient, name = 'Key', authenticator = new SoftAuthenticator()) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { HttpClient, signUp } from '../../../test/support/http-client.js';
 import { sql } from '../../../test/support/db.js';
 import { expectNotFound, expectStatus } from '../../../test/support/expectations.js';
@@ -8,10 +8,7 @@ import { ipRangeOf } from '../sign-in/ip-range.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 /** Another browser of the same person: signs in with its own User-Agent. */

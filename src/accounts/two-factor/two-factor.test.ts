@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Secret, TOTP } from 'otpauth';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sharedTestApp, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { HttpClient, signUp } from '../../../test/support/http-client.js';
 import { sql } from '../../../test/support/db.js';
 import { expectStatus, expectValidation } from '../../../test/support/expectations.js';
@@ -8,10 +8,7 @@ import { enableTotp, freshTimeStep, totpCode, wrongCode } from './two-factor.tes
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 // Each test uses the codes of at most three neighbouring time steps: start it early in a step.
 beforeEach(() => freshTimeStep());

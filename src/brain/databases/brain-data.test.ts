@@ -1,7 +1,7 @@
 import { buffer } from 'node:stream/consumers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ZipFile } from 'yazl';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { unzip } from '../../../test/support/zip.js';
 import { expectStatus } from '../../../test/support/expectations.js';
@@ -20,12 +20,9 @@ let bob: HttpClient;
 let bobId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice, id: aliceId } = await signUp(app.url));
   ({ client: bob, id: bobId } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 /** Writes the parts into a yazl zip and reads it back with yauzl: file name → text. */

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { parse } from 'yaml';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { expectStatus } from '../../../test/support/expectations.js';
 import { safeSegment } from './zip-names.js';
@@ -10,10 +10,7 @@ import { safeSegment } from './zip-names.js';
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 const api = '/api/v1/brain';

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { HttpClient, signUp } from '../../../test/support/http-client.js';
 import { MISSING_ID } from '../../../test/support/fixtures.js';
 import { expectNotFound, expectStatus, expectValidation, outboxEvents } from '../../../test/support/expectations.js';
@@ -31,12 +31,9 @@ const QUIZ = [
 ];
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice, id: aliceId } = await signUp(app.url));
   ({ client: bob, id: bobId } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 async function makeForm(client: HttpClient, body: Record<string, unknown> = {}): Promise<any> {

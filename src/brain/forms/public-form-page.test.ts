@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { expectStatus, outboxEvents } from '../../../test/support/expectations.js';
 
@@ -9,11 +9,8 @@ let alice: HttpClient;
 let aliceId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: alice, id: aliceId } = await signUp(app.url));
-});
-afterAll(async () => {
-  await app?.close();
 });
 
 const FIELDS = [

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { markSnippet, searchQuery } from './brain-search.service.js';
@@ -8,10 +8,7 @@ import { markSnippet, searchQuery } from './brain-search.service.js';
 let app: TestApp;
 
 beforeAll(async () => {
-  app = await startTestApp();
-});
-afterAll(async () => {
-  await app?.close();
+  app = await sharedTestApp();
 });
 
 const api = '/api/v1/brain';
