@@ -1,16 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { CONFIG_SOURCE, settingsOf } from '../../scripts/settings-table.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
-/** Every environment variable src/core/config.ts reads: `env.NAME`, and the name given to a reader (`readInt(env, 'NAME', …)`). */
+/** Every environment variable src/core/config.ts reads, as the settings table of docs/operations.md finds them. */
 function settingsRead(): string[] {
-  const source = readFileSync(join(root, 'src', 'core', 'config.ts'), 'utf8');
-  const names = new Set<string>();
-  for (const match of source.matchAll(/\benv\.([A-Z][A-Z0-9_]+)/g)) names.add(match[1]!);
-  for (const match of source.matchAll(/\(env,\s*'([A-Z][A-Z0-9_]+)'/g)) names.add(match[1]!);
-  return [...names].sort();
+  return settingsOf(readFileSync(join(root, CONFIG_SOURCE), 'utf8')).map((setting) => setting.name);
 }
 
 it("every setting the service reads is named in the README's Configuration section", () => {
