@@ -99,7 +99,7 @@ async function run(ctx: ScenarioContext) {
   const receiver = await HttpReceiver.start();
   ctx.defer(() => receiver.close());
   const database = await ctx.database();
-  const service = await ctx.startService(database, { WEBHOOK_ALLOW_PRIVATE_URLS: 'true' });
+  const service = await ctx.startService(database, { REMINDER_ALLOW_PRIVATE_URLS: 'true' });
   ctx.log(`service pid ${service.pid} at ${service.url}; receiver at ${receiver.url}; ${USERS} users`);
 
   const user = await signUp(service.url, `reminders-template-${Date.now()}@example.com`);

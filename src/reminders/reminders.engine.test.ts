@@ -36,7 +36,7 @@ let smtp: Awaited<ReturnType<typeof startSmtp>>;
 beforeAll(async () => {
   receiver = await HttpReceiver.start();
   smtp = await startSmtp();
-  app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2000', SMTP_URL: smtp.url, APP_URL: `${APP_URL}/` });
+  app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', REMINDER_ALLOW_PRIVATE_URLS: 'true', REMINDER_SEND_TIMEOUT_MS: '2000', SMTP_URL: smtp.url, APP_URL: `${APP_URL}/` });
   engine = app.server.deps.reminders;
 });
 afterAll(async () => {

@@ -27,7 +27,7 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-/** WEBHOOK_TIMEOUT_MS 2000: a send's lease is 12 s. */
+/** REMINDER_SEND_TIMEOUT_MS 2000: a send's lease is 12 s. */
 async function setup(extra: Record<string, string> = {}) {
   const db = await freshDatabase();
   const data = await tempDir();
@@ -37,9 +37,9 @@ async function setup(extra: Record<string, string> = {}) {
     DATA_DIR: data.path,
     JWT_SECRET: 'reminder-tests-jwt-secret-0123456789abcdef',
     NODE_EXTRA_CA_CERTS: pki.caFile,
-    WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-    WEBHOOK_TIMEOUT_MS: '2000',
-    WEBHOOK_BACKOFF_UNIT_MS: '200',
+    REMINDER_ALLOW_PRIVATE_URLS: 'true',
+    REMINDER_SEND_TIMEOUT_MS: '2000',
+    REMINDER_BACKOFF_UNIT_MS: '200',
     REMINDER_SCAN_INTERVAL_MS: '100',
     // These tests make one person's 150 or 300 occurrences due together to test crashes and instances,
     // not the per-person budget (reminders.engine.test.ts tests that).
@@ -184,7 +184,7 @@ describe('restart during a due minute', () => {
     await blocker.query('rollback');
     expect(receiver.at(path)).toHaveLength(0);
     service = await start();
-    // After its lease (WEBHOOK_TIMEOUT_MS + 10 s) the delivery is taken over and sent, once.
+    // After its lease (REMINDER_SEND_TIMEOUT_MS + 10 s) the delivery is taken over and sent, once.
     const [push] = await receiver.waitFor(path, 1, 40_000);
     expect(decryptPush(push!.rawBody, keys)).toMatchObject({ reminderId: reminder.id });
     expect(push!.at).toBeGreaterThanOrEqual(new Date(claimed!.next_attempt_at).getTime() - 50);

@@ -17,7 +17,7 @@ describe('a push service goes away and comes back', () => {
   beforeAll(async () => {
     receiver = await HttpReceiver.start();
     port = Number(new URL(receiver.url).port);
-    app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_TIMEOUT_MS: '2000' });
+    app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', REMINDER_ALLOW_PRIVATE_URLS: 'true', REMINDER_SEND_TIMEOUT_MS: '2000' });
   }, 60_000);
   afterAll(async () => {
     await app?.close();
