@@ -1,54 +1,44 @@
-import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 
 /**
  * The tests in four projects by kind (README, "Tests"); `npm test` runs them all, `--project <name>` one.
- * Each file belongs to exactly one: browser, process and perf are named here, api takes the rest.
+ * A file's kind is read from the file, so a new one lands in the right project by itself:
+ * - browser: `*.browser.test.ts`, pages driven in a real headless Chromium;
+ * - process: files that start processes: the service on its own (test/support/service-process.ts), a
+ *   CLI, redis-server, initdb, vitest;
+ * - perf: files that count SQL statements (test/support/statement-counter.ts records every statement
+ *   of the process), so each runs alone in its process and no other app's background work is counted;
+ * - api: the rest.
  */
-const TEST_FILES = ['src/**/*.test.ts', 'rest/**/*.test.ts', 'test/**/*.test.ts'];
+type Kind = 'api' | 'browser' | 'process' | 'perf';
 
-/** Pages driven in a real headless Chromium. */
-const BROWSER = ['**/*.browser.test.ts'];
+const STARTS_PROCESSES = /from 'node:child_process'|\bstartService(Process)?\(/;
+const COUNTS_STATEMENTS = /statement-counter\.js'/;
 
-/** Files that start processes: the service itself (test/support/service-process.ts), a CLI, redis-server, initdb, vitest. */
-const PROCESS = [
-  'src/accounts/account-admin.test.ts',
-  'src/core/database/embedded-postgres-root.test.ts',
-  'src/gamification/gamification.webhooks.test.ts',
-  'src/portability/export/export.memory.test.ts',
-  'src/reminders/reminders.process.test.ts',
-  'src/webhooks/webhooks.restart.test.ts',
-  'test/resilience/database-outage.test.ts',
-  'test/resilience/graceful-shutdown.test.ts',
-  'test/resilience/redis-outage.test.ts',
-  'test/support/exit-code.test.ts',
-  'test/support/service-process.test.ts',
-];
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
-/**
- * Files that count the SQL statements of their app (test/support/statement-counter.ts records every
- * statement of the process): each runs alone in its process, so no other app's background work is counted.
- */
-const PERF = [
-  'test/perf/**/*.test.ts',
-  'src/accounts/account-mail-timing.test.ts',
-  'src/agenda/agenda-read-queries.test.ts',
-  'src/api-keys/api-key-cache.test.ts',
-  'src/brain/brain-read-queries.test.ts',
-  'src/brain/databases/databases.test.ts',
-  'src/connector/connector.oauth.test.ts',
-  'src/core/database/read-rows.test.ts',
-  'src/core/events/insert-with-event.test.ts',
-  'src/gamification/gamification.shop.test.ts',
-  'src/live/live-budget.test.ts',
-  'src/planning/week-read-queries.test.ts',
-  'src/projects/board-read-queries.test.ts',
-  'src/public-api/public-write-statements.test.ts',
-  'src/social/social.test.ts',
-  'src/tasks/tasks.graphql.test.ts',
-  'src/training/training-metrics.test.ts',
-  'src/training/training-sessions.test.ts',
-  'src/wellness/wellness.test.ts',
-];
+function kindOf(file: string): Kind {
+  if (file.endsWith('.browser.test.ts')) return 'browser';
+  const source = readFileSync(ROOT + file, 'utf8');
+  if (STARTS_PROCESSES.test(source)) return 'process';
+  if (COUNTS_STATEMENTS.test(source)) return 'perf';
+  return 'api';
+}
+
+function filesByKind(): Record<Kind, string[]> {
+  const files: Record<Kind, string[]> = { api: [], browser: [], process: [], perf: [] };
+  for (const root of ['src', 'rest', 'test']) {
+    for (const path of readdirSync(ROOT + root, { recursive: true, encoding: 'utf8' })) {
+      const file = `${root}/${path.replaceAll('\\', '/')}`;
+      if (file.endsWith('.test.ts')) files[kindOf(file)].push(file);
+    }
+  }
+  return files;
+}
+
+const files = filesByKind();
 
 // Node resolves `graphql` to its CommonJS entry for the packages vitest leaves to Node (type-graphql,
 // sofa-api); Vite would pick the ESM one for our code. Two copies of graphql cannot share a schema.
@@ -79,10 +69,10 @@ export default defineConfig({
     projects: [
       // Files share their worker's process and modules (no 3-4 s re-import per file) and, where they need
       // no settings of their own, one app per worker (sharedTestApp in test/support/test-app.ts).
-      project('api', { include: TEST_FILES, exclude: [...configDefaults.exclude, ...BROWSER, ...PROCESS, ...PERF], isolate: false }),
-      project('browser', { include: BROWSER }),
-      project('process', { include: PROCESS }),
-      project('perf', { include: PERF }),
+      project('api', { include: files.api, isolate: false }),
+      project('browser', { include: files.browser }),
+      project('process', { include: files.process }),
+      project('perf', { include: files.perf }),
     ],
   },
 });
