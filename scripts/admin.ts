@@ -12,6 +12,7 @@ import { resolveDatabase } from '../src/core/database/database-url.js';
 import { connectAppOrm } from '../src/app/database.js';
 import { migrate } from '../src/migrations/migrator.js';
 import { AccountAdminService, parseExpiry, parsePlan } from '../src/accounts/account-admin.service.js';
+import { setPasswordHashCost } from '../src/accounts/password.js';
 
 const USAGE = [
   'usage: npm run admin -- create-user <email> <password> [--plan free|pro]',
@@ -93,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     run = command(argv);
     config = loadConfig();
+    setPasswordHashCost(config.passwordHashCost);
   } catch (error) {
     if (error instanceof UsageError) {
       if (!error.message && argv.length) {

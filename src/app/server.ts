@@ -11,6 +11,7 @@ import { migrate } from '../migrations/migrator.js';
 import { connectAppOrm } from './database.js';
 import { loadJwtSecret } from '../core/secrets.js';
 import { SessionTokens } from '../accounts/session-token.js';
+import { setPasswordHashCost } from '../accounts/password.js';
 import { createMailer } from '../mail/mailer.js';
 import { buildAppSchema } from './schema.js';
 import { createLoaders } from './loaders.js';
@@ -52,6 +53,7 @@ export interface StartOptions {
 /** Starts the whole service: database (embedded unless DATABASE_URL), migrations, HTTP. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
+  setPasswordHashCost(config.passwordHashCost);
   const database = await resolveDatabase(config.databaseUrl, config.dataDir);
   let orm: Orm | undefined;
   let redis: RedisClientType | undefined;

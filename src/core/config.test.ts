@@ -43,6 +43,16 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ IMPORT_CHUNK_MS: '20001' })).toThrow('Invalid setting IMPORT_CHUNK_MS: must be at most 20000');
   });
 
+  it('hashes passwords at the standard argon2id cost unless PASSWORD_HASH_COST=test, which production refuses', () => {
+    expect(loadConfig({}).passwordHashCost).toBe('standard');
+    expect(loadConfig({ NODE_ENV: 'production' }).passwordHashCost).toBe('standard');
+    expect(loadConfig({ PASSWORD_HASH_COST: 'test' }).passwordHashCost).toBe('test');
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_HASH_COST: 'test' })).toThrow(
+      'Invalid setting PASSWORD_HASH_COST: "test" is for test runs and refused with NODE_ENV=production',
+    );
+    expect(() => loadConfig({ PASSWORD_HASH_COST: 'cheap' })).toThrow('Invalid setting PASSWORD_HASH_COST: expected one of standard, test, got "cheap"');
+  });
+
   it('reuses /readyz probes of remote services for READYZ_PROBE_CACHE_MS: 5000 by default, 0 = never', () => {
     expect(loadConfig({}).readyzProbeCacheMs).toBe(5_000);
     expect(loadConfig({ READYZ_PROBE_CACHE_MS: '0' }).readyzProbeCacheMs).toBe(0);

@@ -72,6 +72,8 @@ export interface Config {
   trustedOrigins: string[];
   /** SHUTDOWN_DRAIN_MS: after SIGTERM, how long open connections are still answered (with `Connection: close`). */
   shutdownDrainMs: number;
+  /** PASSWORD_HASH_COST: argon2id at OWASP's minimum (`standard`), or at its least for test runs (`test`). */
+  passwordHashCost: 'standard' | 'test';
   /** How long HTTP connections may idle and how long a request's headers may take (src/http/connection-timeouts.ts). */
   http: HttpTimeoutSettings;
   /**
@@ -329,6 +331,16 @@ function readVapidKey(env: Env, name: string, bytes: number): string | undefined
   return raw;
 }
 
+/**
+ * NODE_ENV: with `production` (the Docker image sets it) PASSWORD_HASH_COST=test is refused, since such a
+ * hash is cheap to compute and so to guess; no other setting depends on it.
+ */
+function readPasswordHashCost(env: Env): 'standard' | 'test' {
+  const cost = readEnum(env, 'PASSWORD_HASH_COST', ['standard', 'test'] as const, 'standard');
+  if (cost === 'test' && env.NODE_ENV === 'production') throw new ConfigError('PASSWORD_HASH_COST', '"test" is for test runs and refused with NODE_ENV=production');
+  return cost;
+}
+
 function readSecondFactorLock(env: Env): SecondFactorLockSettings {
   const maxFailures = readInt(env, 'SECOND_FACTOR_MAX_FAILURES', 10, 2);
   const freeFailures = readInt(env, 'SECOND_FACTOR_FREE_FAILURES', 5, 1);
@@ -449,6 +461,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: readTrustProxy(env),
     graphqlDebug: readBool(env, 'GRAPHQL_DEBUG', false),
     shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 1000),
+    passwordHashCost: readPasswordHashCost(env),
     http: readHttpTimeouts(env),
     importChunkMs: readIntUpTo(env, 'IMPORT_CHUNK_MS', 3000, 1, 20_000),
     readyzProbeCacheMs: readInt(env, 'READYZ_PROBE_CACHE_MS', 5_000),
