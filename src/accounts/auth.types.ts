@@ -1,6 +1,7 @@
 import { ArgsType, Field, ObjectType } from 'type-graphql';
 import { isEmail, IsBoolean, IsOptional, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import { User } from './user.entity.js';
+import { Text } from '../core/validation/text.js';
 
 const PASSWORD_MIN = 8;
 const PASSWORD_MAX = 256;
@@ -33,13 +34,11 @@ export class CredentialsArgs {
 @ArgsType()
 export class LoginArgs {
   @Field(() => String)
-  @IsString()
-  @MaxLength(320)
+  @Text(320)
   email!: string;
 
   @Field(() => String)
-  @IsString()
-  @MaxLength(PASSWORD_MAX)
+  @Text(PASSWORD_MAX)
   password!: string;
 }
 
@@ -72,8 +71,7 @@ export class ResetPasswordArgs extends TokenArgs {
 @ArgsType()
 export class ChangePasswordArgs {
   @Field(() => String)
-  @IsString()
-  @MaxLength(PASSWORD_MAX)
+  @Text(PASSWORD_MAX)
   currentPassword!: string;
 
   @Field(() => String)

@@ -1,8 +1,9 @@
 import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, UUID } from '../core/scalars.js';
 import { ApiKey } from './api-key.entity.js';
+import { RequiredText } from '../core/validation/text.js';
 
 export const API_KEY_NAME_MAX = 100;
 
@@ -18,10 +19,7 @@ export class ListApiKeysArgs extends PageArgs {}
 @ArgsType()
 export class CreateApiKeyArgs {
   @Field(() => String, { description: 'A label for the key, 1-100 characters.' })
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(API_KEY_NAME_MAX, { message: `name must be at most ${API_KEY_NAME_MAX} characters` })
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @RequiredText('name', API_KEY_NAME_MAX)
   name!: string;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'Optional expiry (ISO 8601, in the future).' })

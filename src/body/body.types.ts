@@ -1,10 +1,10 @@
 import { ArgsType, Field, Float } from 'type-graphql';
-import { IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, LocalDate, UUID } from '../core/scalars.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
-
-const FINITE = { allowNaN: false, allowInfinity: false } as const;
+import { OptionalText } from '../core/validation/text.js';
+import { BoundedNumber } from '../core/validation/numbers.js';
 
 /** Upper bound shared by the session API and the Public API (one rule for both). */
 export const BODY_WEIGHT_MAX_KG = 1_000;
@@ -36,36 +36,26 @@ export class CreateBodyMeasurementArgs {
 
   @Field(() => Float, { nullable: true, description: 'Kilograms, above 0.' })
   @IsOptional()
-  @IsNumber(FINITE)
-  @Min(0.001, { message: BODY_MESSAGES.positive('weight') })
-  @Max(BODY_WEIGHT_MAX_KG, { message: BODY_MESSAGES.atMostKg('weight', BODY_WEIGHT_MAX_KG) })
+  @BoundedNumber(0.001, BODY_WEIGHT_MAX_KG, { min: BODY_MESSAGES.positive('weight'), max: BODY_MESSAGES.atMostKg('weight', BODY_WEIGHT_MAX_KG) })
   weight?: number;
 
   @Field(() => Float, { nullable: true, description: 'Percent, 0-100.' })
   @IsOptional()
-  @IsNumber(FINITE)
-  @Min(0, { message: BODY_MESSAGES.range('bodyFat', 0, BODY_FAT_MAX) })
-  @Max(BODY_FAT_MAX, { message: BODY_MESSAGES.range('bodyFat', 0, BODY_FAT_MAX) })
+  @BoundedNumber(0, BODY_FAT_MAX, { min: BODY_MESSAGES.range('bodyFat', 0, BODY_FAT_MAX), max: BODY_MESSAGES.range('bodyFat', 0, BODY_FAT_MAX) })
   bodyFat?: number;
 
   @Field(() => Float, { nullable: true, description: 'Centimetres, above 0.' })
   @IsOptional()
-  @IsNumber(FINITE)
-  @Min(0.001, { message: BODY_MESSAGES.positive('waist') })
-  @Max(GIRTH_MAX_CM)
+  @BoundedNumber(0.001, GIRTH_MAX_CM, { min: BODY_MESSAGES.positive('waist') })
   waist?: number;
 
   @Field(() => Float, { nullable: true, description: 'Centimetres, above 0.' })
   @IsOptional()
-  @IsNumber(FINITE)
-  @Min(0.001, { message: BODY_MESSAGES.positive('hip') })
-  @Max(GIRTH_MAX_CM)
+  @BoundedNumber(0.001, GIRTH_MAX_CM, { min: BODY_MESSAGES.positive('hip') })
   hip?: number;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(BODY_NOTES_MAX)
+  @OptionalText(BODY_NOTES_MAX)
   notes?: string;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })

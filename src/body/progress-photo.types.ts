@@ -1,8 +1,9 @@
 import { ArgsType, Field } from 'type-graphql';
-import { IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEnum } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { LocalDate, UUID } from '../core/scalars.js';
 import { PhotoPose, ProgressPhoto } from './progress-photo.entity.js';
+import { OptionalText } from '../core/validation/text.js';
 
 export const PHOTO_NOTES_MAX = 2_000;
 
@@ -32,9 +33,7 @@ export class CreateProgressPhotoArgs {
   pose!: PhotoPose;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(PHOTO_NOTES_MAX, { message: `notes must be at most ${PHOTO_NOTES_MAX} characters` })
+  @OptionalText(PHOTO_NOTES_MAX, 'notes')
   notes?: string | null;
 }
 

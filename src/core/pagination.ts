@@ -1,5 +1,6 @@
 import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
-import { IsInt, IsOptional, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
+import { WholeNumber } from './validation/numbers.js';
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 100;
@@ -8,14 +9,12 @@ export const MAX_PAGE_SIZE = 100;
 export class PageArgs {
   @Field(() => Int, { nullable: true, description: 'Page number, from 1 (default 1).' })
   @IsOptional()
-  @IsInt()
-  @Min(1)
+  @WholeNumber(1, undefined)
   page?: number;
 
   @Field(() => Int, { nullable: true, description: 'Items per page (default 50; more than 100 counts as 100).' })
   @IsOptional()
-  @IsInt()
-  @Min(1)
+  @WholeNumber(1, undefined)
   limit?: number;
 }
 

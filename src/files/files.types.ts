@@ -1,9 +1,10 @@
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
-import { IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsEnum, IsOptional } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, UUID } from '../core/scalars.js';
 import { FileType, VariantName } from './file-kinds.js';
 import { StoredFile } from './stored-file.entity.js';
+import { OptionalText } from '../core/validation/text.js';
 
 @ArgsType()
 export class FileIdArgs {
@@ -19,15 +20,11 @@ export class ListFilesArgs extends PageArgs {
   fileType?: FileType;
 
   @Field(() => String, { nullable: true, description: 'Exact MIME type, e.g. image/png.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   mimeType?: string;
 
   @Field(() => String, { nullable: true, description: 'Part of the file name, case-insensitive.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(255)
+  @OptionalText(255)
   search?: string;
 }
 

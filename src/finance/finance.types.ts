@@ -1,12 +1,12 @@
 import { ArgsType, Field } from 'type-graphql';
-import { IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsString, Matches } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { LocalDate, UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { FinanceAccount } from './finance-account.entity.js';
 import { FinanceTransaction } from './finance-transaction.entity.js';
 import { Money } from '../core/money.js';
-import { NOT_BLANK } from '../core/validation/text.js';
+import { OptionalText, RequiredText } from '../core/validation/text.js';
 import { RECURRENCE_RULE_MAX } from '../core/recurrence/recurrence.js';
 
 export const NAME_MAX = 200;
@@ -20,9 +20,7 @@ const CURRENCY_SHAPE = /^[A-Za-z]{3}$/;
 @ArgsType()
 export class ListAccountsArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Exact type, any case.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(TYPE_MAX)
+  @OptionalText(TYPE_MAX)
   type?: string;
 
   @Field(() => Boolean, { nullable: true })
@@ -38,17 +36,11 @@ export class AccountIdArgs {
 @ArgsType()
 export class CreateAccountArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @Field(() => String, { description: 'For example checking, savings, cash, credit_card.' })
-  @IsString()
-  @MinLength(1, { message: 'type must not be empty' })
-  @MaxLength(TYPE_MAX, { message: `type must be at most ${TYPE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  @RequiredText('type', TYPE_MAX)
   type!: string;
 
   @Field(() => Money, { nullable: true, description: 'The opening balance (default 0).' })
@@ -67,18 +59,12 @@ export class CreateAccountArgs {
 export class UpdateAccountArgs extends AccountIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', NAME_MAX)
   name?: string;
 
   @Field(() => String, { nullable: true })
   @IfPresent('type')
-  @IsString()
-  @MinLength(1, { message: 'type must not be empty' })
-  @MaxLength(TYPE_MAX, { message: `type must be at most ${TYPE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  @RequiredText('type', TYPE_MAX)
   type?: string;
 
   @Field(() => String, { nullable: true, description: 'ISO 4217 code.' })
@@ -109,9 +95,7 @@ export class ListTransactionsArgs extends PageArgs {
   endDate?: string;
 
   @Field(() => String, { nullable: true, description: 'Exact category, any case.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(CATEGORY_MAX)
+  @OptionalText(CATEGORY_MAX)
   category?: string;
 }
 
@@ -130,15 +114,11 @@ export class CreateTransactionArgs {
   amount!: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @OptionalText(DESCRIPTION_MAX, 'description')
   description?: string | null;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(CATEGORY_MAX, { message: `category must be at most ${CATEGORY_MAX} characters` })
+  @OptionalText(CATEGORY_MAX, 'category')
   category?: string | null;
 
   @Field(() => LocalDate, { description: 'YYYY-MM-DD.' })
@@ -155,9 +135,7 @@ export class CreateTransactionArgs {
     description:
       'RFC 5545 RRULE (`FREQ=MONTHLY`, `FREQ=WEEKLY;BYDAY=FR;COUNT=10` …; daily or less often): this transaction is booked now and starts the series; each later date is booked on that date. Makes it `recurring`.',
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  @OptionalText(RECURRENCE_RULE_MAX, 'recurrence')
   recurrence?: string | null;
 }
 
@@ -172,15 +150,11 @@ export class UpdateTransactionArgs extends TransactionIdArgs {
   amount?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @OptionalText(DESCRIPTION_MAX, 'description')
   description?: string | null;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(CATEGORY_MAX, { message: `category must be at most ${CATEGORY_MAX} characters` })
+  @OptionalText(CATEGORY_MAX, 'category')
   category?: string | null;
 
   @Field(() => LocalDate, { nullable: true })
@@ -199,9 +173,7 @@ export class UpdateTransactionArgs extends TransactionIdArgs {
     description:
       "Starts or changes the series of this transaction (a single one or a series' first; booked occurrences stay, bookings go on after the last); null stops it (booked ones stay).",
   })
-  @IsOptional()
-  @IsString()
-  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  @OptionalText(RECURRENCE_RULE_MAX, 'recurrence')
   recurrence?: string | null;
 }
 

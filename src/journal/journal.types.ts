@@ -1,11 +1,12 @@
 import { ArgsType, Field, Int } from 'type-graphql';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { JournalEntry } from './journal-entry.entity.js';
 import { JournalQuestion } from './journal-question.entity.js';
-import { NOT_BLANK } from '../core/validation/text.js';
+import { RequiredText } from '../core/validation/text.js';
+import { WholeNumber } from '../core/validation/numbers.js';
 
 export const QUESTION_MAX = 500;
 export const ANSWER_MAX = 10_000;
@@ -31,17 +32,12 @@ export class JournalQuestionIdArgs {
 @ArgsType()
 export class CreateJournalQuestionArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'question must not be empty' })
-  @MaxLength(QUESTION_MAX, { message: `question must be at most ${QUESTION_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'question must not be blank' })
+  @RequiredText('question', QUESTION_MAX)
   question!: string;
 
   @Field(() => Int, { nullable: true, description: `Position among your questions, 0-${QUESTION_ORDER_MAX}; defaults to after your last one.` })
   @IsOptional()
-  @IsInt({ message: ORDER_MESSAGES.int })
-  @Min(0, { message: ORDER_MESSAGES.min })
-  @Max(QUESTION_ORDER_MAX, { message: ORDER_MESSAGES.max })
+  @WholeNumber(0, QUESTION_ORDER_MAX, ORDER_MESSAGES)
   order?: number | null;
 }
 
@@ -49,17 +45,12 @@ export class CreateJournalQuestionArgs {
 export class UpdateJournalQuestionArgs extends JournalQuestionIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('question')
-  @IsString()
-  @MinLength(1, { message: 'question must not be empty' })
-  @MaxLength(QUESTION_MAX, { message: `question must be at most ${QUESTION_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'question must not be blank' })
+  @RequiredText('question', QUESTION_MAX)
   question?: string;
 
   @Field(() => Int, { nullable: true })
   @IfPresent('order')
-  @IsInt({ message: ORDER_MESSAGES.int })
-  @Min(0, { message: ORDER_MESSAGES.min })
-  @Max(QUESTION_ORDER_MAX, { message: ORDER_MESSAGES.max })
+  @WholeNumber(0, QUESTION_ORDER_MAX, ORDER_MESSAGES)
   order?: number;
 }
 
@@ -92,10 +83,7 @@ export class CreateJournalEntryArgs {
   questionId!: string;
 
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'answer must not be empty' })
-  @MaxLength(ANSWER_MAX, { message: `answer must be at most ${ANSWER_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'answer must not be blank' })
+  @RequiredText('answer', ANSWER_MAX)
   answer!: string;
 }
 
@@ -103,10 +91,7 @@ export class CreateJournalEntryArgs {
 export class UpdateJournalEntryArgs extends JournalEntryIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('answer')
-  @IsString()
-  @MinLength(1, { message: 'answer must not be empty' })
-  @MaxLength(ANSWER_MAX, { message: `answer must be at most ${ANSWER_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'answer must not be blank' })
+  @RequiredText('answer', ANSWER_MAX)
   answer?: string;
 }
 

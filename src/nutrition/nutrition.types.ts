@@ -2,25 +2,19 @@ import { ArgsType, Field, Float, InputType, Int } from 'type-graphql';
 import {
   ArrayMaxSize,
   IsBoolean,
-  IsInt,
   IsNumber,
   IsOptional,
   IsPositive,
-  IsString,
-  Matches,
   Max,
-  MaxLength,
-  Min,
-  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { UUID } from '../core/scalars.js';
-import { StorableText } from '../core/storable-text.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { DinnerPlan } from './dinner-plan.entity.js';
 import { MealTemplate } from './meal-template.entity.js';
-import { NOT_BLANK } from '../core/validation/text.js';
+import { OptionalText, RequiredText } from '../core/validation/text.js';
+import { WholeNumber } from '../core/validation/numbers.js';
 
 export const NAME_MAX = 200;
 export const UNIT_MAX = 50;
@@ -44,11 +38,7 @@ export const SERVINGS_MESSAGES = {
 @InputType('IngredientInput')
 export class IngredientInput {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
-  @StorableText('name')
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @Field(() => Float, { nullable: true, description: 'Above 0 (one batch); leave out for "to taste".' })
@@ -59,17 +49,11 @@ export class IngredientInput {
   quantity?: number | null;
 
   @Field(() => String, { nullable: true, description: 'e.g. g, ml, pcs; may be empty (default).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(UNIT_MAX, { message: `unit must be at most ${UNIT_MAX} characters` })
-  @StorableText('unit')
+  @OptionalText(UNIT_MAX, 'unit')
   unit?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Shop section, e.g. produce; may be empty (default).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(SECTION_MAX, { message: `section must be at most ${SECTION_MAX} characters` })
-  @StorableText('section')
+  @OptionalText(SECTION_MAX, 'section')
   section?: string | null;
 }
 
@@ -82,11 +66,7 @@ export class MealTemplateIdArgs {
 @ArgsType()
 export class CreateMealTemplateArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
-  @StorableText('name')
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @Field(() => [IngredientInput], { nullable: true, description: 'Defaults to none.' })
@@ -96,10 +76,7 @@ export class CreateMealTemplateArgs {
   ingredients?: IngredientInput[];
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(INSTRUCTIONS_MAX)
-  @StorableText('instructions')
+  @OptionalText(INSTRUCTIONS_MAX)
   instructions?: string;
 
   @Field(() => UUID, { nullable: true, description: 'An image file of yours.' })
@@ -107,9 +84,7 @@ export class CreateMealTemplateArgs {
 
   @Field(() => Int, { nullable: true, description: `1-${SERVINGS_MAX}.` })
   @IsOptional()
-  @IsInt({ message: SERVINGS_MESSAGES.whole })
-  @Min(1, { message: SERVINGS_MESSAGES.min })
-  @Max(SERVINGS_MAX, { message: SERVINGS_MESSAGES.max })
+  @WholeNumber(1, SERVINGS_MAX, { int: SERVINGS_MESSAGES.whole, min: SERVINGS_MESSAGES.min, max: SERVINGS_MESSAGES.max })
   servings?: number;
 }
 
@@ -117,11 +92,7 @@ export class CreateMealTemplateArgs {
 export class UpdateMealTemplateArgs extends MealTemplateIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
-  @StorableText('name')
+  @RequiredText('name', NAME_MAX)
   name?: string;
 
   @Field(() => [IngredientInput], { nullable: true, description: 'Replaces every ingredient.' })
@@ -131,10 +102,7 @@ export class UpdateMealTemplateArgs extends MealTemplateIdArgs {
   ingredients?: IngredientInput[];
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(INSTRUCTIONS_MAX)
-  @StorableText('instructions')
+  @OptionalText(INSTRUCTIONS_MAX)
   instructions?: string | null;
 
   @Field(() => UUID, { nullable: true, description: 'An image file of yours; null clears it.' })
@@ -142,9 +110,7 @@ export class UpdateMealTemplateArgs extends MealTemplateIdArgs {
 
   @Field(() => Int, { nullable: true, description: 'null clears it.' })
   @IsOptional()
-  @IsInt({ message: SERVINGS_MESSAGES.whole })
-  @Min(1, { message: SERVINGS_MESSAGES.min })
-  @Max(SERVINGS_MAX, { message: SERVINGS_MESSAGES.max })
+  @WholeNumber(1, SERVINGS_MAX, { int: SERVINGS_MESSAGES.whole, min: SERVINGS_MESSAGES.min, max: SERVINGS_MESSAGES.max })
   servings?: number | null;
 }
 
@@ -200,11 +166,7 @@ export class UpdateGroceryItemArgs extends GroceryListIdArgs {
 @ArgsType()
 export class AddGroceryItemArgs extends GroceryListIdArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
-  @StorableText('name')
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @Field(() => Float, { nullable: true, description: 'Above 0; may be left out.' })
@@ -215,17 +177,11 @@ export class AddGroceryItemArgs extends GroceryListIdArgs {
   quantity?: number;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(UNIT_MAX, { message: `unit must be at most ${UNIT_MAX} characters` })
-  @StorableText('unit')
+  @OptionalText(UNIT_MAX, 'unit')
   unit?: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(SECTION_MAX, { message: `section must be at most ${SECTION_MAX} characters` })
-  @StorableText('section')
+  @OptionalText(SECTION_MAX, 'section')
   section?: string;
 }
 

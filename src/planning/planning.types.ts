@@ -1,12 +1,14 @@
 import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
 import { JSONResolver } from 'graphql-scalars';
-import { ArrayMaxSize, IsBoolean, IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { LocalDate, UUID } from '../core/scalars.js';
 import { StorableText } from '../core/storable-text.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { ChecklistKey } from './checklist-key.js';
 import { PerimeterTask } from './perimeter-task.entity.js';
+import { OptionalText } from '../core/validation/text.js';
+import { BoundedNumber, WholeNumber } from '../core/validation/numbers.js';
 
 @ArgsType()
 export class WeekStartArgs {
@@ -34,10 +36,7 @@ export class DayIdArgs {
 @ArgsType()
 export class UpdateDayArgs extends DayIdArgs {
   @Field(() => String, { nullable: true, description: 'null clears the notes.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(10_000)
-  @StorableText('notes')
+  @OptionalText(10_000)
   notes?: string | null;
 
   @Field(() => Boolean, { nullable: true })
@@ -47,23 +46,17 @@ export class UpdateDayArgs extends DayIdArgs {
 
   @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
   @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10)
+  @WholeNumber(1, 10)
   mood?: number | null;
 
   @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
   @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(10)
+  @WholeNumber(1, 10)
   energy?: number | null;
 
   @Field(() => Float, { nullable: true, description: 'Hours, 0-24; null clears it.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0)
-  @Max(24)
+  @BoundedNumber(0, 24)
   sleepHours?: number | null;
 }
 

@@ -1,26 +1,14 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Matches,
-  Max,
-  MaxLength,
-  Min,
-  ValidateNested,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, UUID } from '../core/scalars.js';
-import { StorableText } from '../core/storable-text.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { Deadline } from './deadline.entity.js';
 import { Project } from './project.entity.js';
 import { ProjectTask } from './project-task.entity.js';
 import { Tag } from './tag.entity.js';
-import { HEX_COLOR, RequiredText, TEXT_MESSAGES } from '../core/validation/text.js';
+import { HexColour, OptionalText, RequiredText } from '../core/validation/text.js';
+import { WholeNumber } from '../core/validation/numbers.js';
 
 export const TITLE_MAX = 300;
 export const DESCRIPTION_MAX = 10_000;
@@ -61,7 +49,7 @@ export class CreateTagArgs {
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: TEXT_MESSAGES.hexColor('color') })
+  @HexColour('color')
   color?: string | null;
 }
 
@@ -74,7 +62,7 @@ export class UpdateTagArgs extends TagIdArgs {
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB; null removes it.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: TEXT_MESSAGES.hexColor('color') })
+  @HexColour('color')
   color?: string | null;
 }
 
@@ -109,10 +97,7 @@ export class CreateProjectArgs {
   title!: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
-  @StorableText('description')
+  @OptionalText(DESCRIPTION_MAX)
   description?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Free text such as work or personal (default personal).' })
@@ -134,10 +119,7 @@ export class UpdateProjectArgs extends ProjectIdArgs {
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
-  @StorableText('description')
+  @OptionalText(DESCRIPTION_MAX)
   description?: string | null;
 
   @Field(() => String, { nullable: true })
@@ -174,8 +156,7 @@ export class BoardColumnInput {
 
   @Field(() => Int, { nullable: true, description: 'Position (0-based); defaults to the place in the list. Renumbered 0..n-1.' })
   @IsOptional()
-  @IsInt({ message: 'order must be a whole number' })
-  @Min(0, { message: 'order must not be negative' })
+  @WholeNumber(0, undefined, { int: 'order must be a whole number', min: 'order must not be negative' })
   order?: number | null;
 }
 
@@ -216,10 +197,7 @@ export class ListProjectTasksArgs extends PageArgs {
   deadlineId?: string;
 
   @Field(() => String, { nullable: true, description: 'Matches title and description, case-insensitively.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(TITLE_MAX)
-  @StorableText('search')
+  @OptionalText(TITLE_MAX)
   search?: string;
 }
 
@@ -230,17 +208,12 @@ export class CreateProjectTaskArgs extends ProjectIdArgs {
   title!: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
-  @StorableText('description')
+  @OptionalText(DESCRIPTION_MAX)
   description?: string | null;
 
   @Field(() => Int, { nullable: true })
   @IsOptional()
-  @IsInt({ message: 'expectedWorkAmount must be a whole number' })
-  @Min(0, { message: 'expectedWorkAmount must not be negative' })
-  @Max(WORK_AMOUNT_MAX)
+  @WholeNumber(0, WORK_AMOUNT_MAX, { int: 'expectedWorkAmount must be a whole number', min: 'expectedWorkAmount must not be negative' })
   expectedWorkAmount?: number | null;
 
   @Field(() => DateTimeISO, { nullable: true })
@@ -268,17 +241,12 @@ export class UpdateProjectTaskArgs extends ProjectTaskIdArgs {
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
-  @StorableText('description')
+  @OptionalText(DESCRIPTION_MAX)
   description?: string | null;
 
   @Field(() => Int, { nullable: true, description: 'null clears it.' })
   @IsOptional()
-  @IsInt({ message: 'expectedWorkAmount must be a whole number' })
-  @Min(0, { message: 'expectedWorkAmount must not be negative' })
-  @Max(WORK_AMOUNT_MAX)
+  @WholeNumber(0, WORK_AMOUNT_MAX, { int: 'expectedWorkAmount must be a whole number', min: 'expectedWorkAmount must not be negative' })
   expectedWorkAmount?: number | null;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'null clears it.' })
@@ -304,8 +272,7 @@ export class MoveProjectTaskArgs extends ProjectTaskIdArgs {
   columnId!: string;
 
   @Field(() => Int, { description: '0-based; beyond the end places the task last.' })
-  @IsInt({ message: ORDER_MESSAGES.int })
-  @Min(0, { message: ORDER_MESSAGES.min })
+  @WholeNumber(0, undefined, ORDER_MESSAGES)
   order!: number;
 }
 
@@ -346,10 +313,7 @@ export class CreateDeadlineArgs {
   title!: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
-  @StorableText('description')
+  @OptionalText(DESCRIPTION_MAX)
   description?: string | null;
 
   @Field(() => DateTimeISO)
@@ -377,10 +341,7 @@ export class UpdateDeadlineArgs extends DeadlineIdArgs {
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX)
-  @StorableText('description')
+  @OptionalText(DESCRIPTION_MAX)
   description?: string | null;
 
   @Field(() => DateTimeISO, { nullable: true })

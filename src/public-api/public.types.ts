@@ -6,12 +6,8 @@ import {
   IsNumber,
   IsOptional,
   IsPositive,
-  IsString,
-  Matches,
   Max,
-  MaxLength,
   Min,
-  MinLength,
   ValidateNested,
 } from 'class-validator';
 import { DateTimeISO, UUID } from '../core/scalars.js';
@@ -28,7 +24,9 @@ import {
 } from '../training/training.types.js';
 import { STEPS_MAX, WATER_VOLUME_MAX_ML } from '../wellness/wellness.types.js';
 import { BODY_WEIGHT_MAX_KG } from '../body/body.types.js';
-import { NOT_BLANK } from '../core/validation/text.js';
+import { OptionalText, RequiredText } from '../core/validation/text.js';
+import { WholeNumber } from '../core/validation/numbers.js';
+import { composed } from '../core/validation/compose.js';
 
 /**
  * Arguments and answers of the Public API (`/api/public/v1`). Each args class is one route's flat JSON
@@ -46,18 +44,11 @@ export const PUBLIC_SETS_MAX = 50;
 export const PUBLIC_SEARCH_MAX = 100;
 
 function Notes(): PropertyDecorator {
-  const decorators = [
-    Field(() => String, { nullable: true, description: `Free text, at most ${PUBLIC_NOTES_MAX} characters.` }),
-    IsOptional(),
-    IsString({ message: 'notes must be a string' }),
-    MaxLength(PUBLIC_NOTES_MAX, { message: `notes must be at most ${PUBLIC_NOTES_MAX} characters` }),
-  ];
-  return (target, key) => decorators.forEach((d) => d(target, key));
+  return composed(Field(() => String, { nullable: true, description: `Free text, at most ${PUBLIC_NOTES_MAX} characters.` }), OptionalText(PUBLIC_NOTES_MAX, 'notes'));
 }
 
 function OptionalTime(description: string): PropertyDecorator {
-  const decorators = [Field(() => DateTimeISO, { nullable: true, description: `${description} ISO 8601 datetime.` }), IsOptional()];
-  return (target, key) => decorators.forEach((d) => d(target, key));
+  return composed(Field(() => DateTimeISO, { nullable: true, description: `${description} ISO 8601 datetime.` }), IsOptional());
 }
 
 // ---------------------------------------------------------------- requests
@@ -65,9 +56,7 @@ function OptionalTime(description: string): PropertyDecorator {
 @ArgsType()
 export class PublicExerciseSearchArgs {
   @Field(() => String, { nullable: true, description: 'Name contains this text (any case); absent: the whole catalog.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200, { message: 'q must be at most 200 characters' })
+  @OptionalText(200, 'q')
   q?: string;
 }
 
@@ -124,10 +113,7 @@ export class PublicWorkoutExerciseInput {
 @ArgsType()
 export class PublicWorkoutArgs {
   @Field(() => String, { description: 'The split label of the session (e.g. Push).' })
-  @IsString()
-  @MinLength(1, { message: 'splitLabel must not be empty' })
-  @MaxLength(PUBLIC_TEXT_MAX, { message: `splitLabel must be at most ${PUBLIC_TEXT_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'splitLabel must not be blank' })
+  @RequiredText('splitLabel', PUBLIC_TEXT_MAX)
   splitLabel!: string;
 
   @OptionalTime('When the session started.')
@@ -138,9 +124,7 @@ export class PublicWorkoutArgs {
 
   @Field(() => Int, { nullable: true, description: 'Session RPE, an integer 1-10.' })
   @IsOptional()
-  @IsInt({ message: 'sessionRPE must be an integer' })
-  @Min(1, { message: 'sessionRPE must be between 1 and 10' })
-  @Max(10, { message: 'sessionRPE must be between 1 and 10' })
+  @WholeNumber(1, 10, { int: 'sessionRPE must be an integer', min: 'sessionRPE must be between 1 and 10', max: 'sessionRPE must be between 1 and 10' })
   sessionRPE?: number | null;
 
   @Notes()
@@ -156,9 +140,7 @@ export class PublicWorkoutArgs {
 @ArgsType()
 export class PublicStepsArgs {
   @Field(() => Int, { description: 'Step count, a non-negative integer.' })
-  @IsInt({ message: 'steps must be an integer' })
-  @Min(0, { message: 'steps must not be negative' })
-  @Max(STEPS_MAX, { message: `steps must be at most ${STEPS_MAX}` })
+  @WholeNumber(0, STEPS_MAX, { int: 'steps must be an integer', min: 'steps must not be negative', max: `steps must be at most ${STEPS_MAX}` })
   steps!: number;
 
   @OptionalTime('When the steps were counted (default: now).')
@@ -177,9 +159,7 @@ export class PublicMeditationArgs {
   duration!: number;
 
   @Field(() => String, { nullable: true, description: 'Free text, e.g. breathing.' })
-  @IsOptional()
-  @IsString({ message: 'type must be a string' })
-  @MaxLength(PUBLIC_TEXT_MAX, { message: `type must be at most ${PUBLIC_TEXT_MAX} characters` })
+  @OptionalText(PUBLIC_TEXT_MAX, 'type')
   type?: string | null;
 
   @OptionalTime('When the session took place (default: now).')
@@ -192,10 +172,7 @@ export class PublicMeditationArgs {
 @ArgsType()
 export class PublicCardioArgs {
   @Field(() => String, { description: 'Kind of cardio, e.g. run.' })
-  @IsString()
-  @MinLength(1, { message: 'type must not be empty' })
-  @MaxLength(PUBLIC_TEXT_MAX, { message: `type must be at most ${PUBLIC_TEXT_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'type must not be blank' })
+  @RequiredText('type', PUBLIC_TEXT_MAX)
   type!: string;
 
   @Field(() => Int, { description: 'Minutes, a positive integer.' })
@@ -247,9 +224,7 @@ export class PublicCardioArgs {
 
   @Field(() => Int, { nullable: true, description: 'Elevation gain, a non-negative integer.' })
   @IsOptional()
-  @IsInt({ message: 'elevationGain must be an integer' })
-  @Min(0, { message: 'elevationGain must not be negative' })
-  @Max(ELEVATION_GAIN_MAX_M)
+  @WholeNumber(0, ELEVATION_GAIN_MAX_M, { int: 'elevationGain must be an integer', min: 'elevationGain must not be negative' })
   elevationGain?: number | null;
 
   @OptionalTime('When the session started.')
@@ -265,15 +240,11 @@ export class PublicCardioArgs {
 @ArgsType()
 export class PublicMoodArgs {
   @Field(() => Int, { description: 'Mood, an integer 1-10.' })
-  @IsInt({ message: 'mood must be an integer' })
-  @Min(1, { message: 'mood must be between 1 and 10' })
-  @Max(10, { message: 'mood must be between 1 and 10' })
+  @WholeNumber(1, 10, { int: 'mood must be an integer', min: 'mood must be between 1 and 10', max: 'mood must be between 1 and 10' })
   mood!: number;
 
   @Field(() => Int, { description: 'Energy, an integer 1-10.' })
-  @IsInt({ message: 'energy must be an integer' })
-  @Min(1, { message: 'energy must be between 1 and 10' })
-  @Max(10, { message: 'energy must be between 1 and 10' })
+  @WholeNumber(1, 10, { int: 'energy must be an integer', min: 'energy must be between 1 and 10', max: 'energy must be between 1 and 10' })
   energy!: number;
 
   @Notes()
@@ -299,9 +270,7 @@ export class PublicSleepArgs {
 
   @Field(() => Int, { nullable: true, description: 'Sleep quality, an integer 1-10.' })
   @IsOptional()
-  @IsInt({ message: 'quality must be an integer' })
-  @Min(1, { message: 'quality must be between 1 and 10' })
-  @Max(10, { message: 'quality must be between 1 and 10' })
+  @WholeNumber(1, 10, { int: 'quality must be an integer', min: 'quality must be between 1 and 10', max: 'quality must be between 1 and 10' })
   quality?: number | null;
 
   @Notes()

@@ -1,12 +1,13 @@
 import { ArgsType, Field, Int } from 'type-graphql';
-import { IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { DayRangeArgs } from '../training/training.types.js';
 import { Book } from './book.entity.js';
 import { ReadingSession } from './reading-session.entity.js';
-import { NOT_BLANK } from '../core/validation/text.js';
+import { RequiredText } from '../core/validation/text.js';
+import { WholeNumber } from '../core/validation/numbers.js';
 
 export const TITLE_MAX = 300;
 export const PAGES_MAX = 100_000;
@@ -37,23 +38,15 @@ export class BookIdArgs {
 @ArgsType()
 export class CreateBookArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'title must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @RequiredText('title', TITLE_MAX)
   title!: string;
 
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'author must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `author must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'author must not be blank' })
+  @RequiredText('author', TITLE_MAX)
   author!: string;
 
   @Field(() => Int, { description: `1-${PAGES_MAX}.` })
-  @IsInt({ message: pagesMessages('totalPages').int })
-  @Min(1, { message: pagesMessages('totalPages').min })
-  @Max(PAGES_MAX, { message: pagesMessages('totalPages').max })
+  @WholeNumber(1, PAGES_MAX, pagesMessages('totalPages'))
   totalPages!: number;
 
   @Field(() => UUID, { nullable: true, description: 'The id of one of your image files (POST /files/upload).' })
@@ -61,8 +54,7 @@ export class CreateBookArgs {
 
   @Field(() => Int, { nullable: true, description: '0..totalPages; defaults to 0.' })
   @IsOptional()
-  @IsInt({ message: CURRENT_PAGE_MESSAGES.int })
-  @Min(0, { message: CURRENT_PAGE_MESSAGES.min })
+  @WholeNumber(0, undefined, CURRENT_PAGE_MESSAGES)
   currentPage?: number | null;
 }
 
@@ -70,31 +62,22 @@ export class CreateBookArgs {
 export class UpdateBookArgs extends BookIdArgs {
   @Field(() => Int, { nullable: true, description: '0..totalPages.' })
   @IfPresent('currentPage')
-  @IsInt({ message: CURRENT_PAGE_MESSAGES.int })
-  @Min(0, { message: CURRENT_PAGE_MESSAGES.min })
+  @WholeNumber(0, undefined, CURRENT_PAGE_MESSAGES)
   currentPage?: number;
 
   @Field(() => String, { nullable: true })
   @IfPresent('title')
-  @IsString()
-  @MinLength(1, { message: 'title must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @RequiredText('title', TITLE_MAX)
   title?: string;
 
   @Field(() => String, { nullable: true })
   @IfPresent('author')
-  @IsString()
-  @MinLength(1, { message: 'author must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `author must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'author must not be blank' })
+  @RequiredText('author', TITLE_MAX)
   author?: string;
 
   @Field(() => Int, { nullable: true, description: 'Not below currentPage.' })
   @IfPresent('totalPages')
-  @IsInt({ message: pagesMessages('totalPages').int })
-  @Min(1, { message: pagesMessages('totalPages').min })
-  @Max(PAGES_MAX, { message: pagesMessages('totalPages').max })
+  @WholeNumber(1, PAGES_MAX, pagesMessages('totalPages'))
   totalPages?: number;
 
   @Field(() => UUID, { nullable: true, description: 'One of your image files; null removes the cover.' })
@@ -127,15 +110,11 @@ export class CreateReadingSessionArgs {
   bookId!: string;
 
   @Field(() => Int, { description: `1-${PAGES_MAX}; raises the book's currentPage (capped at totalPages).` })
-  @IsInt({ message: pagesMessages('pagesRead').int })
-  @Min(1, { message: pagesMessages('pagesRead').min })
-  @Max(PAGES_MAX, { message: pagesMessages('pagesRead').max })
+  @WholeNumber(1, PAGES_MAX, pagesMessages('pagesRead'))
   pagesRead!: number;
 
   @Field(() => Int, { description: `Minutes, 1-${READING_MINUTES_MAX}.` })
-  @IsInt({ message: DURATION_MESSAGES.int })
-  @Min(1, { message: DURATION_MESSAGES.min })
-  @Max(READING_MINUTES_MAX, { message: DURATION_MESSAGES.max })
+  @WholeNumber(1, READING_MINUTES_MAX, DURATION_MESSAGES)
   duration!: number;
 }
 
@@ -143,16 +122,12 @@ export class CreateReadingSessionArgs {
 export class UpdateReadingSessionArgs extends ReadingSessionIdArgs {
   @Field(() => Int, { nullable: true, description: "Moves the book's currentPage by the difference (capped)." })
   @IfPresent('pagesRead')
-  @IsInt({ message: pagesMessages('pagesRead').int })
-  @Min(1, { message: pagesMessages('pagesRead').min })
-  @Max(PAGES_MAX, { message: pagesMessages('pagesRead').max })
+  @WholeNumber(1, PAGES_MAX, pagesMessages('pagesRead'))
   pagesRead?: number;
 
   @Field(() => Int, { nullable: true })
   @IfPresent('duration')
-  @IsInt({ message: DURATION_MESSAGES.int })
-  @Min(1, { message: DURATION_MESSAGES.min })
-  @Max(READING_MINUTES_MAX, { message: DURATION_MESSAGES.max })
+  @WholeNumber(1, READING_MINUTES_MAX, DURATION_MESSAGES)
   duration?: number;
 }
 

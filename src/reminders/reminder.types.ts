@@ -1,13 +1,14 @@
 import { ArgsType, Field, Float, InputType, Int, ObjectType } from 'type-graphql';
-import { IsBoolean, IsEnum, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { IsBoolean, IsEnum, IsNumber, IsOptional, IsString, Matches, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
-import { StorableText } from '../core/storable-text.js';
 import type { ReminderChannelName, ReminderKindName } from './reminder-kind.js';
 import { Reminder, ReminderChannelValue, ReminderKindValue } from './reminder.entity.js';
 import { ReminderDelivery, ReminderDeliveryStatus } from './reminder-delivery.entity.js';
 import { PushSubscription } from './push-subscription.entity.js';
+import { OptionalText, Text } from '../core/validation/text.js';
+import { WholeNumber } from '../core/validation/numbers.js';
 
 /** HH:MM, 00:00-23:59. */
 export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
@@ -51,9 +52,7 @@ export class CreateReminderArgs {
 
   @Field(() => Int, { nullable: true, description: `Minutes before the moment, 0-${OFFSET_MINUTES_MAX} (default 0).` })
   @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(OFFSET_MINUTES_MAX)
+  @WholeNumber(0, OFFSET_MINUTES_MAX)
   offsetMinutes?: number | null;
 
   @Field(() => String, {
@@ -76,9 +75,7 @@ export class UpdateReminderArgs extends ReminderIdArgs {
 
   @Field(() => Int, { nullable: true })
   @IfPresent('offsetMinutes')
-  @IsInt()
-  @Min(0)
-  @Max(OFFSET_MINUTES_MAX)
+  @WholeNumber(0, OFFSET_MINUTES_MAX)
   offsetMinutes?: number;
 
   @Field(() => String, { nullable: true, description: 'HH:MM; null clears it (for kinds that do not need it); refused for the kinds timed by offsetMinutes.' })
@@ -121,22 +118,18 @@ export class VapidPublicKey {
 @InputType()
 export class PushSubscriptionKeysInput {
   @Field(() => String, { description: "The browser's P-256 public key (base64url)." })
-  @IsString()
-  @MaxLength(100)
+  @Text(100)
   p256dh!: string;
 
   @Field(() => String, { description: 'The authentication secret (base64url, 16 bytes).' })
-  @IsString()
-  @MaxLength(50)
+  @Text(50)
   auth!: string;
 }
 
 @ArgsType()
 export class RegisterPushSubscriptionArgs {
   @Field(() => String, { description: "PushSubscription.endpoint: the push service's https URL." })
-  @IsString()
-  @MaxLength(URL_MAX, { message: `endpoint must be at most ${URL_MAX} characters` })
-  @StorableText('endpoint')
+  @Text(URL_MAX, 'endpoint')
   endpoint!: string;
 
   @Field(() => PushSubscriptionKeysInput, { description: 'PushSubscription.toJSON().keys' })
@@ -161,10 +154,7 @@ export class PushSubscriptionPage extends Paginated(PushSubscription, 'PushSubsc
 @ArgsType()
 export class UpdateNotificationSettingsArgs {
   @Field(() => String, { nullable: true, description: 'http(s) URL for the push_url channel (ntfy style); null removes it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(URL_MAX, { message: `pushUrl must be at most ${URL_MAX} characters` })
-  @StorableText('pushUrl')
+  @OptionalText(URL_MAX, 'pushUrl')
   pushUrl?: string | null;
 
   @Field(() => String, { nullable: true, description: 'HH:MM; null (with quietHoursEnd) turns quiet hours off.' })

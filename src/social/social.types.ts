@@ -1,12 +1,12 @@
 import { ArgsType, Field } from 'type-graphql';
-import { ArrayMaxSize, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsOptional, Matches } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, LocalDate, UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { DayRangeArgs } from '../training/training.types.js';
 import { Person } from './person.entity.js';
 import { SocialHappening } from './social-happening.entity.js';
-import { NOT_BLANK } from '../core/validation/text.js';
+import { OptionalText, RequiredText } from '../core/validation/text.js';
 
 export const NAME_MAX = 200;
 export const RELATIONSHIP_MAX = 50;
@@ -24,15 +24,11 @@ export const PERSON_HAPPENINGS_SHOWN = 100;
 @ArgsType()
 export class ListPeopleArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Exact relationship type, any case.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(RELATIONSHIP_MAX)
+  @OptionalText(RELATIONSHIP_MAX)
   relationshipType?: string;
 
   @Field(() => String, { nullable: true, description: 'Matches name and notes, case-insensitively.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(200)
+  @OptionalText(200)
   search?: string;
 }
 
@@ -45,25 +41,18 @@ export class PersonIdArgs {
 @ArgsType()
 export class CreatePersonArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', NAME_MAX)
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'For example friend, family; `friend` fires friend_added.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(RELATIONSHIP_MAX, { message: `relationshipType must be at most ${RELATIONSHIP_MAX} characters` })
+  @OptionalText(RELATIONSHIP_MAX, 'relationshipType')
   relationshipType?: string | null;
 
   @Field(() => UUID, { nullable: true, description: 'The id of one of your image files (POST /files/upload).' })
   pictureUrl?: string | null;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX, { message: `notes must be at most ${NOTES_MAX} characters` })
+  @OptionalText(NOTES_MAX, 'notes')
   notes?: string | null;
 
   @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD from 1900 on (the year may be a guess): a yearly all-day agenda entry.' })
@@ -76,25 +65,18 @@ export class CreatePersonArgs {
 export class UpdatePersonArgs extends PersonIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(NAME_MAX, { message: `name must be at most ${NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', NAME_MAX)
   name?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it; changing it to `friend` fires friend_added.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(RELATIONSHIP_MAX, { message: `relationshipType must be at most ${RELATIONSHIP_MAX} characters` })
+  @OptionalText(RELATIONSHIP_MAX, 'relationshipType')
   relationshipType?: string | null;
 
   @Field(() => UUID, { nullable: true, description: 'One of your image files; null removes the picture.' })
   pictureUrl?: string | null;
 
   @Field(() => String, { nullable: true, description: 'null clears them.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX, { message: `notes must be at most ${NOTES_MAX} characters` })
+  @OptionalText(NOTES_MAX, 'notes')
   notes?: string | null;
 
   @Field(() => LocalDate, { nullable: true, description: 'YYYY-MM-DD from 1900 on; null clears it.' })
@@ -126,10 +108,7 @@ export class CreateSocialHappeningArgs {
   dayId!: string;
 
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'title must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @RequiredText('title', TITLE_MAX)
   title!: string;
 
   @Field(() => DateTimeISO)
@@ -139,9 +118,7 @@ export class CreateSocialHappeningArgs {
   endTime!: Date;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(TITLE_MAX, { message: `location must be at most ${TITLE_MAX} characters` })
+  @OptionalText(TITLE_MAX, 'location')
   location?: string | null;
 
   @Field(() => [UUID], { nullable: true, description: 'Your people.' })
@@ -163,10 +140,7 @@ export class UpdateSocialHappeningArgs extends SocialHappeningIdArgs {
 
   @Field(() => String, { nullable: true })
   @IfPresent('title')
-  @IsString()
-  @MinLength(1, { message: 'title must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @RequiredText('title', TITLE_MAX)
   title?: string;
 
   @Field(() => DateTimeISO, { nullable: true })
@@ -178,9 +152,7 @@ export class UpdateSocialHappeningArgs extends SocialHappeningIdArgs {
   endTime?: Date;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(TITLE_MAX, { message: `location must be at most ${TITLE_MAX} characters` })
+  @OptionalText(TITLE_MAX, 'location')
   location?: string | null;
 
   @Field(() => [UUID], { nullable: true, description: 'Replaces the guests; null or [] clears them.' })

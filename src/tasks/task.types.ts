@@ -1,14 +1,15 @@
 import { ArgsType, Field, Int } from 'type-graphql';
-import { IsEnum, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsEnum, IsOptional, Matches } from 'class-validator';
 import { IfPresent } from '../core/validation/if-present.js';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { UUID } from '../core/scalars.js';
 import { TaskCategory } from './task-category.entity.js';
 import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
-import { HEX_COLOR, NOT_BLANK } from '../core/validation/text.js';
+import { HexColour, OptionalText, RequiredText } from '../core/validation/text.js';
 import { RECURRENCE_RULE_MAX } from '../core/recurrence/recurrence.js';
 import { TaskApplyTo } from './task-apply-to.js';
+import { WholeNumber } from '../core/validation/numbers.js';
 
 export const TITLE_MAX = 500;
 export const DESCRIPTION_MAX = 10_000;
@@ -59,22 +60,15 @@ export class ListTasksArgs extends PageArgs {
 @ArgsType()
 export class CreateTaskArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'title must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @RequiredText('title', TITLE_MAX)
   title!: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @OptionalText(DESCRIPTION_MAX, 'description')
   description?: string | null;
 
   @Field(() => Int, { description: 'Hard maximum duration in minutes, 1-1440.' })
-  @IsInt({ message: 'timebox must be a whole number of minutes' })
-  @Min(1, { message: 'timebox must be a positive number of minutes' })
-  @Max(TIMEBOX_MAX, { message: `timebox must be at most ${TIMEBOX_MAX} minutes` })
+  @WholeNumber(1, TIMEBOX_MAX, { int: 'timebox must be a whole number of minutes', min: 'timebox must be a positive number of minutes', max: `timebox must be at most ${TIMEBOX_MAX} minutes` })
   timebox!: number;
 
   @Field(() => UUID, { nullable: true })
@@ -84,9 +78,7 @@ export class CreateTaskArgs {
   dayId?: string | null;
 
   @Field(() => String, { nullable: true, description: `Makes the task the first of a recurring series. ${RECURRENCE_HELP}` })
-  @IsOptional()
-  @IsString({ message: 'recurrence must be a string' })
-  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  @OptionalText(RECURRENCE_RULE_MAX, 'recurrence')
   recurrence?: string | null;
 
   @Field(() => String, { nullable: true, description: "When the timebox starts on the task's day, HH:MM in the user's time zone." })
@@ -99,16 +91,11 @@ export class CreateTaskArgs {
 export class UpdateTaskArgs extends TaskIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('title')
-  @IsString({ message: 'title must be a string' })
-  @MinLength(1, { message: 'title must not be empty' })
-  @MaxLength(TITLE_MAX, { message: `title must be at most ${TITLE_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'title must not be blank' })
+  @RequiredText('title', TITLE_MAX)
   title?: string;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(DESCRIPTION_MAX, { message: `description must be at most ${DESCRIPTION_MAX} characters` })
+  @OptionalText(DESCRIPTION_MAX, 'description')
   description?: string | null;
 
   @Field(() => TaskStatus, { nullable: true, description: '`deferred` needs a non-empty `nextStep` in the same request.' })
@@ -118,15 +105,11 @@ export class UpdateTaskArgs extends TaskIdArgs {
 
   @Field(() => Int, { nullable: true, description: 'Minutes, 1-1440.' })
   @IfPresent('timebox')
-  @IsInt({ message: 'timebox must be a whole number of minutes' })
-  @Min(1, { message: 'timebox must be a positive number of minutes' })
-  @Max(TIMEBOX_MAX, { message: `timebox must be at most ${TIMEBOX_MAX} minutes` })
+  @WholeNumber(1, TIMEBOX_MAX, { int: 'timebox must be a whole number of minutes', min: 'timebox must be a positive number of minutes', max: `timebox must be at most ${TIMEBOX_MAX} minutes` })
   timebox?: number;
 
   @Field(() => String, { nullable: true, description: 'Required (non-empty) to defer the task.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NEXT_STEP_MAX, { message: `nextStep must be at most ${NEXT_STEP_MAX} characters` })
+  @OptionalText(NEXT_STEP_MAX, 'nextStep')
   nextStep?: string | null;
 
   @Field(() => UUID, { nullable: true, description: 'null detaches the category.' })
@@ -146,9 +129,7 @@ export class UpdateTaskArgs extends TaskIdArgs {
       `A new rule from this task on (with applyTo \`following\` on a recurring task; a task outside a series becomes the first of one). ${RECURRENCE_HELP} ` +
       'null on a recurring task ends the series before this task and keeps this task alone.',
   })
-  @IsOptional()
-  @IsString({ message: 'recurrence must be a string' })
-  @MaxLength(RECURRENCE_RULE_MAX, { message: `recurrence must be at most ${RECURRENCE_RULE_MAX} characters` })
+  @OptionalText(RECURRENCE_RULE_MAX, 'recurrence')
   recurrence?: string | null;
 
   @Field(() => TaskApplyTo, {
@@ -174,15 +155,12 @@ export class DeleteTaskArgs extends TaskIdArgs {
 @ArgsType()
 export class CreateTaskCategoryArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(CATEGORY_NAME_MAX, { message: `name must be at most ${CATEGORY_NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', CATEGORY_NAME_MAX)
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  @HexColour('color')
   color?: string | null;
 }
 
@@ -190,15 +168,12 @@ export class CreateTaskCategoryArgs {
 export class UpdateTaskCategoryArgs extends CategoryIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @IsString({ message: 'name must be a string' })
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(CATEGORY_NAME_MAX, { message: `name must be at most ${CATEGORY_NAME_MAX} characters` })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', CATEGORY_NAME_MAX)
   name?: string;
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB; null clears it.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  @HexColour('color')
   color?: string | null;
 }
 

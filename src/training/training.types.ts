@@ -3,14 +3,10 @@ import {
   ArrayMaxSize,
   IsBoolean,
   IsEnum,
-  IsInt,
-  IsNumber,
   IsOptional,
   IsString,
   Matches,
-  Max,
   MaxLength,
-  Min,
   MinLength,
   ValidateBy,
   ValidateNested,
@@ -25,7 +21,8 @@ import { Exercise } from './exercise.entity.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { MobilitySession } from './mobility-session.entity.js';
 import { TrainingSession } from './training-session.entity.js';
-import { NOT_BLANK, TEXT_MESSAGES } from '../core/validation/text.js';
+import { OptionalText, RequiredText } from '../core/validation/text.js';
+import { BoundedNumber, WholeNumber } from '../core/validation/numbers.js';
 
 export const NOTES_MAX = 10_000;
 /** A session lasts at most a day. */
@@ -108,15 +105,11 @@ export class DayRangeArgs extends PageArgs {
 @ArgsType()
 export class ListExercisesArgs extends PageArgs {
   @Field(() => String, { nullable: true, description: 'Exact category, any case.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(EXERCISE_CATEGORY_MAX)
+  @OptionalText(EXERCISE_CATEGORY_MAX)
   category?: string;
 
   @Field(() => String, { nullable: true, description: 'Exercises working this muscle group (any case).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(100)
+  @OptionalText(100)
   muscleGroup?: string;
 
   @Field(() => Boolean, { nullable: true, description: 'true: only the shared catalog; false: only your own.' })
@@ -125,9 +118,7 @@ export class ListExercisesArgs extends PageArgs {
   global?: boolean;
 
   @Field(() => String, { nullable: true, description: 'Name contains this text (any case).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(EXERCISE_NAME_MAX)
+  @OptionalText(EXERCISE_NAME_MAX)
   q?: string;
 }
 
@@ -140,17 +131,11 @@ export class ExerciseIdArgs {
 @ArgsType()
 export class CreateExerciseArgs {
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(200, { message: 'name must be at most 200 characters' })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', EXERCISE_NAME_MAX)
   name!: string;
 
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: 'category must not be empty' })
-  @MaxLength(100, { message: 'category must be at most 100 characters' })
-  @Matches(NOT_BLANK, { message: 'category must not be blank' })
+  @RequiredText('category', EXERCISE_CATEGORY_MAX)
   category!: string;
 
   @Field(() => [String], { nullable: true, description: 'Stored lower-case; defaults to none.' })
@@ -171,18 +156,12 @@ export class CreateExerciseArgs {
 export class UpdateExerciseArgs extends ExerciseIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('name')
-  @IsString()
-  @MinLength(1, { message: 'name must not be empty' })
-  @MaxLength(200, { message: 'name must be at most 200 characters' })
-  @Matches(NOT_BLANK, { message: 'name must not be blank' })
+  @RequiredText('name', EXERCISE_NAME_MAX)
   name?: string;
 
   @Field(() => String, { nullable: true })
   @IfPresent('category')
-  @IsString()
-  @MinLength(1, { message: 'category must not be empty' })
-  @MaxLength(100, { message: 'category must be at most 100 characters' })
-  @Matches(NOT_BLANK, { message: 'category must not be blank' })
+  @RequiredText('category', EXERCISE_CATEGORY_MAX)
   category?: string;
 
   @Field(() => [String], { nullable: true })
@@ -198,9 +177,7 @@ export class UpdateExerciseArgs extends ExerciseIdArgs {
     description: 'Your one-rep max in kg (yours only, also on a global exercise); percent1rm uses it. null clears it.',
   })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'oneRepMax must be a number' })
-  @Min(0.001, { message: TRAINING_MESSAGES.positive('oneRepMax') })
-  @Max(LOAD_MAX_KG)
+  @BoundedNumber(0.001, LOAD_MAX_KG, { number: 'oneRepMax must be a number', min: TRAINING_MESSAGES.positive('oneRepMax') })
   oneRepMax?: number | null;
 }
 
@@ -244,44 +221,32 @@ export class ExerciseHistoryEntry {
 export class TrainingSetInput {
   @Field(() => Int, { nullable: true, description: 'From 1; defaults to the position in the list.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('setNumber') })
-  @Min(1, { message: TRAINING_MESSAGES.atLeast('setNumber', 1) })
-  @Max(SET_NUMBER_MAX)
+  @WholeNumber(1, SET_NUMBER_MAX, { int: TRAINING_MESSAGES.wholeNumber('setNumber'), min: TRAINING_MESSAGES.atLeast('setNumber', 1) })
   setNumber?: number;
 
   @Field(() => Int, { nullable: true })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('reps') })
-  @Min(0, { message: TRAINING_MESSAGES.notNegative('reps') })
-  @Max(REPS_MAX)
+  @WholeNumber(0, REPS_MAX, { int: TRAINING_MESSAGES.wholeNumber('reps'), min: TRAINING_MESSAGES.notNegative('reps') })
   reps?: number;
 
   @Field(() => Float, { nullable: true, description: 'Kilograms.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0, { message: TRAINING_MESSAGES.notNegative('load') })
-  @Max(LOAD_MAX_KG)
+  @BoundedNumber(0, LOAD_MAX_KG, { min: TRAINING_MESSAGES.notNegative('load') })
   load?: number;
 
   @Field(() => Int, { nullable: true, description: 'Reps in reserve, 0-10.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('rir') })
-  @Min(0, { message: TRAINING_MESSAGES.range('rir', 0, RIR_MAX) })
-  @Max(RIR_MAX, { message: TRAINING_MESSAGES.range('rir', 0, RIR_MAX) })
+  @WholeNumber(0, RIR_MAX, { int: TRAINING_MESSAGES.wholeNumber('rir'), min: TRAINING_MESSAGES.range('rir', 0, RIR_MAX), max: TRAINING_MESSAGES.range('rir', 0, RIR_MAX) })
   rir?: number;
 
   @Field(() => Int, { nullable: true, description: 'Seconds.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeSeconds('restTime') })
-  @Min(0, { message: TRAINING_MESSAGES.notNegative('restTime') })
-  @Max(REST_TIME_MAX)
+  @WholeNumber(0, REST_TIME_MAX, { int: TRAINING_MESSAGES.wholeSeconds('restTime'), min: TRAINING_MESSAGES.notNegative('restTime') })
   restTime?: number;
 
   @Field(() => Float, { nullable: true, description: 'Rating of perceived exertion, 1-10 in steps of 0.5.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: TRAINING_MESSAGES.number('rpe') })
-  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('rpe', RATING_MIN, RATING_MAX) })
-  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('rpe', RATING_MIN, RATING_MAX) })
+  @BoundedNumber(RATING_MIN, RATING_MAX, { number: TRAINING_MESSAGES.number('rpe'), min: TRAINING_MESSAGES.range('rpe', RATING_MIN, RATING_MAX), max: TRAINING_MESSAGES.range('rpe', RATING_MIN, RATING_MAX) })
   @IsHalfStep({ message: TRAINING_MESSAGES.halfStep('rpe') })
   rpe?: number;
 
@@ -293,9 +258,7 @@ export class TrainingSetInput {
 
   @Field(() => Int, { nullable: true, description: 'Time under tension, seconds.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeSeconds('tut') })
-  @Min(0, { message: TRAINING_MESSAGES.notNegative('tut') })
-  @Max(SET_SECONDS_MAX)
+  @WholeNumber(0, SET_SECONDS_MAX, { int: TRAINING_MESSAGES.wholeSeconds('tut'), min: TRAINING_MESSAGES.notNegative('tut') })
   tut?: number;
 
   @Field(() => RangeOfMotion, { nullable: true })
@@ -305,22 +268,16 @@ export class TrainingSetInput {
 
   @Field(() => Int, { nullable: true, description: 'Seconds.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeSeconds('pauseDuration') })
-  @Min(0, { message: TRAINING_MESSAGES.notNegative('pauseDuration') })
-  @Max(SET_SECONDS_MAX)
+  @WholeNumber(0, SET_SECONDS_MAX, { int: TRAINING_MESSAGES.wholeSeconds('pauseDuration'), min: TRAINING_MESSAGES.notNegative('pauseDuration') })
   pauseDuration?: number;
 
   @Field(() => Float, { nullable: true, description: 'Mean concentric velocity, m/s.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0, { message: TRAINING_MESSAGES.notNegative('velocity') })
-  @Max(VELOCITY_MAX)
+  @BoundedNumber(0, VELOCITY_MAX, { min: TRAINING_MESSAGES.notNegative('velocity') })
   velocity?: number;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(SET_NOTES_MAX)
+  @OptionalText(SET_NOTES_MAX)
   notes?: string;
 }
 
@@ -348,10 +305,7 @@ export class CreateTrainingSessionArgs {
   dayId!: string;
 
   @Field(() => String, { description: 'A weekly split label, e.g. Push.' })
-  @IsString()
-  @MinLength(1, { message: TEXT_MESSAGES.empty('split') })
-  @MaxLength(SPLIT_MAX, { message: TEXT_MESSAGES.tooLong('split', SPLIT_MAX) })
-  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('split') })
+  @RequiredText('split', SPLIT_MAX)
   split!: string;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })
@@ -362,15 +316,11 @@ export class CreateTrainingSessionArgs {
 
   @Field(() => Int, { nullable: true, description: '1-10.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('sessionRPE') })
-  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
-  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
+  @WholeNumber(RATING_MIN, RATING_MAX, { int: TRAINING_MESSAGES.wholeNumber('sessionRPE'), min: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX), max: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
   sessionRPE?: number;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX)
+  @OptionalText(NOTES_MAX)
   notes?: string;
 
   @Field(() => [TrainingExerciseInput], { nullable: true })
@@ -384,10 +334,7 @@ export class CreateTrainingSessionArgs {
 export class UpdateTrainingSessionArgs extends TrainingSessionIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('split')
-  @IsString()
-  @MinLength(1, { message: TEXT_MESSAGES.empty('split') })
-  @MaxLength(SPLIT_MAX, { message: TEXT_MESSAGES.tooLong('split', SPLIT_MAX) })
-  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('split') })
+  @RequiredText('split', SPLIT_MAX)
   split?: string;
 
   @Field(() => DateTimeISO, { nullable: true })
@@ -399,15 +346,11 @@ export class UpdateTrainingSessionArgs extends TrainingSessionIdArgs {
 
   @Field(() => Int, { nullable: true, description: '1-10; null clears it.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('sessionRPE') })
-  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
-  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
+  @WholeNumber(RATING_MIN, RATING_MAX, { int: TRAINING_MESSAGES.wholeNumber('sessionRPE'), min: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX), max: TRAINING_MESSAGES.range('sessionRPE', RATING_MIN, RATING_MAX) })
   sessionRPE?: number | null;
 
   @Field(() => String, { nullable: true, description: 'null clears it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX)
+  @OptionalText(NOTES_MAX)
   notes?: string | null;
 
   @Field(() => [TrainingExerciseInput], { nullable: true, description: 'Replaces every exercise and set of the session.' })
@@ -425,22 +368,15 @@ export class CreateMobilitySessionArgs {
   dayId!: string;
 
   @Field(() => String)
-  @IsString()
-  @MinLength(1, { message: TEXT_MESSAGES.empty('focus') })
-  @MaxLength(FOCUS_MAX, { message: TEXT_MESSAGES.tooLong('focus', FOCUS_MAX) })
-  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('focus') })
+  @RequiredText('focus', FOCUS_MAX)
   focus!: string;
 
   @Field(() => Int, { description: 'Minutes, 1-1440.' })
-  @IsInt({ message: TRAINING_MESSAGES.wholeMinutes('duration') })
-  @Min(1, { message: TRAINING_MESSAGES.positiveMinutes('duration') })
-  @Max(DURATION_MAX, { message: TRAINING_MESSAGES.atMostMinutes('duration', DURATION_MAX) })
+  @WholeNumber(1, DURATION_MAX, { int: TRAINING_MESSAGES.wholeMinutes('duration'), min: TRAINING_MESSAGES.positiveMinutes('duration'), max: TRAINING_MESSAGES.atMostMinutes('duration', DURATION_MAX) })
   duration!: number;
 
   @Field(() => Int, { description: '1-10.' })
-  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('intensity') })
-  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
-  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
+  @WholeNumber(RATING_MIN, RATING_MAX, { int: TRAINING_MESSAGES.wholeNumber('intensity'), min: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX), max: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
   intensity!: number;
 }
 
@@ -450,30 +386,21 @@ export class CreateCardioSessionArgs {
   dayId!: string;
 
   @Field(() => String, { description: 'e.g. run, bike, rowing.' })
-  @IsString()
-  @MinLength(1, { message: TEXT_MESSAGES.empty('type') })
-  @MaxLength(CARDIO_TYPE_MAX, { message: TEXT_MESSAGES.tooLong('type', CARDIO_TYPE_MAX) })
-  @Matches(NOT_BLANK, { message: TEXT_MESSAGES.blank('type') })
+  @RequiredText('type', CARDIO_TYPE_MAX)
   type!: string;
 
   @Field(() => Int, { description: 'Minutes, 1-1440.' })
-  @IsInt({ message: TRAINING_MESSAGES.wholeMinutes('duration') })
-  @Min(1, { message: TRAINING_MESSAGES.positiveMinutes('duration') })
-  @Max(DURATION_MAX, { message: TRAINING_MESSAGES.atMostMinutes('duration', DURATION_MAX) })
+  @WholeNumber(1, DURATION_MAX, { int: TRAINING_MESSAGES.wholeMinutes('duration'), min: TRAINING_MESSAGES.positiveMinutes('duration'), max: TRAINING_MESSAGES.atMostMinutes('duration', DURATION_MAX) })
   duration!: number;
 
   @Field(() => Float, { nullable: true, description: 'Kilometres, above 0.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.001, { message: TRAINING_MESSAGES.positive('distance') })
-  @Max(DISTANCE_MAX_KM)
+  @BoundedNumber(0.001, DISTANCE_MAX_KM, { min: TRAINING_MESSAGES.positive('distance') })
   distance?: number;
 
   @Field(() => Int, { nullable: true, description: '1-10.' })
   @IsOptional()
-  @IsInt({ message: TRAINING_MESSAGES.wholeNumber('intensity') })
-  @Min(RATING_MIN, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
-  @Max(RATING_MAX, { message: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
+  @WholeNumber(RATING_MIN, RATING_MAX, { int: TRAINING_MESSAGES.wholeNumber('intensity'), min: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX), max: TRAINING_MESSAGES.range('intensity', RATING_MIN, RATING_MAX) })
   intensity?: number;
 
   @Field(() => CardioEffort, { nullable: true })
@@ -483,37 +410,27 @@ export class CreateCardioSessionArgs {
 
   @Field(() => Float, { nullable: true, description: 'Minutes per kilometre, above 0.' })
   @IsOptional()
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.001, { message: TRAINING_MESSAGES.positive('pace') })
-  @Max(PACE_MAX)
+  @BoundedNumber(0.001, PACE_MAX, { min: TRAINING_MESSAGES.positive('pace') })
   pace?: number;
 
   @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
   @IsOptional()
-  @IsInt()
-  @Min(1, { message: TRAINING_MESSAGES.positive('averageHeartRate') })
-  @Max(HEART_RATE_MAX)
+  @WholeNumber(1, HEART_RATE_MAX, { min: TRAINING_MESSAGES.positive('averageHeartRate') })
   averageHeartRate?: number;
 
   @Field(() => Int, { nullable: true, description: 'Beats per minute.' })
   @IsOptional()
-  @IsInt()
-  @Min(1, { message: TRAINING_MESSAGES.positive('maxHeartRate') })
-  @Max(HEART_RATE_MAX)
+  @WholeNumber(1, HEART_RATE_MAX, { min: TRAINING_MESSAGES.positive('maxHeartRate') })
   maxHeartRate?: number;
 
   @Field(() => Int, { nullable: true, description: 'kcal.' })
   @IsOptional()
-  @IsInt()
-  @Min(1, { message: TRAINING_MESSAGES.positive('calories') })
-  @Max(CALORIES_MAX)
+  @WholeNumber(1, CALORIES_MAX, { min: TRAINING_MESSAGES.positive('calories') })
   calories?: number;
 
   @Field(() => Int, { nullable: true, description: 'Metres.' })
   @IsOptional()
-  @IsInt()
-  @Min(0, { message: TRAINING_MESSAGES.notNegative('elevationGain') })
-  @Max(ELEVATION_GAIN_MAX_M)
+  @WholeNumber(0, ELEVATION_GAIN_MAX_M, { min: TRAINING_MESSAGES.notNegative('elevationGain') })
   elevationGain?: number;
 
   @Field(() => DateTimeISO, { nullable: true, description: 'Defaults to now.' })
@@ -523,9 +440,7 @@ export class CreateCardioSessionArgs {
   endTime?: Date;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX)
+  @OptionalText(NOTES_MAX)
   notes?: string;
 }
 

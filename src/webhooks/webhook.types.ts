@@ -5,6 +5,7 @@ import { DateTimeISO, UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { WebhookDelivery, WebhookDeliveryStatus } from './webhook-delivery.entity.js';
 import { WebhookEndpoint } from './webhook-endpoint.entity.js';
+import { OptionalText, Text } from '../core/validation/text.js';
 
 export const URL_MAX = 2048;
 export const EVENTS_MAX = 32;
@@ -22,8 +23,7 @@ export class ListWebhooksArgs extends PageArgs {}
 @ArgsType()
 export class CreateWebhookArgs {
   @Field(() => String, { description: 'HTTPS URL; hosts that are or resolve to non-public addresses are refused.' })
-  @IsString()
-  @MaxLength(URL_MAX, { message: `url must be at most ${URL_MAX} characters` })
+  @Text(URL_MAX, 'url')
   url!: string;
 
   @Field(() => [String], { description: 'Event names of the catalog (and `test`, for test deliveries).' })
@@ -39,8 +39,7 @@ export class CreateWebhookArgs {
 export class UpdateWebhookArgs extends WebhookIdArgs {
   @Field(() => String, { nullable: true })
   @IfPresent('url')
-  @IsString()
-  @MaxLength(URL_MAX, { message: `url must be at most ${URL_MAX} characters` })
+  @Text(URL_MAX, 'url')
   url?: string;
 
   @Field(() => [String], { nullable: true })
@@ -69,18 +68,14 @@ export class ListDeliveriesArgs extends PageArgs {
   status?: WebhookDeliveryStatus;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(EVENT_NAME_MAX)
+  @OptionalText(EVENT_NAME_MAX)
   event?: string;
 }
 
 @ArgsType()
 export class TestWebhookArgs extends WebhookIdArgs {
   @Field(() => String, { nullable: true, description: 'Event name to send (default `test`); sent only when the webhook subscribes to it.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(EVENT_NAME_MAX)
+  @OptionalText(EVENT_NAME_MAX)
   event?: string;
 }
 

@@ -1,6 +1,8 @@
 import { ArgsType, Field, Float, Int } from 'type-graphql';
-import { IsInt, IsNumber, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { DateTimeISO, UUID } from '../core/scalars.js';
+import { OptionalText } from '../core/validation/text.js';
+import { BoundedNumber, WholeNumber } from '../core/validation/numbers.js';
 
 export const NOTES_MAX = 10_000;
 /** Mood, energy and sleep quality: 1 to 10. */
@@ -36,9 +38,7 @@ class DayLogArgs {
   dayId!: string;
 
   @Field(() => String, { nullable: true })
-  @IsOptional()
-  @IsString()
-  @MaxLength(NOTES_MAX)
+  @OptionalText(NOTES_MAX)
   notes?: string;
 }
 
@@ -51,57 +51,43 @@ class TimedDayLogArgs extends DayLogArgs {
 @ArgsType()
 export class LogWaterArgs extends TimedDayLogArgs {
   @Field(() => Float, { description: 'Millilitres, above 0 and at most 20000.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(WATER_VOLUME_MIN_ML, { message: 'volume must be positive' })
-  @Max(WATER_VOLUME_MAX_ML, { message: `volume must be at most ${WATER_VOLUME_MAX_ML} millilitres` })
+  @BoundedNumber(WATER_VOLUME_MIN_ML, WATER_VOLUME_MAX_ML, { min: 'volume must be positive', max: `volume must be at most ${WATER_VOLUME_MAX_ML} millilitres` })
   volume!: number;
 }
 
 @ArgsType()
 export class LogStepsArgs extends TimedDayLogArgs {
   @Field(() => Int, { description: 'Non-negative.' })
-  @IsInt({ message: WELLNESS_MESSAGES.wholeNumber('steps') })
-  @Min(0, { message: WELLNESS_MESSAGES.notNegative('steps') })
-  @Max(STEPS_MAX, { message: WELLNESS_MESSAGES.atMost('steps', STEPS_MAX) })
+  @WholeNumber(0, STEPS_MAX, { int: WELLNESS_MESSAGES.wholeNumber('steps'), min: WELLNESS_MESSAGES.notNegative('steps'), max: WELLNESS_MESSAGES.atMost('steps', STEPS_MAX) })
   steps!: number;
 }
 
 @ArgsType()
 export class LogMeditationArgs extends TimedDayLogArgs {
   @Field(() => Int, { description: 'Minutes, 1-1440.' })
-  @IsInt({ message: WELLNESS_MESSAGES.wholeMinutes('duration') })
-  @Min(1, { message: WELLNESS_MESSAGES.positiveMinutes('duration') })
-  @Max(MEDITATION_MINUTES_MAX, { message: WELLNESS_MESSAGES.atMost('duration', MEDITATION_MINUTES_MAX, 'minutes') })
+  @WholeNumber(1, MEDITATION_MINUTES_MAX, { int: WELLNESS_MESSAGES.wholeMinutes('duration'), min: WELLNESS_MESSAGES.positiveMinutes('duration'), max: WELLNESS_MESSAGES.atMost('duration', MEDITATION_MINUTES_MAX, 'minutes') })
   duration!: number;
 
   @Field(() => String, { nullable: true, description: 'Free text.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(MEDITATION_TYPE_MAX)
+  @OptionalText(MEDITATION_TYPE_MAX)
   type?: string;
 }
 
 @ArgsType()
 export class LogMoodArgs extends TimedDayLogArgs {
   @Field(() => Int, { description: '1-10.' })
-  @IsInt({ message: 'mood must be a whole number' })
-  @Min(SCORE_MIN, { message: scoreMessage('mood') })
-  @Max(SCORE_MAX, { message: scoreMessage('mood') })
+  @WholeNumber(SCORE_MIN, SCORE_MAX, { int: 'mood must be a whole number', min: scoreMessage('mood'), max: scoreMessage('mood') })
   mood!: number;
 
   @Field(() => Int, { description: '1-10.' })
-  @IsInt({ message: 'energy must be a whole number' })
-  @Min(SCORE_MIN, { message: scoreMessage('energy') })
-  @Max(SCORE_MAX, { message: scoreMessage('energy') })
+  @WholeNumber(SCORE_MIN, SCORE_MAX, { int: 'energy must be a whole number', min: scoreMessage('energy'), max: scoreMessage('energy') })
   energy!: number;
 }
 
 @ArgsType()
 export class LogSleepArgs extends DayLogArgs {
   @Field(() => Float, { description: 'Hours, above 0 and at most 24.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false })
-  @Min(0.001, { message: WELLNESS_MESSAGES.positive('duration') })
-  @Max(SLEEP_HOURS_MAX, { message: WELLNESS_MESSAGES.atMost('duration', SLEEP_HOURS_MAX, 'hours') })
+  @BoundedNumber(0.001, SLEEP_HOURS_MAX, { min: WELLNESS_MESSAGES.positive('duration'), max: WELLNESS_MESSAGES.atMost('duration', SLEEP_HOURS_MAX, 'hours') })
   duration!: number;
 
   @Field(() => DateTimeISO, { nullable: true })
@@ -112,8 +98,6 @@ export class LogSleepArgs extends DayLogArgs {
 
   @Field(() => Int, { nullable: true, description: '1-10.' })
   @IsOptional()
-  @IsInt({ message: WELLNESS_MESSAGES.wholeNumber('quality') })
-  @Min(SCORE_MIN, { message: scoreMessage('quality') })
-  @Max(SCORE_MAX, { message: scoreMessage('quality') })
+  @WholeNumber(SCORE_MIN, SCORE_MAX, { int: WELLNESS_MESSAGES.wholeNumber('quality'), min: scoreMessage('quality'), max: scoreMessage('quality') })
   quality?: number;
 }

@@ -1,7 +1,8 @@
 import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import { JSONObjectResolver } from 'graphql-scalars';
 import { UUID } from '../../core/scalars.js';
+import { RequiredText } from '../../core/validation/text.js';
 
 export const PASSKEY_NAME_MAX = 100;
 /** The largest token the sign-in step hands out is 43 characters; a little room, no more. */
@@ -9,19 +10,10 @@ const CHALLENGE_TOKEN_MAX = 512;
 
 const CREDENTIAL_DESCRIPTION = 'The browser\'s answer as JSON: `PublicKeyCredential.toJSON()` (or @simplewebauthn/browser\'s result): `{ id, rawId, type, response: {…}, clientExtensionResults }`.';
 
-function PasskeyName(): PropertyDecorator {
-  return (target, key) => {
-    IsString()(target, key);
-    MinLength(1, { message: 'name must not be empty' })(target, key);
-    MaxLength(PASSKEY_NAME_MAX, { message: `name must be at most ${PASSKEY_NAME_MAX} characters` })(target, key);
-    Matches(/\S/, { message: 'name must not be blank' })(target, key);
-  };
-}
-
 @ArgsType()
 export class FinishPasskeyRegistrationArgs {
   @Field(() => String, { description: `A label to tell passkeys apart ("Laptop", "Phone"), 1-${PASSKEY_NAME_MAX} characters.` })
-  @PasskeyName()
+  @RequiredText('name', PASSKEY_NAME_MAX)
   name!: string;
 
   @Field(() => JSONObjectResolver, { description: CREDENTIAL_DESCRIPTION })
@@ -34,7 +26,7 @@ export class RenamePasskeyArgs {
   passkeyId!: string;
 
   @Field(() => String, { description: `1-${PASSKEY_NAME_MAX} characters.` })
-  @PasskeyName()
+  @RequiredText('name', PASSKEY_NAME_MAX)
   name!: string;
 }
 

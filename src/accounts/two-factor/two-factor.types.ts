@@ -1,6 +1,7 @@
-import { IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, MaxLength, MinLength } from 'class-validator';
 import { ArgsType, Field, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO } from '../../core/scalars.js';
+import { OptionalText, Text } from '../../core/validation/text.js';
 
 /** Longest a code may be: a six-digit TOTP code or a recovery code with dashes and spaces. */
 const CODE_MAX = 40;
@@ -47,8 +48,7 @@ export class TotpCodeArgs {
 @ArgsType()
 export class PasswordAndCodeArgs {
   @Field(() => String)
-  @IsString()
-  @MaxLength(256)
+  @Text(256)
   password!: string;
 
   @Field(() => String, { description: 'The authenticator code, or one unused recovery code (it is used up).' })
@@ -67,14 +67,10 @@ export class CompleteSignInArgs {
   challengeToken!: string;
 
   @Field(() => String, { nullable: true, description: 'The six-digit authenticator code (or give recoveryCode).' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(CODE_MAX)
+  @OptionalText(CODE_MAX)
   code?: string | null;
 
   @Field(() => String, { nullable: true, description: 'One unused recovery code, instead of code; it is used up.' })
-  @IsOptional()
-  @IsString()
-  @MaxLength(CODE_MAX)
+  @OptionalText(CODE_MAX)
   recoveryCode?: string | null;
 }

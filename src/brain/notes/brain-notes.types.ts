@@ -1,14 +1,14 @@
 import { ArgsType, Field, Float, InputType } from 'type-graphql';
-import { ArrayMaxSize, IsIn, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsIn, IsOptional, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../../core/pagination.js';
 import { UUID } from '../../core/scalars.js';
-import { StorableText } from '../../core/storable-text.js';
 import { IfPresent } from '../../core/validation/if-present.js';
 import { BrainCanvas } from './brain-canvas.entity.js';
 import { BrainFolder } from './brain-folder.entity.js';
 import { BrainNote } from './brain-note.entity.js';
 import { BrainTag } from './brain-tag.entity.js';
-import { HEX_COLOR, RequiredText } from '../../core/validation/text.js';
+import { HexColour, RequiredText, Text } from '../../core/validation/text.js';
+import { BoundedNumber } from '../../core/validation/numbers.js';
 
 export const NOTE_TITLE_MAX = 300;
 /** About 200 pages of text: a note, not a book. */
@@ -26,12 +26,7 @@ export const CANVAS_COORD_MAX = 10_000_000;
 export const CANVAS_ENTITY_TYPES = ['note', 'database', 'record', 'form'];
 
 function Markdown(): PropertyDecorator {
-  const rules = [
-    IsString({ message: 'content must be a string' }),
-    MaxLength(NOTE_CONTENT_MAX, { message: `content must be at most ${NOTE_CONTENT_MAX} characters` }),
-    StorableText('content'),
-  ];
-  return (target, key) => rules.forEach((rule) => rule(target, key));
+  return Text(NOTE_CONTENT_MAX, 'content');
 }
 
 function TagIds(): PropertyDecorator {
@@ -147,7 +142,7 @@ export class CreateBrainTagArgs {
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  @HexColour('color')
   color?: string | null;
 }
 
@@ -160,19 +155,18 @@ export class UpdateBrainTagArgs extends BrainTagIdArgs {
 
   @Field(() => String, { nullable: true, description: 'Hex colour #RRGGBB; null removes it.' })
   @IsOptional()
-  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })
+  @HexColour('color')
   color?: string | null;
 }
 
 // ---------------------------------------------------------------- canvases
 
 function Coordinate(field: string, min = -CANVAS_COORD_MAX): PropertyDecorator {
-  const rules = [
-    IsNumber({ allowNaN: false, allowInfinity: false }, { message: `${field} must be a number` }),
-    Min(min, { message: `${field} must be at least ${min}` }),
-    Max(CANVAS_COORD_MAX, { message: `${field} must be at most ${CANVAS_COORD_MAX}` }),
-  ];
-  return (target, key) => rules.forEach((rule) => rule(target, key));
+  return BoundedNumber(min, CANVAS_COORD_MAX, {
+    number: `${field} must be a number`,
+    min: `${field} must be at least ${min}`,
+    max: `${field} must be at most ${CANVAS_COORD_MAX}`,
+  });
 }
 
 @InputType('BrainCanvasCardInput')

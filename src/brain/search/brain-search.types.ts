@@ -1,6 +1,7 @@
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { StorableText } from '../../core/storable-text.js';
+import { IsIn, IsOptional } from 'class-validator';
+import { Text } from '../../core/validation/text.js';
+import { WholeNumber } from '../../core/validation/numbers.js';
 
 export const SEARCH_QUERY_MAX = 200;
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -12,9 +13,7 @@ export const SEARCH_LIMIT_MESSAGES = { int: 'limit must be a whole number', min:
 @ArgsType()
 export class BrainSearchArgs {
   @Field(() => String, { description: `Words to find (every word must match, as a word or the start of one); 1 to ${SEARCH_QUERY_MAX} characters.` })
-  @IsString({ message: 'q must be a string' })
-  @MaxLength(SEARCH_QUERY_MAX, { message: `q must be at most ${SEARCH_QUERY_MAX} characters` })
-  @StorableText('q')
+  @Text(SEARCH_QUERY_MAX, 'q')
   q!: string;
 
   @Field(() => String, { nullable: true, description: `Only this type: ${BRAIN_ENTITY_TYPES.join(', ')}.` })
@@ -24,9 +23,7 @@ export class BrainSearchArgs {
 
   @Field(() => Int, { nullable: true, description: `How many results (default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}).` })
   @IsOptional()
-  @IsInt({ message: SEARCH_LIMIT_MESSAGES.int })
-  @Min(1, { message: SEARCH_LIMIT_MESSAGES.min })
-  @Max(SEARCH_LIMIT_MAX, { message: SEARCH_LIMIT_MESSAGES.max })
+  @WholeNumber(1, SEARCH_LIMIT_MAX, SEARCH_LIMIT_MESSAGES)
   limit?: number;
 }
 
