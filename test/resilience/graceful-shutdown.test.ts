@@ -43,6 +43,8 @@ describe('SIGTERM', () => {
       DATA_DIR: data.path,
       JWT_SECRET: 'shutdown-tests-jwt-secret-0123456789abcdef',
       DISABLE_RATE_LIMIT: 'true',
+      // The drain under test, at its default (the test services' is 0).
+      SHUTDOWN_DRAIN_MS: '1000',
     });
     cleanups.push(() => service.kill());
     const user = await signUp(service.url);

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../../src/core/database/embedded-postgres.js';
 import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
@@ -43,9 +44,16 @@ export default async function setup(project: TestProject) {
   const documentsDir = await mkdtemp(join(tmpdir(), 'lp-test-openapi-'));
   await writeServedDocuments(serverUrl, template, documentsDir);
   process.env.LP_OPENAPI_DOCUMENTS = documentsDir;
+  // The service build that process tests start (builtService in test/support/service-process.ts): made by
+  // the first test that needs one, so a run without them builds nothing. Inside the project (gitignored),
+  // where it resolves node_modules as dist/ does; a folder per run, so that runs side by side do not
+  // rebuild each other's service under it.
+  const serviceBuildDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', `.build-test-${process.pid}-${Date.now()}`);
+  process.env.LP_SERVICE_BUILD_DIR = join(serviceBuildDir, 'service');
 
   return async () => {
     await rm(documentsDir, { recursive: true, force: true });
+    await rm(serviceBuildDir, { recursive: true, force: true });
     await dropDatabase(serverUrl!, template);
     if (embedded) await embedded.stop();
     if (embeddedDir) await rm(embeddedDir, { recursive: true, force: true });

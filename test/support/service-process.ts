@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -31,19 +32,69 @@ function withoutUndefined(env: Record<string, string | undefined>): NodeJS.Proce
 }
 
 /**
- * Runs the service as its own process, from its sources (`node --import tsx src/app/main.ts`) or from a
- * build (`entry` = a built `main.js`, what `npm start` runs), for tests that need a separate process: a
- * crash/restart, environment read at start (NODE_EXTRA_CA_CERTS), signals. Resolves once it listens.
+ * What a test service need not wait for, unless its test says otherwise: the 1 s drain at every stop
+ * (graceful-shutdown.test.ts tests it), argon2id at production cost for every sign-up.
  */
-export async function startServiceProcess(
-  env: Record<string, string | undefined>,
-  timeoutMs = 60_000,
-  entry = join(root, 'src', 'app', 'main.ts'),
-): Promise<ServiceProcess> {
-  const loader = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
-  const child = spawn(process.execPath, [...loader, entry], {
+const TEST_SERVICE_ENV = { PORT: '0', LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '0', PASSWORD_HASH_COST: 'test' };
+
+/** Where this run's build goes: named by test/support/global-setup.ts, which removes it after the run. */
+function runBuildDir(): string {
+  const dir = process.env.LP_SERVICE_BUILD_DIR;
+  if (!dir) throw new Error('LP_SERVICE_BUILD_DIR is unset: test/support/global-setup.ts names the service build of the run');
+  return dir;
+}
+
+function runBuild(outdir: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build.ts'), '--outdir', outdir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('error', (error) => resolve(String(error)));
+    child.once('exit', (code) => resolve(code === 0 ? null : `scripts/build.ts exited with ${code}:\n${output}`));
+  });
+}
+
+let built: Promise<string> | undefined;
+
+/**
+ * The service as `npm start` runs it (scripts/build.ts, esbuild, ~1 s), built once per test run by the
+ * first test file that starts one: it takes a lock file, builds, and writes the outcome beside the
+ * build; the other files' processes wait for that outcome. Returns the built `main.js`.
+ */
+export function builtService(): Promise<string> {
+  built ??= (async () => {
+    const dir = runBuildDir();
+    const outcome = `${dir}.outcome`;
+    try {
+      await mkdir(dirname(dir), { recursive: true });
+      await (await open(`${dir}.lock`, 'wx')).close();
+      await writeFile(outcome, (await runBuild(dir)) ?? 'built');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const giveUpAt = Date.now() + 120_000;
+    for (;;) {
+      const text = await readFile(outcome, 'utf8').catch(() => null);
+      if (text === 'built') return join(dir, 'src', 'app', 'main.js');
+      if (text !== null) throw new Error(`the service build failed: ${text}`);
+      if (Date.now() > giveUpAt) throw new Error(`no service build in ${dir} after 120 s`);
+      // Another test process is building (about a second).
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  })();
+  return built;
+}
+
+/**
+ * Runs the built service as its own process (what `npm start` runs, see builtService), for tests that
+ * need a separate process: a crash/restart, environment read at start (NODE_EXTRA_CA_CERTS), signals.
+ * Resolves once it listens.
+ */
+export async function startServiceProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, [await builtService()], {
     cwd: root,
-    env: withoutUndefined({ ...inheritedEnv(), PORT: '0', LOG_LEVEL: 'info', ...env }),
+    env: withoutUndefined({ ...inheritedEnv(), ...TEST_SERVICE_ENV, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
