@@ -1,6 +1,5 @@
 import pg from 'pg';
 import { STATEMENT_SEPARATOR } from '../../src/core/database/read-batch.js';
-import { LIVE_NOTIFY } from '../../src/core/live/postgres-live-bus.js';
 
 export interface StatementRecorder {
   /** The text of every statement sent since `recordStatements()`, in order (each statement of a batched read on its own). */
@@ -11,9 +10,21 @@ export interface StatementRecorder {
 }
 
 /**
- * Records every statement any pg client of this process sends (the ORM's knex queries and the plain
- * reads of src/core/database/read-rows.ts alike), for tests that count what a read costs. The app under
- * test must run in this process (startTestApp). One recorder at a time; `stop()` restores pg.
+ * A connection of a knex pool: the ORM's, which serves requests (its queries and the plain reads of
+ * src/core/database/read-rows.ts, which borrow its connections). knex tags each connection it makes.
+ * The service's background work runs on pg.Pool pools of its own (the job runner's, the reminder and
+ * webhook engines', the notification listeners', the live bus's NOTIFY), so a timer that fires while a
+ * request is recorded (the reminder scan, Agenda's poll, the outbox poll) is not counted, however busy
+ * the machine; nor are the test's own connections.
+ */
+function servesRequests(client: pg.Client): boolean {
+  return '__knexUid' in client;
+}
+
+/**
+ * Records every statement the app's request connections send (see servesRequests), for tests that count
+ * what a read or write costs. The app under test must run in this process (startTestApp). One recorder
+ * at a time; `stop()` restores pg.
  */
 export function recordStatements(): StatementRecorder {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
@@ -24,9 +35,7 @@ export function recordStatements(): StatementRecorder {
   const recording = Object.assign(
     function (this: pg.Client, config: unknown, ...rest: unknown[]) {
       const text = typeof config === 'string' ? config : (config as { text?: string } | null)?.text;
-      // The live bus's NOTIFY goes out after a commit, on its own connection, off the request's path:
-      // not a statement of the operation being counted.
-      if (text && text !== LIVE_NOTIFY) {
+      if (text && servesRequests(this)) {
         roundTrips.push(text);
         // A batch joins its statements with the separator (test values never contain it).
         statements.push(...text.split(STATEMENT_SEPARATOR));
