@@ -2,7 +2,7 @@ import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { signUp } from '../../test/support/http-client.js';
 import { generateWeek } from '../../test/support/fixtures.js';
-import { HttpReceiver } from '../../src/reminders/reminders.test-receiver.js';
+import { Receiver } from '../../src/webhooks/webhooks.test-receiver.js';
 import { join } from 'node:path';
 import { findProfile, printProfileSummary, summariseProfile, type ProfileSummary } from '../lib/cpu-profile.js';
 import { probeHealth } from '../lib/health-probe.js';
@@ -96,7 +96,7 @@ async function cloneUsers(databaseUrl: string, templateId: string, count: number
  * burst, its peak RSS, and the longest `/healthz` round trip meanwhile (how long its event loop was held).
  */
 async function run(ctx: ScenarioContext) {
-  const receiver = await HttpReceiver.start();
+  const receiver = await Receiver.listen({});
   ctx.defer(() => receiver.close());
   const database = await ctx.database();
   const service = await ctx.startService(database, { REMINDER_ALLOW_PRIVATE_URLS: 'true' });

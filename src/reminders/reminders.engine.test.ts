@@ -11,7 +11,7 @@ import { quietHoursEnd } from './quiet-hours.js';
 import {
   createReminder,
   eventually,
-  HttpReceiver,
+  Receiver,
   makeDue,
   setPushUrl,
   setTimezone,
@@ -30,11 +30,11 @@ import {
 const APP_URL = 'https://app.example.com/planner';
 let app: TestApp;
 let engine: ReminderEngine;
-let receiver: HttpReceiver;
+let receiver: Receiver;
 let smtp: Awaited<ReturnType<typeof startSmtp>>;
 
 beforeAll(async () => {
-  receiver = await HttpReceiver.start();
+  receiver = await Receiver.listen({});
   smtp = await startSmtp();
   app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', REMINDER_ALLOW_PRIVATE_URLS: 'true', REMINDER_SEND_TIMEOUT_MS: '2000', SMTP_URL: smtp.url, APP_URL: `${APP_URL}/` });
   engine = app.server.deps.reminders;

@@ -13,7 +13,8 @@ import { generateWeek } from '../../test/support/fixtures.js';
  * pair (to decrypt what a push service would forward) with a VAPID check, and an SMTP server.
  */
 
-export { HttpReceiver, type Received, type Reply } from './reminders.test-receiver.js';
+export { Receiver, type Received, type Reply } from '../webhooks/webhooks.test-receiver.js';
+export { eventually } from '../../test/support/eventually-answers.js';
 
 /** A browser's side of a Web Push subscription: its P-256 key pair and authentication secret. */
 export interface BrowserKeys {
@@ -121,17 +122,6 @@ export async function makeDue(databaseUrl: string, reminderIds: string[]): Promi
 
 export async function verifyEmail(databaseUrl: string, userId: string): Promise<void> {
   await sql(databaseUrl, 'update users set email_verified_at = now() where id = $1', [userId]);
-}
-
-/** Waits for `check` to pass on what `read` answers. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 export function tomorrowUtc(days = 1): string {

@@ -46,6 +46,7 @@ export async function tempDir(): Promise<{ path: string; remove(): Promise<void>
 }
 
 export { setPlan } from '../../test/support/db.js';
+export { eventually } from '../../test/support/eventually-answers.js';
 
 export async function createWebhook(client: HttpClient, url: string, events: string[]): Promise<any> {
   const res = await client.post('/api/v1/webhooks', { url, events });
@@ -57,15 +58,4 @@ export async function createTask(client: HttpClient, title = 'Write report'): Pr
   const res = await client.post('/api/v1/tasks', { title, timebox: 30 });
   if (res.status !== 201) throw new Error(`task creation failed: ${res.status} ${res.text}`);
   return res.body.data;
-}
-
-/** Polls the deliveries route until `check` passes. */
-export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms; last value: ${JSON.stringify(value).slice(0, 2000)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }

@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:https';
+import { createServer as createHttpServer, type RequestListener, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /*
- * A test certificate authority and a real HTTPS receiver, shared by the webhook tests and the bench
- * (no test-runner imports here).
+ * A test certificate authority and a real HTTPS (or plain HTTP) receiver, shared by the webhook and
+ * reminder tests and the benches (no test-runner imports here).
  */
 
 /** A certificate authority made for the test run and a server certificate for 127.0.0.1/localhost it signed. */
@@ -49,8 +50,9 @@ export interface Reply {
 }
 
 /**
- * A real HTTPS receiver on 127.0.0.1 with the test CA's certificate. Each path answers as its responder
- * says (default 200 "ok"); every request is recorded with its raw body bytes.
+ * A real HTTPS receiver on 127.0.0.1 with the test CA's certificate (or a plain HTTP one: a push URL may
+ * be http). Each path answers as its responder says (default 200 "ok"); every request is recorded with
+ * its raw body bytes.
  */
 export class Receiver {
   readonly received: Received[] = [];
@@ -59,8 +61,13 @@ export class Receiver {
   url!: string;
 
   static async start(pki: TestPki): Promise<Receiver> {
+    return Receiver.listen({ pki });
+  }
+
+  /** HTTPS with `pki`'s certificate, else plain HTTP; on `port` (a receiver brought back where it was), or a free one. */
+  static async listen({ pki, port = 0 }: { pki?: TestPki; port?: number }): Promise<Receiver> {
     const receiver = new Receiver();
-    receiver.server = createServer({ key: pki.key, cert: pki.cert, keepAliveTimeout: 30_000 }, (req, res) => {
+    const handle: RequestListener = (req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
@@ -77,9 +84,10 @@ export class Receiver {
         else if (reply.delayMs) setTimeout(send, reply.delayMs);
         else send();
       });
-    });
-    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
-    receiver.url = `https://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
+    };
+    receiver.server = pki ? createHttpsServer({ key: pki.key, cert: pki.cert, keepAliveTimeout: 30_000 }, handle) : createHttpServer(handle);
+    await new Promise<void>((resolve) => receiver.server.listen(port, '127.0.0.1', resolve));
+    receiver.url = `${pki ? 'https' : 'http'}://127.0.0.1:${(receiver.server.address() as AddressInfo).port}`;
     return receiver;
   }
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { signUp } from '../support/http-client.js';
 import { sql } from '../support/db.js';
-import { createReminder, HttpReceiver, makeDue, setPushUrl, taskOn, tomorrowUtc } from '../../src/reminders/reminders.test-helpers.js';
+import { createReminder, Receiver, makeDue, setPushUrl, taskOn, tomorrowUtc } from '../../src/reminders/reminders.test-helpers.js';
 
 /**
  * A push service goes away under traffic and comes back (issue 34, item 3; docs/operations.md →
@@ -10,12 +10,12 @@ import { createReminder, HttpReceiver, makeDue, setPushUrl, taskOn, tomorrowUtc 
  * is driven by scanOnce() and the retry made due in the database, never slept through.
  */
 describe('a push service goes away and comes back', () => {
-  let receiver: HttpReceiver;
+  let receiver: Receiver;
   let port: number;
   let app: TestApp;
 
   beforeAll(async () => {
-    receiver = await HttpReceiver.start();
+    receiver = await Receiver.listen({});
     port = Number(new URL(receiver.url).port);
     app = await startTestApp({ REMINDER_SCAN_INTERVAL_MS: '3600000', REMINDER_ALLOW_PRIVATE_URLS: 'true', REMINDER_SEND_TIMEOUT_MS: '2000' });
   }, 60_000);
@@ -52,7 +52,7 @@ describe('a push service goes away and comes back', () => {
     expect((await anna.client.get('/api/v1/tasks')).status).toBe(200);
 
     // Back on the same port: the retry (made due now) delivers it once; /readyz says up again.
-    receiver = await HttpReceiver.start(port);
+    receiver = await Receiver.listen({ port });
     await sql(app.databaseUrl, 'update reminder_deliveries set next_attempt_at = now() where reminder_id = $1', [reminder.id]);
     await scan();
     await scan(); // nothing left to send a second time
