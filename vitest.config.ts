@@ -67,10 +67,11 @@ export default defineConfig({
     // runs, and every project sees what it provides); a project's own globalSetup would run per project.
     globalSetup: ['test/support/global-setup.ts', 'test/support/test-run-cleanup.ts', 'test/support/test-ca.ts'],
     projects: [
-      // Files share their worker's process and modules (no 3-4 s re-import per file) and, where they need
-      // no settings of their own, one app per worker (sharedTestApp in test/support/test-app.ts).
+      // The files of api and browser share their worker's process and modules (no 3-4 s re-import per
+      // file) and, where they need no settings of their own, one app per worker (sharedTestApp in
+      // test/support/test-app.ts). Each browser file launches and closes its own Chromium.
       project('api', { include: files.api, isolate: false }),
-      project('browser', { include: files.browser }),
+      project('browser', { include: files.browser, isolate: false }),
       project('process', { include: files.process }),
       project('perf', { include: files.perf }),
     ],

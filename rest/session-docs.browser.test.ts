@@ -1,18 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../test/support/test-app.js';
 import { externalRequests, launchBrowser, pageErrors } from '../test/support/browser.js';
 import { sessionRoutes } from './session-routes.js';
 
 let app: TestApp;
 let browser: Browser | undefined;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
 });
 
 describe('the Session API docs page in a real browser', () => {

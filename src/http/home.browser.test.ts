@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { HttpClient } from '../../test/support/http-client.js';
 import { externalRequests, launchBrowser, pageErrors } from '../../test/support/browser.js';
 
@@ -10,12 +10,11 @@ const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.ur
 let app: TestApp;
 let browser: Browser | undefined;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
 });
 
 const LINKS = ['/api/v1/docs', '/api/v1/openapi.yaml', '/api/public/v1/docs', '/api/public/v1/openapi.yaml', '/graphql', '/healthz'];

@@ -1,18 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { externalRequests, launchBrowser, pageErrors } from '../../test/support/browser.js';
 import { publicRoutes } from '../../rest/public-routes.js';
 
 let app: TestApp;
 let browser: Browser | undefined;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
 });
 
 describe('the docs page in a real browser', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../../../test/support/browser.js';
 import { sql } from '../../../test/support/db.js';
 import { HttpClient, signUp } from '../../../test/support/http-client.js';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 
 /**
  * Passkeys in a real headless Chromium with its DevTools virtual authenticator (CTAP2, internal, resident
@@ -25,7 +25,7 @@ let foreign: Server;
 let foreignOrigin: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   origin = app.url.replace('127.0.0.1', 'localhost');
   foreign = createServer((_req, res) => res.setHeader('content-type', 'text/html').end('<!doctype html><title>elsewhere</title>'));
   await new Promise<void>((resolve) => foreign.listen(0, '127.0.0.1', resolve));
@@ -35,7 +35,6 @@ afterAll(async () => {
   await Promise.all(browsers.map((b) => b.close()));
   foreign?.closeAllConnections();
   await new Promise((resolve) => foreign?.close(resolve));
-  await app?.close();
 });
 
 interface Tab {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { externalRequests, launchBrowser, pageErrors } from '../../../test/support/browser.js';
 import { expectStatus, outboxEvents } from '../../../test/support/expectations.js';
@@ -13,7 +13,7 @@ let owner: HttpClient;
 let ownerId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await sharedTestApp();
   ({ client: owner, id: ownerId } = await signUp(app.url));
   browser = await launchBrowser();
   // One context for the file, its cookies cleared per visitor: the packaged Chromium runs as a single
@@ -22,7 +22,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
-  await app?.close();
 });
 
 async function publish(config: Record<string, unknown>, name = 'Feedback'): Promise<{ id: string; slug: string }> {
