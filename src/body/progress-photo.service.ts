@@ -11,7 +11,7 @@ import { dayRangeWhere, requireDay } from '../planning/day-scope.js';
 import { PhotoPose, ProgressPhoto } from './progress-photo.entity.js';
 import { PHOTO_NOTES_MAX, type ListProgressPhotosArgs } from './progress-photo.types.js';
 import { findPage } from '../core/database/find-page.js';
-import type { AppContext } from '../core/context.js';
+import type { ServiceScope } from '../core/request-services.js';
 
 export interface NewProgressPhoto {
   dayId: string;
@@ -24,7 +24,7 @@ export interface NewProgressPhoto {
 /** Progress photos of one user; each references one of the user's own image files. */
 export class ProgressPhotoService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static forRequest(ctx: AppContext): ProgressPhotoService {
+  static forRequest(ctx: ServiceScope): ProgressPhotoService {
     return new ProgressPhotoService(ctx.em, ctx.deps.files);
   }
 

@@ -16,7 +16,7 @@ import { blobKey, filePrefix } from './storage/storage.js';
 import { StoredFile } from './stored-file.entity.js';
 import { VariantService } from './variant.service.js';
 import { findPage } from '../core/database/find-page.js';
-import type { AppContext } from '../core/context.js';
+import type { ServiceScope } from '../core/request-services.js';
 
 /** An upload whose bytes were checked: its real type is known and allowed for its `fileType`. */
 export interface CheckedUpload {
@@ -34,7 +34,7 @@ const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
  */
 export class FileService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static forRequest(ctx: AppContext): FileService {
+  static forRequest(ctx: ServiceScope): FileService {
     return new FileService(ctx.em, ctx.deps.files);
   }
 

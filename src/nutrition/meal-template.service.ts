@@ -5,7 +5,7 @@ import { NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { FileService } from '../files/file.service.js';
 import { MealTemplate, type Ingredient } from './meal-template.entity.js';
-import type { AppContext } from '../core/context.js';
+import type { ServiceScope } from '../core/request-services.js';
 
 export interface IngredientData {
   name: string;
@@ -38,7 +38,7 @@ function toIngredients(list: IngredientData[] | null | undefined): Ingredient[] 
 /** Meal templates of one user; an image must be one of the user's own image files. */
 export class MealTemplateService {
   /** Made for a request with the files service its pictures need. */
-  static forRequest(ctx: AppContext): MealTemplateService {
+  static forRequest(ctx: ServiceScope): MealTemplateService {
     return new MealTemplateService(ctx.em, FileService.forRequest(ctx));
   }
 

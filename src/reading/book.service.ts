@@ -8,7 +8,7 @@ import { findPage } from '../core/database/find-page.js';
 import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import { Book } from './book.entity.js';
-import type { AppContext } from '../core/context.js';
+import type { ServiceScope } from '../core/request-services.js';
 
 export interface NewBook {
   title: string;
@@ -52,7 +52,7 @@ function checkPages(currentPage: number, totalPages: number, field: 'currentPage
 /** The books of one user. A cover is one of the user's own image files. */
 export class BookService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static forRequest(ctx: AppContext): BookService {
+  static forRequest(ctx: ServiceScope): BookService {
     return new BookService(ctx.em, ctx.deps.files);
   }
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { AppContext } from '../core/context.js';
+import type { ServiceScope } from '../core/request-services.js';
 import type { Config } from '../core/config.js';
 import { findPage } from '../core/database/find-page.js';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -34,7 +34,7 @@ export interface NotificationSettingsChanges {
  * unless REMINDER_ALLOW_PRIVATE_URLS.
  */
 export class NotificationService {
-  static forRequest(ctx: AppContext): NotificationService {
+  static forRequest(ctx: ServiceScope): NotificationService {
     return new NotificationService(ctx.em, ctx.deps.config, () => ctx.deps.reminders.vapidPublicKey());
   }
 

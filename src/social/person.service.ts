@@ -10,7 +10,7 @@ import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { Person } from './person.entity.js';
-import type { AppContext } from '../core/context.js';
+import type { ServiceScope } from '../core/request-services.js';
 
 export const FRIEND = 'friend';
 
@@ -47,7 +47,7 @@ const cleanType = (type: string | null | undefined) => (type?.trim() ? type.trim
  */
 export class PersonService {
   /** Made for a request with the files runtime (storage adapters, signing). */
-  static forRequest(ctx: AppContext): PersonService {
+  static forRequest(ctx: ServiceScope): PersonService {
     return new PersonService(ctx.em, ctx.deps.files);
   }
 

@@ -15,7 +15,7 @@ import { failPendingDeliveries } from './webhooks.queries.js';
 import { generateSecret, secretPrefixOf } from './webhook-secret.js';
 import type { CreatedWebhook, WebhookTestResult } from './webhook.types.js';
 import { findPage } from '../core/database/find-page.js';
-import type { AppContext } from '../core/context.js';
+import type { ServiceScope } from '../core/request-services.js';
 
 /** The test delivery's name: not a catalog event, but a webhook may subscribe to it to receive tests. */
 export const TEST_EVENT = 'test';
@@ -43,7 +43,7 @@ export function isSubscribableEvent(name: string): boolean {
  */
 export class WebhookService {
   /** Made for a request with the config and the delivery engine. */
-  static forRequest(ctx: AppContext): WebhookService {
+  static forRequest(ctx: ServiceScope): WebhookService {
     return new WebhookService(ctx.em, ctx.deps.config, ctx.deps.webhooks);
   }
 

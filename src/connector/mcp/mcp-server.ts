@@ -12,7 +12,7 @@ import { fieldMessage, plainErrorMessages } from './error-text.js';
 import { registerPrompts } from './prompts.js';
 import { registerResources } from './resources.js';
 import { insufficientScope, runTool } from './tools/run-tool.js';
-import { scopeOf, type ConnectorTool, type ToolContext } from './tools/tool.js';
+import { scopeOf, toolContext, type ConnectorTool, type ToolContext } from './tools/tool.js';
 
 const INSTRUCTIONS =
   "Life planner: the user's days (checklist, perimeter, tasks, bedtime targets), training, health logs, food (dinner plans, grocery lists), " +
@@ -114,7 +114,7 @@ export function createMcpServer(deps: AppDeps, userId: string, granted: readonly
   plainErrorMessages(server);
   const tools = connectorTools();
   // A fresh entity manager for each tool run, resource read and prompt.
-  const context = (): ToolContext => ({ deps, userId, granted, em: deps.orm.em.fork() });
+  const context = (): ToolContext => toolContext(deps, userId, granted);
   argumentErrorsAsToolFailures(server, tools, granted);
   for (const tool of tools) {
     server.registerTool(

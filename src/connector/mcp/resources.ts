@@ -36,7 +36,7 @@ const today = userToday;
 
 
 /** The user's week starting on `monday` when it was generated (reading one that was not is NOT_FOUND). */
-const existingWeek = (ctx: ToolContext, monday: string) => nullIfNotFound(new WeekService(ctx.em).findByStart(ctx.userId, monday));
+const existingWeek = (ctx: ToolContext, monday: string) => nullIfNotFound(ctx.service(WeekService).findByStart(ctx.userId, monday));
 const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 
 export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
@@ -85,7 +85,7 @@ export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
     async list(ctx) {
       const monday = mondayOf(await today(ctx));
       const week = await existingWeek(ctx, monday);
-      if (!week || !(await nullIfNotFound(new GroceryListService(ctx.em).getForWeek(ctx.userId, week.id)))) return [];
+      if (!week || !(await nullIfNotFound(ctx.service(GroceryListService).getForWeek(ctx.userId, week.id)))) return [];
       return [{ uri: `${RESOURCE_SCHEME}://grocery-list/${monday}`, name: `Groceries for the week of ${monday}` }];
     },
   },
@@ -97,7 +97,7 @@ export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
     tool: 'brain_read_note',
     args: (v) => ({ noteId: v.noteId }),
     async list(ctx) {
-      const notes = await new BrainNoteService(ctx.em).list(ctx.userId, { limit: NOTES_LISTED });
+      const notes = await ctx.service(BrainNoteService).list(ctx.userId, { limit: NOTES_LISTED });
       return notes.items.map((note) => ({ uri: `${RESOURCE_SCHEME}://brain/note/${note.id}`, name: note.title }));
     },
   },

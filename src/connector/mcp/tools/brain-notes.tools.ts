@@ -46,7 +46,7 @@ async function everyItem<T>(load: (args: PageArgs) => Promise<Page<T>>): Promise
  * None: NOT_FOUND with the most recently edited notes as candidates; several: AMBIGUOUS_NAME.
  */
 async function noteIdOf(ctx: ToolContext, given: { noteId?: string; title?: string }): Promise<string> {
-  const notes = new BrainNoteService(ctx.em);
+  const notes = ctx.service(BrainNoteService);
   return idOrName(
     'Note',
     { id: given.noteId, name: given.title },
@@ -123,7 +123,7 @@ export const brainNoteTools: ConnectorTool[] = [
     area: 'journal',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const hits = await new BrainSearchService(ctx.em).search(ctx.userId, { q: args.q, type: args.type, limit: args.limit });
+      const hits = await ctx.service(BrainSearchService).search(ctx.userId, { q: args.q, type: args.type, limit: args.limit });
       return { results: hits.map((h) => ({ type: h.type, id: h.id, title: h.title, snippet: h.snippet, rank: h.rank })) };
     },
   }),
@@ -156,11 +156,11 @@ export const brainNoteTools: ConnectorTool[] = [
     annotations: READ_ONLY,
     async run(args, ctx) {
       const id = await noteIdOf(ctx, args);
-      const note = await new BrainNoteService(ctx.em).get(ctx.userId, id);
+      const note = await ctx.service(BrainNoteService).get(ctx.userId, id);
       const offset = Math.min(args.offset ?? 0, note.content.length);
       const end = cutAt(note.content, offset + NOTE_READ_CHUNK);
-      const folder = note.folderId ? await new BrainFolderService(ctx.em).get(ctx.userId, note.folderId) : null;
-      const tags = await new BrainTagService(ctx.em).byIds(ctx.userId, note.tagIds);
+      const folder = note.folderId ? await ctx.service(BrainFolderService).get(ctx.userId, note.folderId) : null;
+      const tags = await ctx.service(BrainTagService).byIds(ctx.userId, note.tagIds);
       return {
         id: note.id,
         title: note.title,
@@ -198,14 +198,14 @@ export const brainNoteTools: ConnectorTool[] = [
         args.folderId ??
         (args.folder === undefined
           ? undefined
-          : pickByName('Folder', await everyItem((page) => new BrainFolderService(ctx.em).list(ctx.userId, page)), args.folder, (f) => f.name, (f) => f.id).id);
+          : pickByName('Folder', await everyItem((page) => ctx.service(BrainFolderService).list(ctx.userId, page)), args.folder, (f) => f.name, (f) => f.id).id);
       const tagIds = [...(args.tagIds ?? [])];
       if (args.tags?.length) {
-        const all = await everyItem((page) => new BrainTagService(ctx.em).list(ctx.userId, page));
+        const all = await everyItem((page) => ctx.service(BrainTagService).list(ctx.userId, page));
         for (const name of args.tags) tagIds.push(pickByName('Tag', all, name, (t) => t.name, (t) => t.id).id);
       }
       if (tagIds.length > NOTE_TAGS_MAX) throw new ValidationError(NOTE_TAGS_MESSAGE, [{ path: ['tags'], message: NOTE_TAGS_MESSAGE }]);
-      const note = await new BrainNoteService(ctx.em).create(ctx.userId, { title: args.title, content: args.content, folderId, tagIds });
+      const note = await ctx.service(BrainNoteService).create(ctx.userId, { title: args.title, content: args.content, folderId, tagIds });
       return noteSummary(note);
     },
   }),
@@ -225,7 +225,7 @@ export const brainNoteTools: ConnectorTool[] = [
     area: 'journal',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      const { note, appended } = await new BrainNoteService(ctx.em).append(ctx.userId, await noteIdOf(ctx, args), args.text);
+      const { note, appended } = await ctx.service(BrainNoteService).append(ctx.userId, await noteIdOf(ctx, args), args.text);
       return { ...noteSummary(note), appended };
     },
   }),

@@ -16,7 +16,7 @@ export const dateTimeArg = (what: string) => z.string().datetime({ offset: true 
 
 /** The user's today in their time zone, YYYY-MM-DD. */
 export async function userToday(ctx: ToolContext): Promise<string> {
-  return todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId));
+  return todayIn(await ctx.service(SettingsService).timezoneOf(ctx.userId));
 }
 
 /** The date a tool works on: the one given, or the user's today. */

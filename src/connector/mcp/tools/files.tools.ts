@@ -47,7 +47,7 @@ export const filesTools: ConnectorTool[] = [
     area: 'journal',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const service = new FileService(ctx.em, ctx.deps.files);
+      const service = ctx.service(FileService);
       const { fileId, ...filter } = args;
       const page = fileId ? { items: [await service.get(ctx.userId, fileId)], meta: { page: 1, limit: 1, total: 1 } } : await service.list(ctx.userId, filter);
       const variantsOf = createFilesLoaders(ctx.em).variantsByFileId;

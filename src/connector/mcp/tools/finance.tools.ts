@@ -21,7 +21,7 @@ const money = (text: string) => Number(text);
 
 /** The user's accounts by name (the service's list, page after page, bounded). */
 async function allAccounts(ctx: ToolContext): Promise<FinanceAccount[]> {
-  const service = new AccountService(ctx.em);
+  const service = ctx.service(AccountService);
   const accounts: FinanceAccount[] = [];
   for (let page = 1; page <= ACCOUNT_PAGES_MAX; page++) {
     const found = await service.list(ctx.userId, { page, limit: MAX_PAGE_SIZE });
@@ -104,7 +104,7 @@ export const financeTools: ConnectorTool[] = [
     area: 'money',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const page = await new AccountService(ctx.em).list(ctx.userId, args);
+      const page = await ctx.service(AccountService).list(ctx.userId, args);
       return { accounts: page.items.map(accountJson), meta: page.meta };
     },
   }),
@@ -129,7 +129,7 @@ export const financeTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run(args, ctx) {
       const id = await idOrName('Account', { id: args.accountId, name: args.accountName }, () => allAccounts(ctx), (a) => a.name, (a) => a.id);
-      const row = await new TransactionService(ctx.em).create(ctx.userId, {
+      const row = await ctx.service(TransactionService).create(ctx.userId, {
         accountId: id,
         amount: args.amount,
         description: args.description,
@@ -138,7 +138,7 @@ export const financeTools: ConnectorTool[] = [
         recurring: args.recurring,
         socialHappeningId: args.socialHappeningId,
       });
-      const account = await new AccountService(ctx.em).get(ctx.userId, id);
+      const account = await ctx.service(AccountService).get(ctx.userId, id);
       return { ...transactionJson(row, account), currency: account.currency, accountName: account.name, balance: money(account.balance) };
     },
   }),
@@ -162,7 +162,7 @@ export const financeTools: ConnectorTool[] = [
     annotations: READ_ONLY,
     async run(args, ctx) {
       const account = await accountOf(ctx, args);
-      const page = await new TransactionService(ctx.em).list(ctx.userId, {
+      const page = await ctx.service(TransactionService).list(ctx.userId, {
         accountId: account,
         startDate: args.startDate,
         endDate: args.endDate,
@@ -213,7 +213,7 @@ export const financeTools: ConnectorTool[] = [
         endDate = await today(ctx);
       }
       const account = await accountOf(ctx, args);
-      const rows = await new TransactionService(ctx.em).spending(ctx.userId, { startDate: startDate!, endDate: endDate!, accountId: account, category: args.category });
+      const rows = await ctx.service(TransactionService).spending(ctx.userId, { startDate: startDate!, endDate: endDate!, accountId: account, category: args.category });
       const currencies = rows
         .filter((r) => r.total)
         .map((total) => {

@@ -28,7 +28,7 @@ export const gamificationTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(_args, ctx) {
-      const { stats, equipment, avatar } = await new GamificationService(ctx.em).character(ctx.userId);
+      const { stats, equipment, avatar } = await ctx.service(GamificationService).character(ctx.userId);
       return {
         xp: stats.xp,
         level: stats.level,
@@ -60,7 +60,7 @@ export const gamificationTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const all = await new GamificationService(ctx.em).achievements(ctx.userId);
+      const all = await ctx.service(GamificationService).achievements(ctx.userId);
       const status = args.status ?? 'all';
       const shown = all.filter((a) => status === 'all' || (status === 'unlocked') === (a.unlockedAt !== null));
       return {
@@ -85,7 +85,7 @@ export const gamificationTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const service = new GamificationService(ctx.em);
+      const service = ctx.service(GamificationService);
       const [items, coins] = [await service.shop(ctx.userId), await service.coins(ctx.userId)];
       return {
         coins,
@@ -109,7 +109,7 @@ export const gamificationTools: ConnectorTool[] = [
     area: 'planning',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      const service = new GamificationService(ctx.em);
+      const service = ctx.service(GamificationService);
       const itemId = await idOrName('Shop item', { id: args.itemId, name: args.itemName }, () => service.shop(ctx.userId), (i) => i.name, (i) => i.id);
       const bought = await service.purchase(ctx.userId, itemId);
       return { id: bought.id, itemId: bought.item.id, itemName: bought.item.name, price: bought.price, coins: bought.coins, purchasedAt: bought.purchasedAt.toISOString() };

@@ -85,7 +85,7 @@ export const healthTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const entry = await new SleepService(ctx.em).log(ctx.userId, { ...input, dayId });
+      const entry = await ctx.service(SleepService).log(ctx.userId, { ...input, dayId });
       return {
         id: entry.id,
         dayId,
@@ -115,7 +115,7 @@ export const healthTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const entry = await new StepsService(ctx.em).log(ctx.userId, { ...input, dayId });
+      const entry = await ctx.service(StepsService).log(ctx.userId, { ...input, dayId });
       return { id: entry.id, dayId, steps: entry.steps, time: entry.time.toISOString(), message: `Logged ${entry.steps} steps` };
     },
   }),
@@ -143,8 +143,8 @@ export const healthTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const before = await checklistDone(ctx.em, ctx.userId, dayId, ChecklistKey.MEDITATION);
-      const session = await new MeditationService(ctx.em).log(ctx.userId, { ...input, dayId });
+      const before = await checklistDone(ctx, dayId, ChecklistKey.MEDITATION);
+      const session = await ctx.service(MeditationService).log(ctx.userId, { ...input, dayId });
       return {
         id: session.id,
         dayId,
@@ -176,7 +176,7 @@ export const healthTools: ConnectorTool[] = [
     area: 'health',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const page = await new BodyMeasurementService(ctx.em).latest(ctx.userId, { ...args, limit: args.limit ?? 10 });
+      const page = await ctx.service(BodyMeasurementService).latest(ctx.userId, { ...args, limit: args.limit ?? 10 });
       const weights = page.items.map((m) => m.weight).filter((w): w is number => typeof w === 'number');
       return {
         measurements: page.items.map(measurementJson),
@@ -206,7 +206,7 @@ export const healthTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const row = await new BodyMeasurementService(ctx.em).create(ctx.userId, { ...input, dayId });
+      const row = await ctx.service(BodyMeasurementService).create(ctx.userId, { ...input, dayId });
       const parts = [row.weight != null && `${row.weight} kg`, row.bodyFat != null && `${row.bodyFat}% body fat`, row.waist != null && `waist ${row.waist} cm`, row.hip != null && `hip ${row.hip} cm`];
       return { ...measurementJson(row), message: `Logged ${parts.filter(Boolean).join(', ')}` };
     },

@@ -19,7 +19,7 @@ const QUESTION_PAGES = 10;
 
 /** Every question the user sees (global ones first, then their own, each by order), bounded. */
 async function visibleQuestions(ctx: ToolContext): Promise<JournalQuestion[]> {
-  const service = new JournalQuestionService(ctx.em);
+  const service = ctx.service(JournalQuestionService);
   const all: JournalQuestion[] = [];
   for (let page = 1; page <= QUESTION_PAGES; page++) {
     const { items, meta } = await service.list(ctx.userId, { page, limit: MAX_PAGE_SIZE });
@@ -31,11 +31,11 @@ async function visibleQuestions(ctx: ToolContext): Promise<JournalQuestion[]> {
 
 /** A day's entries: at most 100 a day (the row cap), so one page holds them all. */
 async function dayEntries(ctx: ToolContext, dayId: string): Promise<JournalEntry[]> {
-  return (await new JournalEntryService(ctx.em).list(ctx.userId, { dayId, limit: MAX_PAGE_SIZE })).items;
+  return (await ctx.service(JournalEntryService).list(ctx.userId, { dayId, limit: MAX_PAGE_SIZE })).items;
 }
 
 async function dayOrToday(ctx: ToolContext, dayId: string | undefined) {
-  const days = new DayService(ctx.em);
+  const days = ctx.service(DayService);
   return dayId ? days.get(ctx.userId, dayId) : days.today(ctx.userId);
 }
 
@@ -114,7 +114,7 @@ export const journalTools: ConnectorTool[] = [
       let questions: JournalQuestion[] | undefined;
       const loadQuestions = async () => (questions ??= await visibleQuestions(ctx));
       const questionId = await idOrName('JournalQuestion', { id: args.questionId, name: args.question }, loadQuestions, (q) => q.question, (q) => q.id);
-      const entry = await new JournalEntryService(ctx.em).create(ctx.userId, { dayId: day.id, questionId, answer: args.answer });
+      const entry = await ctx.service(JournalEntryService).create(ctx.userId, { dayId: day.id, questionId, answer: args.answer });
       const [all, entries] = await Promise.all([loadQuestions(), dayEntries(ctx, day.id)]);
       const answered = new Set(entries.map((e) => e.questionId));
       return { ...entryJson(entry), unansweredCount: all.filter((q) => !answered.has(q.id)).length };
@@ -130,7 +130,7 @@ export const journalTools: ConnectorTool[] = [
     area: 'journal',
     annotations: SETS_STATE,
     async run(args, ctx) {
-      return entryJson(await new JournalEntryService(ctx.em).update(ctx.userId, args.entryId, { answer: args.answer }));
+      return entryJson(await ctx.service(JournalEntryService).update(ctx.userId, args.entryId, { answer: args.answer }));
     },
   }),
   defineTool({
@@ -146,7 +146,7 @@ export const journalTools: ConnectorTool[] = [
     area: 'journal',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      const question = await new JournalQuestionService(ctx.em).create(ctx.userId, args);
+      const question = await ctx.service(JournalQuestionService).create(ctx.userId, args);
       return { id: question.id, question: question.question, order: question.order, isGlobal: question.isGlobal };
     },
   }),

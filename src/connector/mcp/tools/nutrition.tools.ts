@@ -4,7 +4,6 @@ import { isoWeekday, mondayOf } from '../../../core/dates.js';
 import { NotFoundError, ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
-import { FileService } from '../../../files/file.service.js';
 import type { DinnerPlan } from '../../../nutrition/dinner-plan.entity.js';
 import { DinnerPlanService } from '../../../nutrition/dinner-plan.service.js';
 import { GrocerySource, type GroceryItem, type GroceryList } from '../../../nutrition/grocery-list.entity.js';
@@ -107,10 +106,6 @@ function mealTemplateJson(t: MealTemplate) {
 
 // ---------------------------------------------------------------- reading through the services
 
-function mealTemplates(ctx: ToolContext): Promise<MealTemplateService> {
-  return Promise.resolve(new MealTemplateService(ctx.em, new FileService(ctx.em, ctx.deps.files)));
-}
-
 /**
  * The week a tool works on: the id given, else the week holding `date`, else this week (today's, made
  * on first read as everywhere). A date's week is made when `create` (the generating tools); a read of a
@@ -118,20 +113,20 @@ function mealTemplates(ctx: ToolContext): Promise<MealTemplateService> {
  */
 async function weekOf(ctx: ToolContext, args: { weekId?: string; date?: string }, create = false): Promise<string> {
   if (args.weekId) return args.weekId;
-  if (!args.date) return (await new DayService(ctx.em).today(ctx.userId)).weekId;
-  const weeks = new WeekService(ctx.em);
+  if (!args.date) return (await ctx.service(DayService).today(ctx.userId)).weekId;
+  const weeks = ctx.service(WeekService);
   return create ? (await weeks.ensureDay(ctx.userId, args.date)).weekId : (await weeks.findByStart(ctx.userId, mondayOf(args.date))).id;
 }
 
 /** The week's dinner plans (7 once generated, none before), the week checked to be the caller's. */
 async function weekDinners(ctx: ToolContext, weekId: string): Promise<DinnerPlan[]> {
-  return (await new DinnerPlanService(ctx.em).list(ctx.userId, { weekId, limit: 7 })).items;
+  return (await ctx.service(DinnerPlanService).list(ctx.userId, { weekId, limit: 7 })).items;
 }
 
 /** The plans as the tools answer them, with their meals' names and the cook day each covered day eats. */
 async function dinnersJson(ctx: ToolContext, plans: DinnerPlan[]): Promise<DinnerOut[]> {
   const ids = [...new Set(plans.map((p) => p.mealTemplateId).filter((id): id is string => !!id))];
-  const names = await (await mealTemplates(ctx)).namesOf(ctx.userId, ids);
+  const names = await ctx.service(MealTemplateService).namesOf(ctx.userId, ids);
   const dateOf = new Map(plans.map((p) => [p.id, p.date]));
   return plans.map((p) => ({
     dinnerPlanId: p.id,
@@ -152,7 +147,7 @@ async function dinnerWeekJson(ctx: ToolContext, weekId: string, plans: DinnerPla
 }
 
 async function groceryListJson(ctx: ToolContext, list: GroceryList, onlyMissing = false) {
-  const items = await new GroceryListService(ctx.em).items(ctx.userId, list.id);
+  const items = await ctx.service(GroceryListService).items(ctx.userId, list.id);
   const sections: { section: string | null; items: ReturnType<typeof groceryItemJson>[] }[] = [];
   const byKey = new Map<string, (typeof sections)[number]>();
   for (const item of items) {
@@ -171,7 +166,7 @@ async function groceryListJson(ctx: ToolContext, list: GroceryList, onlyMissing 
 
 /** Every template of the caller (the candidates of a name), read a page at a time. */
 async function allTemplates(ctx: ToolContext): Promise<MealTemplate[]> {
-  const service = await mealTemplates(ctx);
+  const service = ctx.service(MealTemplateService);
   const all: MealTemplate[] = [];
   for (let page = 1; ; page++) {
     const { items, meta } = await service.list(ctx.userId, { page, limit: MAX_PAGE_SIZE });
@@ -183,7 +178,7 @@ async function allTemplates(ctx: ToolContext): Promise<MealTemplate[]> {
 /** The list a grocery tool works on: the id given (checked to be the caller's on use), else the week's. */
 async function groceryListIdOf(ctx: ToolContext, args: { groceryListId?: string; weekId?: string; date?: string }): Promise<string> {
   if (args.groceryListId) return args.groceryListId;
-  return (await new GroceryListService(ctx.em).getForWeek(ctx.userId, await weekOf(ctx, args))).id;
+  return (await ctx.service(GroceryListService).getForWeek(ctx.userId, await weekOf(ctx, args))).id;
 }
 
 // ---------------------------------------------------------------- tools
@@ -217,7 +212,7 @@ export const nutritionTools: ConnectorTool[] = [
     annotations: SETS_STATE,
     async run(args, ctx) {
       const weekId = await weekOf(ctx, args, true);
-      const { plans, created } = await new DinnerPlanService(ctx.em).generateWeek(ctx.userId, weekId);
+      const { plans, created } = await ctx.service(DinnerPlanService).generateWeek(ctx.userId, weekId);
       return { ...(await dinnerWeekJson(ctx, weekId, plans)), created };
     },
   }),
@@ -238,11 +233,11 @@ export const nutritionTools: ConnectorTool[] = [
     area: 'food',
     annotations: SETS_STATE,
     async run(args, ctx) {
-      const service = new DinnerPlanService(ctx.em);
+      const service = ctx.service(DinnerPlanService);
       let planId = args.dinnerPlanId;
       if (!planId) {
-        const date = args.date ?? (await new DayService(ctx.em).today(ctx.userId)).date;
-        const week = await new WeekService(ctx.em).findByStart(ctx.userId, mondayOf(date));
+        const date = args.date ?? (await ctx.service(DayService).today(ctx.userId)).date;
+        const week = await ctx.service(WeekService).findByStart(ctx.userId, mondayOf(date));
         const plan = (await weekDinners(ctx, week.id)).find((p) => p.date === date);
         if (!plan) throw new NotFoundError('Dinner plan', { field: 'date', date, hint: "the week's dinners are not generated yet: run nutrition_generate_dinner_plan first" });
         planId = plan.id;
@@ -279,7 +274,7 @@ export const nutritionTools: ConnectorTool[] = [
     area: 'food',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const page = await (await mealTemplates(ctx)).list(ctx.userId, args);
+      const page = await ctx.service(MealTemplateService).list(ctx.userId, args);
       return { mealTemplates: page.items.map(mealTemplateJson), meta: page.meta };
     },
   }),
@@ -305,7 +300,7 @@ export const nutritionTools: ConnectorTool[] = [
     area: 'food',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      return mealTemplateJson(await (await mealTemplates(ctx)).create(ctx.userId, args));
+      return mealTemplateJson(await ctx.service(MealTemplateService).create(ctx.userId, args));
     },
   }),
   defineTool({
@@ -319,7 +314,7 @@ export const nutritionTools: ConnectorTool[] = [
     area: 'food',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const list = await new GroceryListService(ctx.em).getForWeek(ctx.userId, await weekOf(ctx, args));
+      const list = await ctx.service(GroceryListService).getForWeek(ctx.userId, await weekOf(ctx, args));
       return groceryListJson(ctx, list, args.onlyMissing ?? false);
     },
   }),
@@ -334,7 +329,7 @@ export const nutritionTools: ConnectorTool[] = [
     area: 'food',
     annotations: SETS_STATE,
     async run(args, ctx) {
-      const { list, created } = await new GroceryListService(ctx.em).generate(ctx.userId, await weekOf(ctx, args, true));
+      const { list, created } = await ctx.service(GroceryListService).generate(ctx.userId, await weekOf(ctx, args, true));
       return { ...(await groceryListJson(ctx, list)), created };
     },
   }),
@@ -356,7 +351,7 @@ export const nutritionTools: ConnectorTool[] = [
     async run(args, ctx) {
       const listId = await groceryListIdOf(ctx, args);
       const added = await ctx.em.transactional(async (em) => {
-        const service = new GroceryListService(em);
+        const service = ctx.on(em).service(GroceryListService);
         const items: GroceryItem[] = [];
         for (const item of args.items) items.push(await service.addItem(ctx.userId, listId, item));
         return items;
@@ -382,7 +377,7 @@ export const nutritionTools: ConnectorTool[] = [
     area: 'food',
     annotations: SETS_STATE,
     async run(args, ctx) {
-      const service = new GroceryListService(ctx.em);
+      const service = ctx.service(GroceryListService);
       const listId = await groceryListIdOf(ctx, args);
       let itemId = args.itemId;
       if (!itemId) {

@@ -49,7 +49,7 @@ export function taskJson(task: Task) {
 
 /** The day a tool works on: the one named, or the user's today (created on first read, as everywhere). */
 export async function dayIdOrToday(ctx: ToolContext, dayId: string | undefined): Promise<string> {
-  return dayId ?? (await new DayService(ctx.em).today(ctx.userId)).id;
+  return dayId ?? (await ctx.service(DayService).today(ctx.userId)).id;
 }
 
 
@@ -79,11 +79,11 @@ const dayShape = {
 export async function dayJson(ctx: ToolContext, day: Day) {
   const loaders = createPlanningLoaders(ctx.em);
   const [checklist, perimeter, tasks, week, settings] = await Promise.all([
-    new ChecklistService(ctx.em).list(ctx.userId, day.id),
+    ctx.service(ChecklistService).list(ctx.userId, day.id),
     loaders.perimeterByDayId.load(day.id),
-    new TaskService(ctx.em).list(ctx.userId, { dayId: day.id, limit: 100 }),
+    ctx.service(TaskService).list(ctx.userId, { dayId: day.id, limit: 100 }),
     loaders.weekById.load(day.weekId),
-    new SettingsService(ctx.em).get(ctx.userId),
+    ctx.service(SettingsService).get(ctx.userId),
   ]);
   const required = requiredChecklist(day.minimumMode);
   return {
@@ -117,7 +117,7 @@ export const planningTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(_args, ctx) {
-      return dayJson(ctx, await new DayService(ctx.em).today(ctx.userId));
+      return dayJson(ctx, await ctx.service(DayService).today(ctx.userId));
     },
   }),
   defineTool({
@@ -129,7 +129,7 @@ export const planningTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const days = new DayService(ctx.em);
+      const days = ctx.service(DayService);
       return dayJson(ctx, args.date ? await days.onDate(ctx.userId, args.date) : await days.today(ctx.userId));
     },
   }),
@@ -160,7 +160,7 @@ export const planningTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const week = await new WeekService(ctx.em).findByStart(ctx.userId, mondayOf(await dateOrToday(ctx, args.date)));
+      const week = await ctx.service(WeekService).findByStart(ctx.userId, mondayOf(await dateOrToday(ctx, args.date)));
       const loaders = createPlanningLoaders(ctx.em);
       const days = await loaders.daysByWeekId.load(week.id);
       const checklists = await Promise.all(days.map((day) => loaders.checklistByDayId.load(day.id)));
@@ -204,8 +204,8 @@ export const planningTools: ConnectorTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(args, ctx) {
       const dayId = await dayIdOrToday(ctx, args.dayId);
-      const item = await new ChecklistService(ctx.em).toggle(ctx.userId, dayId, args.key, args.value ?? null);
-      const day = await new DayService(ctx.em).get(ctx.userId, dayId);
+      const item = await ctx.service(ChecklistService).toggle(ctx.userId, dayId, args.key, args.value ?? null);
+      const day = await ctx.service(DayService).get(ctx.userId, dayId);
       return { dayId, ...checklistItemJson(item, requiredChecklist(day.minimumMode)), dayCompleted: !!day.completedAt };
     },
   }),

@@ -41,7 +41,7 @@ const columnArg = z.string().min(1).max(NAME_MAX).optional().describe("A column'
 
 /** The project given by id (another user's answers NOT_FOUND, like a missing one) or by title. */
 async function projectOf(ctx: ToolContext, given: { projectId?: string; project?: string }): Promise<Project> {
-  const service = new ProjectService(ctx.em);
+  const service = ctx.service(ProjectService);
   const id = await idOrName('Project', { id: given.projectId, name: given.project }, async () => (await service.list(ctx.userId, { limit: MAX_PAGE_SIZE })).items, (p) => p.title, (p) => p.id);
   return service.get(ctx.userId, id);
 }
@@ -60,7 +60,7 @@ async function columnOf(columns: BoardColumn[], given: { columnId?: string; colu
 
 /** The card given by id or title, in the project when one is named, else among all the user's projects. */
 async function cardOf(ctx: ToolContext, given: { taskId?: string; task?: string }, projectId: string | undefined): Promise<ProjectTask> {
-  const cards = new ProjectTaskService(ctx.em);
+  const cards = ctx.service(ProjectTaskService);
   if (given.taskId) {
     const [card] = await cards.findOwn(ctx.userId, { taskId: given.taskId, projectId }, 1);
     if (!card) throw new NotFoundError('Project task');
@@ -157,7 +157,7 @@ export const projectsTools: ConnectorTool[] = [
         const project = await projectOf(ctx, args);
         return { projects: await boardsJson(ctx, [project]), meta: { page: 1, limit: 1, total: 1 } };
       }
-      const page = await new ProjectService(ctx.em).list(ctx.userId, { status: args.status, page: args.page, limit: Math.min(args.limit ?? 10, BOARDS_MAX) });
+      const page = await ctx.service(ProjectService).list(ctx.userId, { status: args.status, page: args.page, limit: Math.min(args.limit ?? 10, BOARDS_MAX) });
       return { projects: await boardsJson(ctx, page.items), meta: page.meta };
     },
   }),
@@ -179,7 +179,7 @@ export const projectsTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ columns, ...input }, ctx) {
       const project = await ctx.em.transactional(async (em) => {
-        const service = new ProjectService(em);
+        const service = ctx.on(em).service(ProjectService);
         const created = await service.create(ctx.userId, input);
         if (columns) await service.updateBoard(ctx.userId, created.id, columns.map((name) => ({ name })));
         return created;
@@ -211,7 +211,7 @@ export const projectsTools: ConnectorTool[] = [
       const columns = await boardColumns(ctx.em, project.id);
       const target = await columnOf(columns, args, columns[0]);
       const card = await ctx.em.transactional(async (em) => {
-        const cards = new ProjectTaskService(em);
+        const cards = ctx.on(em).service(ProjectTaskService);
         const created = await cards.create(ctx.userId, {
           projectId: project.id,
           title: args.title,
@@ -247,7 +247,7 @@ export const projectsTools: ConnectorTool[] = [
       const columns = await boardColumns(ctx.em, card.projectId);
       const target = await columnOf(columns, args);
       const from = columns.find((c) => c.id === card.columnId)?.name ?? '';
-      const moved = await new ProjectTaskService(ctx.em).move(ctx.userId, card.projectId, card.id, target.id, args.order ?? Number.MAX_SAFE_INTEGER);
+      const moved = await ctx.service(ProjectTaskService).move(ctx.userId, card.projectId, card.id, target.id, args.order ?? Number.MAX_SAFE_INTEGER);
       return { ...cardJson(moved, columns), fromColumn: from };
     },
   }),
@@ -275,10 +275,10 @@ export const projectsTools: ConnectorTool[] = [
       const projectId = args.projectId || args.project !== undefined ? (await projectOf(ctx, args)).id : undefined;
       const from = new Date();
       const until = new Date(from.getTime() + (args.days ?? DEADLINE_DAYS_DEFAULT) * 86_400_000);
-      const deadlines = (await new DeadlineService(ctx.em).list(ctx.userId, { projectId, upcoming: true, limit: DUE_ITEMS_MAX })).items.filter((d) => d.dueDate <= until);
-      const cards = await new ProjectTaskService(ctx.em).findOwn(ctx.userId, { projectId, dueFrom: from, dueUntil: until }, DUE_ITEMS_MAX);
+      const deadlines = (await ctx.service(DeadlineService).list(ctx.userId, { projectId, upcoming: true, limit: DUE_ITEMS_MAX })).items.filter((d) => d.dueDate <= until);
+      const cards = await ctx.service(ProjectTaskService).findOwn(ctx.userId, { projectId, dueFrom: from, dueUntil: until }, DUE_ITEMS_MAX);
       // The projects' titles: the first page of projects, then any project beyond it one by one.
-      const projects = new ProjectService(ctx.em);
+      const projects = ctx.service(ProjectService);
       const ids = new Set([...deadlines.map((d) => d.projectId), ...cards.map((c) => c.projectId)].filter((id): id is string => !!id));
       const titles = new Map<string, string>();
       if (ids.size) for (const p of (await projects.list(ctx.userId, { limit: MAX_PAGE_SIZE })).items) titles.set(p.id, p.title);

@@ -9,14 +9,10 @@ import { idOrName } from './by-name.js';
 import { pageArgs, wholeNumber } from '../../../core/validation/tool-arguments.js';
 import { dayIdOrToday } from './planning.tools.js';
 import { isoDateTime, pageMetaOut } from './outputs.js';
-import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool, type ToolContext } from './tool.js';
+import { ADDITIVE, defineTool, READ_ONLY, type ConnectorTool } from './tool.js';
 
 /** Books read per page when a title is matched, and how many pages at most. */
 const BOOK_PAGES = 10;
-
-async function books(ctx: ToolContext): Promise<BookService> {
-  return new BookService(ctx.em, ctx.deps.files);
-}
 
 /** The user's books (oldest first), bounded, for matching a title. */
 async function allBooks(service: BookService, userId: string): Promise<Book[]> {
@@ -66,7 +62,7 @@ export const readingTools: ConnectorTool[] = [
     area: 'journal',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const page = await (await books(ctx)).list(ctx.userId, args);
+      const page = await ctx.service(BookService).list(ctx.userId, args);
       return { books: page.items.map(bookJson), meta: page.meta };
     },
   }),
@@ -86,7 +82,7 @@ export const readingTools: ConnectorTool[] = [
     area: 'journal',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      return bookJson(await (await books(ctx)).create(ctx.userId, args));
+      return bookJson(await ctx.service(BookService).create(ctx.userId, args));
     },
   }),
   defineTool({
@@ -111,12 +107,12 @@ export const readingTools: ConnectorTool[] = [
     area: 'journal',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      const service = await books(ctx);
+      const service = ctx.service(BookService);
       const bookId = await idOrName('Book', { id: args.bookId, name: args.book }, () => allBooks(service, ctx.userId), (b) => b.title, (b) => b.id);
       const dayId = await dayIdOrToday(ctx, args.dayId);
-      const session = await new ReadingSessionService(ctx.em).create(ctx.userId, { dayId, bookId, pagesRead: args.pagesRead, duration: args.duration });
+      const session = await ctx.service(ReadingSessionService).create(ctx.userId, { dayId, bookId, pagesRead: args.pagesRead, duration: args.duration });
       // Read back on a clean entity manager: the candidates loaded above still hold the page before.
-      const book = await new BookService(ctx.em.fork(), ctx.deps.files).get(ctx.userId, bookId);
+      const book = await ctx.on(ctx.em.fork()).service(BookService).get(ctx.userId, bookId);
       return { id: session.id, dayId: session.dayId, pagesRead: session.pagesRead, duration: session.duration, book: bookJson(book) };
     },
   }),

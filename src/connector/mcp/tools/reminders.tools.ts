@@ -76,7 +76,7 @@ function reminderJson(reminder: Reminder, timezone: string) {
   };
 }
 
-const timezoneOf = (ctx: ToolContext) => new SettingsService(ctx.em).timezoneOf(ctx.userId);
+const timezoneOf = (ctx: ToolContext) => ctx.service(SettingsService).timezoneOf(ctx.userId);
 
 /**
  * The records a target's name is looked for among (each a bounded read): a task's title among the tasks
@@ -88,30 +88,30 @@ async function candidates(ctx: ToolContext, target: 'task' | 'deadline' | 'happe
   const wanted = name.trim();
   switch (target) {
     case 'task': {
-      const tasks = new TaskService(ctx.em);
+      const tasks = ctx.service(TaskService);
       if (date) {
-        const day = await new DayService(ctx.em).onDate(ctx.userId, date);
+        const day = await ctx.service(DayService).onDate(ctx.userId, date);
         return (await tasks.list(ctx.userId, { dayId: day.id, limit: NAME_CANDIDATES })).items.map((t) => ({ id: t.id, name: t.title }));
       }
       const open = await Promise.all([TaskStatus.todo, TaskStatus.doing].map((status) => tasks.list(ctx.userId, { status, limit: NAME_CANDIDATES })));
       return open.flatMap((page) => page.items).map((t) => ({ id: t.id, name: t.title }));
     }
     case 'person': {
-      const people = new PersonService(ctx.em, ctx.deps.files);
+      const people = ctx.service(PersonService);
       const found = (await people.list(ctx.userId, { search: wanted, limit: NAME_CANDIDATES })).items;
       const named = found.length ? found : (await people.list(ctx.userId, { limit: 20 })).items;
       return named.map((p) => ({ id: p.id, name: p.name }));
     }
     case 'deadline': {
       const [deadlines, cards] = await Promise.all([
-        new DeadlineService(ctx.em).list(ctx.userId, { upcoming: true, limit: NAME_CANDIDATES }),
-        new ProjectTaskService(ctx.em).findOwn(ctx.userId, { titleContains: wanted }, NAME_CANDIDATES),
+        ctx.service(DeadlineService).list(ctx.userId, { upcoming: true, limit: NAME_CANDIDATES }),
+        ctx.service(ProjectTaskService).findOwn(ctx.userId, { titleContains: wanted }, NAME_CANDIDATES),
       ]);
       return [...deadlines.items.map((d) => ({ id: d.id, name: d.title })), ...cards.filter((c) => c.dueDate).map((c) => ({ id: c.id, name: c.title }))];
     }
     case 'happening': {
       const today = todayIn(await timezoneOf(ctx));
-      return (await new SocialHappeningService(ctx.em).list(ctx.userId, { startDate: today, limit: NAME_CANDIDATES })).items.map((h) => ({ id: h.id, name: h.title }));
+      return (await ctx.service(SocialHappeningService).list(ctx.userId, { startDate: today, limit: NAME_CANDIDATES })).items.map((h) => ({ id: h.id, name: h.title }));
     }
   }
 }
@@ -145,7 +145,7 @@ export const remindersTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const [page, timezone] = await Promise.all([new ReminderService(ctx.em).list(ctx.userId, args), timezoneOf(ctx)]);
+      const [page, timezone] = await Promise.all([ctx.service(ReminderService).list(ctx.userId, args), timezoneOf(ctx)]);
       return { timezone, reminders: page.items.map((r) => reminderJson(r, timezone)), meta: page.meta };
     },
   }),
@@ -175,7 +175,7 @@ export const remindersTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run(args, ctx) {
       const targetId = await targetIdOf(ctx, args.kind, args);
-      const reminder = await new ReminderService(ctx.em).create(ctx.userId, {
+      const reminder = await ctx.service(ReminderService).create(ctx.userId, {
         kind: args.kind,
         targetId,
         channel: args.channel ?? DEFAULT_CHANNEL,
@@ -203,7 +203,7 @@ export const remindersTools: ConnectorTool[] = [
     annotations: SETS_STATE,
     async run(args, ctx) {
       const { reminderId, ...changes } = args;
-      const reminder = await new ReminderService(ctx.em).update(ctx.userId, reminderId, changes);
+      const reminder = await ctx.service(ReminderService).update(ctx.userId, reminderId, changes);
       return reminderJson(reminder, await timezoneOf(ctx));
     },
   }),
@@ -217,7 +217,7 @@ export const remindersTools: ConnectorTool[] = [
     area: 'planning',
     annotations: REMOVES,
     async run(args, ctx) {
-      return new ReminderService(ctx.em).delete(ctx.userId, args.reminderId);
+      return ctx.service(ReminderService).delete(ctx.userId, args.reminderId);
     },
   }),
 ];

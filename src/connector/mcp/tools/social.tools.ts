@@ -24,10 +24,6 @@ const DEFAULT_HAPPENING_MINUTES = 60;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-async function people(ctx: ToolContext): Promise<PersonService> {
-  return new PersonService(ctx.em, ctx.deps.files);
-}
-
 /**
  * The people a name may mean: the user's people whose name contains it (one bounded search, which also
  * matches notes), or, when none does, some of the user's people as the candidates pickByName lists.
@@ -85,7 +81,7 @@ export const socialTools: ConnectorTool[] = [
     area: 'people',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const page = await (await people(ctx)).list(ctx.userId, { ...args, limit: args.limit ?? 20 });
+      const page = await ctx.service(PersonService).list(ctx.userId, { ...args, limit: args.limit ?? 20 });
       const lastSeen = await createSocialLoaders(ctx.em).lastSeenByPersonId.loadMany(page.items.map((p) => p.id));
       return {
         people: page.items.map((p, i) => {
@@ -112,7 +108,7 @@ export const socialTools: ConnectorTool[] = [
     area: 'people',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      return personJson(await (await people(ctx)).create(ctx.userId, args));
+      return personJson(await ctx.service(PersonService).create(ctx.userId, args));
     },
   }),
   defineTool({
@@ -132,7 +128,7 @@ export const socialTools: ConnectorTool[] = [
     area: 'people',
     annotations: SETS_STATE,
     async run({ personId, person, ...changes }, ctx) {
-      const service = await people(ctx);
+      const service = ctx.service(PersonService);
       const target = await personOf(ctx, service, { personId, person });
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
       return personJson(await service.update(ctx.userId, target.id, given));
@@ -152,9 +148,9 @@ export const socialTools: ConnectorTool[] = [
     area: 'people',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const person = await personOf(ctx, await people(ctx), args);
+      const person = await personOf(ctx, ctx.service(PersonService), args);
       const today = await userToday(ctx);
-      const page = await new SocialHappeningService(ctx.em).list(ctx.userId, { personId: person.id, endDate: today, limit: args.limit ?? 5 });
+      const page = await ctx.service(SocialHappeningService).list(ctx.userId, { personId: person.id, endDate: today, limit: args.limit ?? 5 });
       return {
         person: { id: person.id, name: person.name, relationshipType: person.relationshipType ?? null },
         lastSeen: page.items[0]?.startTime.toISOString() ?? null,
@@ -179,7 +175,7 @@ export const socialTools: ConnectorTool[] = [
     area: 'people',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      const service = await people(ctx);
+      const service = ctx.service(PersonService);
       const guests = new Map<string, Person>();
       for (const guest of args.guests ?? []) {
         const person = UUID.test(guest.trim()) ? await service.get(ctx.userId, guest.trim()) : await personNamed(ctx, service, guest);
@@ -187,8 +183,8 @@ export const socialTools: ConnectorTool[] = [
       }
       const start = new Date(args.startTime);
       const end = args.endTime ?? new Date(start.getTime() + DEFAULT_HAPPENING_MINUTES * 60_000).toISOString();
-      const dayId = args.dayId ?? (await new WeekService(ctx.em).ensureDay(ctx.userId, todayIn(await new SettingsService(ctx.em).timezoneOf(ctx.userId), start))).id;
-      const happening = await new SocialHappeningService(ctx.em).create(ctx.userId, {
+      const dayId = args.dayId ?? (await ctx.service(WeekService).ensureDay(ctx.userId, todayIn(await ctx.service(SettingsService).timezoneOf(ctx.userId), start))).id;
+      const happening = await ctx.service(SocialHappeningService).create(ctx.userId, {
         dayId,
         title: args.title,
         startTime: args.startTime,

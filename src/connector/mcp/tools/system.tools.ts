@@ -15,7 +15,7 @@ export const systemTools: ConnectorTool[] = [
     annotations: { ...READ_ONLY, idempotentHint: false },
     async run(_args, ctx) {
       const now = new Date();
-      const timezone = await new SettingsService(ctx.em).timezoneOf(ctx.userId);
+      const timezone = await ctx.service(SettingsService).timezoneOf(ctx.userId);
       // `2026-11-24T01:41:16.123+01:00`: the instant as wall-clock time in the zone, with its offset.
       const local = DateTime.fromJSDate(now, { zone: timezone });
       return { utc: now.toISOString(), timezone, local: local.toISO()!, date: todayIn(timezone, now), weekday: local.setLocale('en-US').weekdayLong! };

@@ -26,7 +26,7 @@ export const tasksTools: ConnectorTool[] = [
     area: 'planning',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const page = await new TaskService(ctx.em).list(ctx.userId, args);
+      const page = await ctx.service(TaskService).list(ctx.userId, args);
       return { tasks: page.items.map(taskJson), meta: page.meta };
     },
   }),
@@ -52,7 +52,7 @@ export const tasksTools: ConnectorTool[] = [
     area: 'planning',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      return taskJson(await new TaskService(ctx.em).create(ctx.userId, args));
+      return taskJson(await ctx.service(TaskService).create(ctx.userId, args));
     },
   }),
   defineTool({
@@ -71,7 +71,7 @@ export const tasksTools: ConnectorTool[] = [
     annotations: SETS_STATE,
     async run(args, ctx) {
       const changes = { status: args.status, ...(args.nextStep !== undefined ? { nextStep: args.nextStep } : {}) };
-      return taskJson(await new TaskService(ctx.em).update(ctx.userId, args.taskId, changes));
+      return taskJson(await ctx.service(TaskService).update(ctx.userId, args.taskId, changes));
     },
   }),
 ];

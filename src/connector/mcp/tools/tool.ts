@@ -1,17 +1,33 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { AppDeps } from '../../../core/context.js';
+import { serviceFor, type RequestService, type ServiceScope } from '../../../core/request-services.js';
 import type { Scope, ScopeArea } from '../../scopes/connector-scopes.js';
 
 /**
  * Who a tool call speaks for: the user of the access token, with a fresh entity manager per call, and
  * the scopes the connection holds (an answer keeps only what they can read: `runTool`).
  */
-export interface ToolContext {
-  deps: AppDeps;
-  em: EntityManager;
+export interface ToolContext extends ServiceScope {
   userId: string;
   granted: readonly string[];
+  /** A domain service on this call's entity manager, made as a resolver's is (serviceFor). */
+  service<T>(service: RequestService<T>): T;
+  /** The same call on another entity manager: a transaction's, or a fork that reads afresh. */
+  on(em: EntityManager): ToolContext;
+}
+
+/** The context of one tool run, resource read or prompt: a fresh entity manager each time. */
+export function toolContext(deps: AppDeps, userId: string, granted: readonly string[], em: EntityManager = deps.orm.em.fork()): ToolContext {
+  const ctx: ToolContext = {
+    deps,
+    em,
+    userId,
+    granted,
+    service: (service) => serviceFor(ctx, service),
+    on: (other) => toolContext(deps, userId, granted, other),
+  };
+  return ctx;
 }
 
 export interface ToolAnnotations {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { dateArg, dateOrToday, dateTimeArg, dayIdArg } from './common-arguments.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays } from '../../../core/dates.js';
 import { ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
@@ -71,19 +70,20 @@ export const checklistTickOut = z.object({
 });
 
 /** Whether the day's `key` item is done; the day must be the user's (NOT_FOUND otherwise). */
-export async function checklistDone(em: EntityManager, userId: string, dayId: string, key: ChecklistKey): Promise<boolean> {
-  return (await new ChecklistService(em).list(userId, dayId)).some((item) => item.key === key && item.completed);
+export async function checklistDone(ctx: ToolContext, dayId: string, key: ChecklistKey): Promise<boolean> {
+  return (await ctx.service(ChecklistService).list(ctx.userId, dayId)).some((item) => item.key === key && item.completed);
 }
 
 /**
  * Logs through `write` and, when `tick`, completes the day's `key` item as the app's checklist does
  * (checklist_completed, day completion; an item already done is left as it is), all in one transaction.
  */
-async function logAndTick<T>(ctx: ToolContext, dayId: string, key: ChecklistKey, tick: boolean, write: (em: EntityManager) => Promise<T>) {
+async function logAndTick<T>(ctx: ToolContext, dayId: string, key: ChecklistKey, tick: boolean, write: (tx: ToolContext) => Promise<T>) {
   return ctx.em.transactional(async (em) => {
-    const record = await write(em);
-    const before = await checklistDone(em, ctx.userId, dayId, key);
-    if (tick && !before) await new ChecklistService(em).setCompleted(ctx.userId, dayId, key, true);
+    const tx = ctx.on(em);
+    const record = await write(tx);
+    const before = await checklistDone(tx, dayId, key);
+    if (tick && !before) await tx.service(ChecklistService).setCompleted(ctx.userId, dayId, key, true);
     return { record, checklist: { key, completed: before || tick, tickedNow: tick && !before } };
   });
 }
@@ -95,7 +95,7 @@ const tickArg = (key: ChecklistKey) =>
 
 /** The user's catalog entries (global and own) a name may mean: those containing it, else those sharing a word with it (as candidates). */
 async function catalogFor(ctx: ToolContext, name: string): Promise<Exercise[]> {
-  const service = new ExerciseService(ctx.em);
+  const service = ctx.service(ExerciseService);
   const found = await service.search(ctx.userId, name, 50);
   if (found.length) return found;
   const words = [...new Set(name.split(/[\s,/-]+/).filter((w) => w.length >= 3))].slice(0, 5);
@@ -210,8 +210,8 @@ export const trainingTools: ConnectorTool[] = [
         if (sets.length > MAX_SETS) throw new ValidationError(M.tooManySets, [{ path: ['exercises', i, 'sets'], message: M.tooManySets }]);
         return { exerciseId: ids[i]!, sets };
       });
-      const { record: session, checklist } = await logAndTick(ctx, dayId, ChecklistKey.GYM, args.tickGym, (em) =>
-        new TrainingSessionService(em).create(ctx.userId, {
+      const { record: session, checklist } = await logAndTick(ctx, dayId, ChecklistKey.GYM, args.tickGym, (tx) =>
+        tx.service(TrainingSessionService).create(ctx.userId, {
           dayId,
           split: args.split ?? 'Workout',
           startTime: args.startTime,
@@ -278,7 +278,7 @@ export const trainingTools: ConnectorTool[] = [
     area: 'health',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const service = new ExerciseService(ctx.em);
+      const service = ctx.service(ExerciseService);
       const exerciseId = await exerciseIdOf(ctx, args);
       const exercise = await service.get(ctx.userId, exerciseId);
       const history = await service.history(ctx.userId, exerciseId, { page: args.page, limit: args.limit ?? 20 });
@@ -335,7 +335,7 @@ export const trainingTools: ConnectorTool[] = [
     area: 'health',
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const page = await new ExerciseService(ctx.em).list(ctx.userId, { ...args, limit: args.limit ?? 20 });
+      const page = await ctx.service(ExerciseService).list(ctx.userId, { ...args, limit: args.limit ?? 20 });
       return {
         exercises: page.items.map((e) => ({ id: e.id, name: e.name, category: e.category, muscleGroups: e.muscleGroups, isGlobal: e.isGlobal })),
         meta: page.meta,
@@ -371,7 +371,7 @@ export const trainingTools: ConnectorTool[] = [
     async run(args, ctx) {
       const end = await dateOrToday(ctx, args.end);
       const start = args.start ?? addDays(end, -6);
-      const page = await new TrainingSessionService(ctx.em).list(ctx.userId, { startDate: start, endDate: end, limit: MAX_PAGE_SIZE });
+      const page = await ctx.service(TrainingSessionService).list(ctx.userId, { startDate: start, endDate: end, limit: MAX_PAGE_SIZE });
       const loaders = createTrainingLoaders(ctx.em);
       const planning = createPlanningLoaders(ctx.em);
       const sessions = await Promise.all(
@@ -410,8 +410,8 @@ export const trainingTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run(args, ctx) {
       const dayId = await dayIdOrToday(ctx, args.dayId);
-      const { record: session, checklist } = await logAndTick(ctx, dayId, ChecklistKey.MOBILITY, args.tickMobility, (em) =>
-        new MobilitySessionService(em).create(ctx.userId, { dayId, focus: args.focus, duration: args.duration, intensity: args.intensity }),
+      const { record: session, checklist } = await logAndTick(ctx, dayId, ChecklistKey.MOBILITY, args.tickMobility, (tx) =>
+        tx.service(MobilitySessionService).create(ctx.userId, { dayId, focus: args.focus, duration: args.duration, intensity: args.intensity }),
       );
       return {
         id: session.id,
@@ -464,8 +464,8 @@ export const trainingTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, tickCardio, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const { record: session, checklist } = await logAndTick(ctx, dayId, ChecklistKey.CARDIO, tickCardio, (em) =>
-        new CardioSessionService(em).create(ctx.userId, { ...input, dayId }),
+      const { record: session, checklist } = await logAndTick(ctx, dayId, ChecklistKey.CARDIO, tickCardio, (tx) =>
+        tx.service(CardioSessionService).create(ctx.userId, { ...input, dayId }),
       );
       return {
         id: session.id,

@@ -32,7 +32,7 @@ export const wellnessTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run(args, ctx) {
       const day = await dayIdOrToday(ctx, args.dayId);
-      const intake = await new WaterService(ctx.em).log(ctx.userId, { dayId: day, volume: args.volume, time: args.time, notes: args.notes });
+      const intake = await ctx.service(WaterService).log(ctx.userId, { dayId: day, volume: args.volume, time: args.time, notes: args.notes });
       return { id: intake.id, dayId: day, volume: intake.volume, time: intake.time.toISOString(), message: `Logged ${intake.volume} ml of water` };
     },
   }),
@@ -53,7 +53,7 @@ export const wellnessTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run(args, ctx) {
       const day = await dayIdOrToday(ctx, args.dayId);
-      const entry = await new MoodService(ctx.em).log(ctx.userId, { dayId: day, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
+      const entry = await ctx.service(MoodService).log(ctx.userId, { dayId: day, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
       return { id: entry.id, dayId: day, mood: entry.mood, energy: entry.energy, time: entry.time.toISOString() };
     },
   }),
