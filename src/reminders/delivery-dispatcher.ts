@@ -58,7 +58,7 @@ export class DeliveryDispatcher {
   /** The last claim took all it could: a finishing send claims again. */
   private mayHaveMore = false;
   private readonly writer: OutcomeWriter;
-  /** The clock claims read (tests pass instants instead of waiting for minutes to pass). */
+  /** The clock claims and backoffs read (tests pass instants instead of waiting for minutes to pass). */
   now: () => Date = () => new Date();
 
   constructor(private readonly options: DispatcherOptions) {
@@ -204,7 +204,7 @@ export class DeliveryDispatcher {
 
   private retryOrFail(outcome: (status: Outcome['status'], error: string | null, nextAttemptAt?: Date | null) => Outcome, attempt: number, error: string): Outcome {
     if (attempt >= MAX_ATTEMPTS) return outcome('failed', `${error} (after ${attempt} attempts)`);
-    return outcome('pending', error, new Date(Date.now() + this.options.backoffUnitMs * 2 ** (attempt - 1)));
+    return outcome('pending', error, new Date(this.now().getTime() + this.options.backoffUnitMs * 2 ** (attempt - 1)));
   }
 }
 

@@ -322,10 +322,23 @@ describe('delivery', () => {
     const other = await taskOn(u.client, tomorrowUtc(2), 'Busy');
     const retried = await createReminder(u.client, { kind: 'task_at_time', targetId: other.id, channel: 'push_url', localTime: '10:00' });
     await makeDue(app.databaseUrl, [retried.id]);
-    await scan();
-    expect((await deliveriesOf(retried.id))[0]).toMatchObject({ status: 'pending', attempts: 1, error: 'answered 503' });
-    await sql(app.databaseUrl, `update reminder_deliveries set next_attempt_at = now() where reminder_id = $1`, [retried.id]);
-    await scan();
+    // The dispatcher's clock: the retry is due one backoff unit (a minute) after the failed attempt, not before.
+    const at = new Date(Date.now() + 1000);
+    const walkTo = async (instant: Date) => {
+      engine.dispatcher.now = () => instant;
+      await scan(instant);
+    };
+    try {
+      await walkTo(at);
+      expect((await deliveriesOf(retried.id))[0]).toMatchObject({ status: 'pending', attempts: 1, error: 'answered 503' });
+      const [pending] = await sql(app.databaseUrl, 'select next_attempt_at from reminder_deliveries where reminder_id = $1', [retried.id]);
+      expect(pending!.next_attempt_at).toEqual(new Date(at.getTime() + 60_000));
+      await walkTo(new Date(at.getTime() + 59_999));
+      expect(receiver.at(busyPath)).toHaveLength(1);
+      await walkTo(new Date(at.getTime() + 60_000));
+    } finally {
+      engine.dispatcher.now = () => new Date();
+    }
     expect((await deliveriesOf(retried.id))[0]).toMatchObject({ status: 'sent', attempts: 2 });
     expect(receiver.at(busyPath)).toHaveLength(2);
   });
