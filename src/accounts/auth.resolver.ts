@@ -45,7 +45,7 @@ export class AuthResolver {
   @Mutation(() => MessagePayload)
   @Anonymous()
   async logout(@Service(AuthService) authService: AuthService, @Ctx() ctx: AppContext): Promise<MessagePayload> {
-    await authService.logout(ctx.auth?.sessionId);
+    await authService.logout(ctx.auth ? { userId: ctx.auth.user.id, sessionId: ctx.auth.sessionId } : undefined);
     ctx.http.clearCookie(SESSION_COOKIE);
     return { message: 'Signed out' };
   }

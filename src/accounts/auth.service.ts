@@ -13,6 +13,7 @@ import { hashToken, newOneTimeToken } from './one-time-token.js';
 import { User } from './user.entity.js';
 import { insertTokenForEmail } from './accounts.queries.js';
 import { PasswordSignInDisabledError } from './oidc/oidc-errors.js';
+import { forgetSessionsHere } from './session-auth.js';
 
 const TOKEN_TTL_MS: Record<AuthTokenKind, number> = {
   password_reset: 60 * 60 * 1000, // operations.md: reset links expire after one hour
@@ -75,8 +76,10 @@ export class AuthService {
     return this.startSession(user);
   }
 
-  async logout(sessionId: string | undefined): Promise<void> {
-    if (sessionId) await this.em.nativeDelete(LoginSession, { id: sessionId });
+  async logout(session: { userId: string; sessionId: string } | undefined): Promise<void> {
+    if (!session) return;
+    await this.em.nativeDelete(LoginSession, { id: session.sessionId });
+    forgetSessionsHere(session.userId);
   }
 
   /**
@@ -90,14 +93,16 @@ export class AuthService {
 
   async resetPassword(token: string, newPassword: string): Promise<void> {
     const passwordHash = await hashPassword(newPassword);
-    await this.em.transactional(async (em) => {
+    const userId = await this.em.transactional(async (em) => {
       const row = await this.consumeToken(em, token, 'password_reset');
       row.user.passwordHash = passwordHash;
       // A reset ends every session and every connector grant: whoever held the old password is out.
       await em.nativeDelete(LoginSession, { user: row.user.id });
       await endConnectorGrants(em, row.user.id);
       await this.endResetTokens(em, row.user.id);
+      return row.user.id;
     });
+    forgetSessionsHere(userId);
   }
 
   /**
@@ -126,6 +131,7 @@ export class AuthService {
       if (options.revokeApiKeys) await revokeApiKeys(em, user.id);
       await this.endResetTokens(em, user.id);
     });
+    forgetSessionsHere(user.id);
   }
 
   async verifyEmail(token: string): Promise<User> {

@@ -1,5 +1,5 @@
-import { createHmac } from 'node:crypto';
-import { jwtVerify, SignJWT } from 'jose';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { SignJWT } from 'jose';
 
 export { SESSION_COOKIE } from '../core/session-cookie.js';
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -31,14 +31,42 @@ export class SessionTokens {
       .sign(this.key);
   }
 
-  async verify(token: string): Promise<SessionClaims | null> {
-    try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
-      if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
-      return { userId: payload.sub, sessionId: payload.sid };
-    } catch {
-      return null;
-    }
+  /**
+   * Verified claims of a token, or null: signed by this secret with HS256 (no other algorithm, no
+   * critical headers), unexpired, naming a user and a session. Synchronous (`createHmac`): WebCrypto's
+   * HMAC cost every signed-in request a promise and a job (issue 36). Tokens are those `sign` makes.
+   */
+  verify(token: string, nowMs = Date.now()): VerifiedSession | null {
+    const parts = token.split('.');
+    if (parts.length !== 3) return null;
+    const [header, payload, signature] = parts as [string, string, string];
+    const expected = createHmac('sha256', this.key).update(`${header}.${payload}`).digest('base64url');
+    const given = Buffer.from(signature);
+    // Compared as text: only the canonical encoding of the right signature passes.
+    if (given.length !== expected.length || !timingSafeEqual(given, Buffer.from(expected))) return null;
+    const head = parseSegment(header);
+    if (head?.alg !== 'HS256' || 'crit' in head || 'b64' in head) return null;
+    const claims = parseSegment(payload);
+    if (!claims || typeof claims.sub !== 'string' || typeof claims.sid !== 'string') return null;
+    const { exp, nbf } = claims;
+    if (typeof exp !== 'number' || exp * 1000 <= nowMs) return null;
+    if (nbf !== undefined && (typeof nbf !== 'number' || nbf * 1000 > nowMs)) return null;
+    return { userId: claims.sub, sessionId: claims.sid, expiresAtMs: exp * 1000 };
+  }
+}
+
+/** A verified token's claims and when it expires. */
+export interface VerifiedSession extends SessionClaims {
+  expiresAtMs: number;
+}
+
+/** A JWT segment's JSON object, or undefined when it is not one. */
+function parseSegment(segment: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

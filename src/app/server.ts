@@ -15,7 +15,7 @@ import { setPasswordHashCost } from '../accounts/password.js';
 import { createMailer } from '../mail/mailer.js';
 import { buildAppSchema } from './schema.js';
 import { createLoaders } from './loaders.js';
-import { authenticateSession } from '../accounts/session-auth.js';
+import { SessionAuthenticator } from '../accounts/session-auth.js';
 import { createHttpApp } from './http-app.js';
 import { ConnectionDrain } from '../http/connection-drain.js';
 import { applyConnectionTimeouts } from '../http/connection-timeouts.js';
@@ -61,6 +61,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let jobsCreating: Promise<JobRunner> | undefined;
   let jobsStarting: Promise<void> | undefined;
   let live: LiveHub | undefined;
+  let sessions: SessionAuthenticator | undefined;
   try {
     // The job runner's set-up (Agenda's own table, its pools) only waits on the database: it goes on
     // while the ORM starts (its metadata discovery is CPU), the migrations and the seeds run.
@@ -77,6 +78,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     live = await startLive({ config, logger }, orm, database.url, redis);
     const secret = await loadJwtSecret(config.jwtSecret, config.dataDir);
     const sessionTokens = new SessionTokens(secret);
+    sessions = new SessionAuthenticator(orm, sessionTokens, logger);
+    void sessions.start(); // the cache is used once its listener listens; the start does not wait for it
     // The rate limiters' counters (Redis when configured), shared by the HTTP app and the lockouts.
     const stores = limiterStores(redis, logger);
     const parts: EngineParts = {
@@ -89,7 +92,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       background: new BackgroundWork(logger),
       createLoaders,
       live,
-      authenticateSession: (em, token) => authenticateSession(em, sessionTokens, token),
+      authenticateSession: (em, token) => sessions!.authenticate(em, token),
       // An upload's variants go to the variant worker, an engine built below from these parts.
       files: await createFilesRuntime(config, logger, secret, (fileId) => deps.variants.submit(fileId)),
       exportSigner: exportSignerFor(secret),
@@ -138,6 +141,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await deps.background.idle(); // mails requests already answered for
         await jobs!.stop();
         logger.debug('job runner stopped');
+        await sessions!.stop();
         await redis?.quit().catch(() => undefined);
         await orm!.close();
         logger.debug('database connections closed');
@@ -150,6 +154,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await jobsStarting?.catch(() => undefined); // stopped once its start has settled
     await jobs?.stop().catch(() => undefined);
     await live?.stop().catch(() => undefined);
+    await sessions?.stop().catch(() => undefined);
     await redis?.quit().catch(() => undefined);
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);

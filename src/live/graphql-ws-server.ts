@@ -63,7 +63,7 @@ export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSc
       // The token's signature first (no database), then the person's upgrade count, then the session row:
       // opening and closing sockets in a loop costs a statement only within the global rate limit.
       const token = sessionCookieOf(req);
-      const claims = token ? await deps.sessionTokens.verify(token) : null;
+      const claims = token ? deps.sessionTokens.verify(token) : null;
       if (!claims) return refuse(socket, 401, 'Unauthorized');
       if (await limiters?.hitSocketOpen(claims.userId)) return refuse(socket, 429, 'Too Many Requests');
       const auth = await deps.authenticateSession(deps.orm.em.fork(), token).catch(() => null);

@@ -69,5 +69,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261127112520OidcIdentities', class: (await import('./Migration20261127112520OidcIdentities.js')).Migration20261127112520OidcIdentities },
     { name: 'Migration20261128102950', class: (await import('./Migration20261128102950.js')).Migration20261128102950 },
     { name: 'Migration20261128120000ReminderBudgetDailyKinds', class: (await import('./Migration20261128120000ReminderBudgetDailyKinds.js')).Migration20261128120000ReminderBudgetDailyKinds },
+    { name: 'Migration20261128140000SessionAuthNotify', class: (await import('./Migration20261128140000SessionAuthNotify.js')).Migration20261128140000SessionAuthNotify },
   ];
 }

@@ -69,7 +69,7 @@ describe('SQL statements per board read', () => {
     expect(many.body.data.columns.flatMap((c: any) => c.tasks)).toHaveLength(LARGE_TASKS);
     console.info(`REST GET /projects/:id/board: ${one.count} statements (1 task), ${many.count} (${LARGE_TASKS} tasks)\n  ${many.sql.map((s) => s.slice(0, 120)).join('\n  ')}`);
     expect(many.count, `${one.sql.join('\n')}\n---\n${many.sql.join('\n')}`).toBe(one.count);
-    expect(one.count, one.sql.join('\n')).toBe(4);
+    expect(one.count, one.sql.join('\n')).toBe(3);
   });
 
   it('the GraphQL project with its board, and every project with its board, cost a fixed count', async () => {

@@ -22,11 +22,18 @@ function servesRequests(client: pg.Client): boolean {
 }
 
 /**
+ * The signed-in request's session check (src/accounts/accounts.queries.ts `liveSessionUser`). Each
+ * instance caches verified sessions (issue 36), so whether a request runs it depends on that cache, not
+ * on the request: counts leave it out unless asked (`{ sessionCheck: true }`).
+ */
+const SESSION_CHECK = /^with touched as \(update "login_sessions"/;
+
+/**
  * Records every statement the app's request connections send (see servesRequests), for tests that count
  * what a read or write costs. The app under test must run in this process (startTestApp). One recorder
  * at a time; `stop()` restores pg.
  */
-export function recordStatements(): StatementRecorder {
+export function recordStatements(options: { sessionCheck?: boolean } = {}): StatementRecorder {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const query = proto.query;
   if ((query as { recording?: boolean }).recording) throw new Error('statements are already being recorded');
@@ -36,9 +43,10 @@ export function recordStatements(): StatementRecorder {
     function (this: pg.Client, config: unknown, ...rest: unknown[]) {
       const text = typeof config === 'string' ? config : (config as { text?: string } | null)?.text;
       if (text && servesRequests(this)) {
-        roundTrips.push(text);
         // A batch joins its statements with the separator (test values never contain it).
-        statements.push(...text.split(STATEMENT_SEPARATOR));
+        const sent = text.split(STATEMENT_SEPARATOR).filter((statement) => options.sessionCheck || !SESSION_CHECK.test(statement));
+        if (sent.length > 0) roundTrips.push(sent.join(STATEMENT_SEPARATOR));
+        statements.push(...sent);
       }
       return query.call(this, config, ...rest);
     },

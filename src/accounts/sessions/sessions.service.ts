@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { deleted, type Deleted } from '../../core/deleted.js';
 import { NotFoundError } from '../../core/errors.js';
 import { LoginSession } from '../login-session.entity.js';
+import { forgetSessionsHere } from '../session-auth.js';
 import type { AccountSession } from './sessions.types.js';
 
 /** The sessions list answers at most this many (newest first): more signed-in devices than anyone has. */
@@ -30,10 +31,13 @@ export class SessionsService {
   async revoke(userId: string, sessionId: string): Promise<Deleted> {
     const removed = await this.em.nativeDelete(LoginSession, { id: sessionId, user: userId });
     if (!removed) throw new NotFoundError('Session');
+    forgetSessionsHere(userId);
     return deleted(sessionId, 'Session');
   }
 
   async revokeOthers(userId: string, currentSessionId: string): Promise<number> {
-    return this.em.nativeDelete(LoginSession, { user: userId, id: { $ne: currentSessionId } });
+    const ended = await this.em.nativeDelete(LoginSession, { user: userId, id: { $ne: currentSessionId } });
+    forgetSessionsHere(userId);
+    return ended;
   }
 }

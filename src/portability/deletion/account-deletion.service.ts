@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../accounts/user.entity.js';
 import { verifyPassword } from '../../accounts/password.js';
+import { forgetSessionsHere } from '../../accounts/session-auth.js';
 import { InvalidCredentialsError, UnauthorizedError } from '../../core/errors.js';
 import { StoredFile } from '../../files/stored-file.entity.js';
 import { StoragePurge } from './storage-purge.entity.js';
@@ -22,7 +23,7 @@ export class AccountDeletionService {
     const user = await this.em.findOne(User, { id: userId });
     if (!user) throw new UnauthorizedError();
     if (!(await verifyPassword(user.passwordHash, password))) throw new InvalidCredentialsError('The password is wrong'); // operations.md: 401, and nothing removed
-    return this.em.transactional(async (tx) => {
+    const deletedAccount = await this.em.transactional(async (tx) => {
       await lockUser(tx, userId);
       const files = await tx.find(StoredFile, { userId }, { fields: ['storageAdapter'] });
       const adapters = [...new Set([defaultAdapter, ...files.map((f) => f.storageAdapter)])].sort();
@@ -33,5 +34,7 @@ export class AccountDeletionService {
       await deleteUserRow(tx, userId);
       return { purgeId: purge.id, email: user.email };
     });
+    forgetSessionsHere(userId);
+    return deletedAccount;
   }
 }
