@@ -15,10 +15,11 @@ const COPIES: { shape: string; copy: RegExp }[] = [
   { shape: 'RequiredText (a literal /\\S/)', copy: /\/\\S\// },
   { shape: 'RequiredText (NOT_BLANK is its rule)', copy: /\bMatches\(\s*NOT_BLANK\b/ },
   { shape: 'HexColour', copy: /\bMatches\(\s*HEX_COLOR\b/ },
-  { shape: 'OptionalText', copy: /@IsOptional\(\)\s*@IsString\((?:\{(?![^}]*\beach\b)[^}]*\})?\)\s*@MaxLength\(/ },
-  { shape: 'Text', copy: /@IsString\((?:\{(?![^}]*\beach\b)[^}]*\})?\)\s*@MaxLength\([^)]*\)\s*@StorableText\(/ },
-  { shape: 'WholeNumber', copy: /@IsInt\((?:\{(?![^}]*\beach\b)[^}]*\})?\)\s*@Min\(/ },
-  { shape: 'BoundedNumber', copy: /@IsNumber\(\s*(?:FINITE|\{\s*allowNaN:\s*false,\s*allowInfinity:\s*false\s*\})[^)]*\)\s*@Min\([^)]*\)\s*@Max\(/ },
+  // One rule a line, as a decorator (`@IsInt()`) or in a list of them (`IsInt(),`); `each` rules (lists) are other shapes.
+  { shape: 'OptionalText', copy: /@?IsOptional\(\)[^\n]*\n\s*@?IsString\((?:\{(?![^}]*\beach\b)[^}]*\})?\)[^\n]*\n\s*@?MaxLength\(/ },
+  { shape: 'Text', copy: /@?IsString\((?:\{(?![^}]*\beach\b)[^}]*\})?\)[^\n]*\n\s*@?MaxLength\([^\n]*\n\s*@?StorableText\(/ },
+  { shape: 'WholeNumber', copy: /@?IsInt\((?:\{(?![^}]*\beach\b)[^}]*\})?\)[^\n]*\n\s*@?Min\(/ },
+  { shape: 'BoundedNumber', copy: /@?IsNumber\(\s*(?:FINITE|\{\s*allowNaN:\s*false,\s*allowInfinity:\s*false\s*\})[^\n]*\n\s*@?Min\([^\n]*\n\s*@?Max\(/ },
 ];
 
 function sourceFiles(dir: string): string[] {
@@ -59,6 +60,9 @@ describe('the validation vocabulary', () => {
       "  @IsInt({ message: ORDER_MESSAGES.int })\n  @Min(0, { message: ORDER_MESSAGES.min })",
       '  @IsNumber({ allowNaN: false, allowInfinity: false })\n  @Min(0)\n  @Max(24)',
       "  @IsNumber(FINITE)\n  @Min(0.001, { message: 'x' })\n  @Max(GIRTH_MAX_CM)",
+      "  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: TRAINING_MESSAGES.number('rpe') })\n  @Min(0.001, { message: TRAINING_MESSAGES.positive('pace') })\n  @Max(PACE_MAX)",
+      "  @IsString({ message: 'q must be a string' })\n  @MaxLength(MAX, { message: TEXT_MESSAGES.tooLong('q', MAX) })\n  @StorableText('q')",
+      "  const rules = [\n    IsInt({ message: 'x must be a whole number' }),\n    Min(0, { message: 'x must not be negative' }),\n  ];",
     ];
     for (const text of planted) expect(copiesIn('planted.ts', text), text).toHaveLength(1);
     // What the vocabulary does not cover stays allowed: a positive whole number, a list of strings.
