@@ -1,9 +1,8 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, signUp } from '../../test/support/http-client.js';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { signUp } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
-import { startServiceProcess, type ServiceProcess } from '../../test/support/service-process.js';
-import { createTestPki, freshDatabase, Receiver, tempDir, type TestPki } from '../webhooks/webhooks.test-helpers.js';
+import { Receiver, serviceSandbox, sessionOn, type TestPki } from '../webhooks/webhooks.test-helpers.js';
 import { browserKeys, checkVapid, createReminder, decryptPush, eventually, makeDue, setPushUrl, subscriptionJson, taskOn, tomorrowUtc } from './reminders.test-helpers.js';
 
 /**
@@ -16,7 +15,7 @@ let receiver: Receiver;
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  pki = await createTestPki();
+  pki = inject('testPki');
   receiver = await Receiver.start(pki);
 });
 // Each test's processes and database go when it ends (PostgreSQL's connections are shared with other runs).
@@ -28,13 +27,10 @@ afterAll(async () => {
 });
 
 /** REMINDER_SEND_TIMEOUT_MS 2000: a send's lease is 12 s. */
-async function setup(extra: Record<string, string> = {}) {
-  const db = await freshDatabase();
-  const data = await tempDir();
-  cleanups.push(() => db.drop(), () => data.remove());
-  const env = {
-    DATABASE_URL: db.url,
-    DATA_DIR: data.path,
+function setup(extra: Record<string, string> = {}) {
+  return serviceSandbox(cleanups, (databaseUrl, dataDir) => ({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
     JWT_SECRET: 'reminder-tests-jwt-secret-0123456789abcdef',
     NODE_EXTRA_CA_CERTS: pki.caFile,
     REMINDER_ALLOW_PRIVATE_URLS: 'true',
@@ -47,19 +43,7 @@ async function setup(extra: Record<string, string> = {}) {
     DISABLE_RATE_LIMIT: 'true',
     LOG_LEVEL: 'info',
     ...extra,
-  };
-  const start = async () => {
-    const service = await startServiceProcess(env);
-    cleanups.push(() => service.kill());
-    return service;
-  };
-  return { db, env, start };
-}
-
-function sessionOn(service: ServiceProcess, client: HttpClient): HttpClient {
-  const other = new HttpClient(service.url);
-  other.cookie = client.cookie;
-  return other;
+  }));
 }
 
 /** `count` copies of a reminder (same task, channel and due time), so many occurrences fall due together. */

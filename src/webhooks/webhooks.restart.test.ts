@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, signUp } from '../../test/support/http-client.js';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { signUp } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import type { ServiceProcess } from '../../test/support/service-process.js';
 import {
   createTask,
-  createTestPki,
   createWebhook,
   eventually,
-  freshDatabase,
   Receiver,
   serviceEnv,
+  serviceSandbox,
+  sessionOn,
   setPlan,
-  startService,
-  tempDir,
   type TestPki,
 } from './webhooks.test-helpers.js';
 
@@ -23,7 +21,7 @@ let receiver: Receiver;
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  pki = await createTestPki();
+  pki = inject('testPki');
   receiver = await Receiver.start(pki);
 });
 afterAll(async () => {
@@ -31,23 +29,8 @@ afterAll(async () => {
   await receiver?.close();
 });
 
-async function setup(extra: Record<string, string> = {}) {
-  const db = await freshDatabase();
-  const data = await tempDir();
-  cleanups.push(() => db.drop(), () => data.remove());
-  const env = serviceEnv(pki, db.url, data.path, extra);
-  const start = async () => {
-    const service = await startService(env);
-    cleanups.push(() => service.kill());
-    return service;
-  };
-  return { db, env, start };
-}
-
-function sessionOn(service: ServiceProcess, client: HttpClient): HttpClient {
-  const other = new HttpClient(service.url);
-  other.cookie = client.cookie;
-  return other;
+function setup(extra: Record<string, string> = {}) {
+  return serviceSandbox(cleanups, (databaseUrl, dataDir) => serviceEnv(pki, databaseUrl, dataDir, extra));
 }
 
 describe('restart safety', () => {

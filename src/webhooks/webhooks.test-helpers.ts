@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createDatabase, dropDatabase } from '../core/database/provision.js';
-import type { HttpClient } from '../../test/support/http-client.js';
+import { HttpClient } from '../../test/support/http-client.js';
 import { startServiceProcess, type ServiceProcess } from '../../test/support/service-process.js';
 import type { TestPki } from './webhooks.test-receiver.js';
 
@@ -43,6 +43,33 @@ export async function startService(env: Record<string, string>): Promise<Service
 export async function tempDir(): Promise<{ path: string; remove(): Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), 'lp-webhook-data-'));
   return { path, remove: () => rm(path, { recursive: true, force: true }) };
+}
+
+/**
+ * Service processes on a database and data folder of their own, with the environment `env` makes of
+ * them. Each piece made (database, folder, process) is added to `cleanups`, which the caller runs.
+ */
+export async function serviceSandbox(
+  cleanups: (() => Promise<unknown>)[],
+  env: (databaseUrl: string, dataDir: string) => Record<string, string>,
+): Promise<{ db: { url: string }; env: Record<string, string>; start(): Promise<ServiceProcess> }> {
+  const db = await freshDatabase();
+  const data = await tempDir();
+  cleanups.push(() => db.drop(), () => data.remove());
+  const vars = env(db.url, data.path);
+  const start = async () => {
+    const service = await startService(vars);
+    cleanups.push(() => service.kill());
+    return service;
+  };
+  return { db, env: vars, start };
+}
+
+/** A client on `service` with `client`'s session (the same person on another instance). */
+export function sessionOn(service: { url: string }, client: HttpClient): HttpClient {
+  const other = new HttpClient(service.url);
+  other.cookie = client.cookie;
+  return other;
 }
 
 export { setPlan } from '../../test/support/db.js';
