@@ -6,15 +6,15 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * The tests in four projects by kind (README, "Tests"); `npm test` runs them all, `--project <name>` one.
  * A file's kind is read from the file, so a new one lands in the right project by itself:
  * - browser: `*.browser.test.ts`, pages driven in a real headless Chromium;
- * - process: files that start processes: the service on its own (test/support/service-process.ts), a
- *   CLI, redis-server, initdb, vitest;
+ * - process: files that start processes: the service on its own (test/support/service-process.ts, or
+ *   serviceSandbox of the webhook tests' helpers), a CLI, redis-server, initdb, vitest;
  * - perf: files that count SQL statements (test/support/statement-counter.ts records every statement
  *   of the process), so each runs alone in its process and no other app's background work is counted;
  * - api: the rest.
  */
 type Kind = 'api' | 'browser' | 'process' | 'perf';
 
-const STARTS_PROCESSES = /from 'node:child_process'|\bstartService(Process)?\(/;
+const STARTS_PROCESSES = /from 'node:child_process'|\b(startService(Process)?|serviceSandbox)\(/;
 const COUNTS_STATEMENTS = /statement-counter\.js'/;
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
