@@ -1,9 +1,9 @@
 import { ArgsType, Field } from 'type-graphql';
-import { IsEnum } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { LocalDate, UUID } from '../core/scalars.js';
 import { PhotoPose, ProgressPhoto } from './progress-photo.entity.js';
 import { OptionalText } from '../core/validation/text.js';
+import { OneOfEnum } from '../core/validation/choice.js';
 
 export const PHOTO_NOTES_MAX = 2_000;
 
@@ -29,7 +29,7 @@ export class CreateProgressPhotoArgs {
   fileId!: string;
 
   @Field(() => PhotoPose)
-  @IsEnum(PhotoPose, { message: 'pose must be one of front, side, back, other' })
+  @OneOfEnum('pose', PhotoPose)
   pose!: PhotoPose;
 
   @Field(() => String, { nullable: true })

@@ -5,6 +5,7 @@ import { DateTimeISO, UUID } from '../core/scalars.js';
 import { FileType, VariantName } from './file-kinds.js';
 import { StoredFile } from './stored-file.entity.js';
 import { OptionalText } from '../core/validation/text.js';
+import { OneOfEnum } from '../core/validation/choice.js';
 
 @ArgsType()
 export class FileIdArgs {
@@ -32,7 +33,7 @@ export class ListFilesArgs extends PageArgs {
 export class FileUrlArgs extends FileIdArgs {
   @Field(() => VariantName, { nullable: true, description: 'Default `original`. Documents have only `original`.' })
   @IsOptional()
-  @IsEnum(VariantName, { message: 'variant must be one of thumbnail, small, medium, large, original' })
+  @OneOfEnum('variant', VariantName)
   variant?: VariantName;
 }
 

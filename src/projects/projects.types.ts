@@ -1,5 +1,5 @@
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
 import { DateTimeISO, UUID } from '../core/scalars.js';
 import { IfPresent } from '../core/validation/if-present.js';
@@ -9,6 +9,7 @@ import { ProjectTask } from './project-task.entity.js';
 import { Tag } from './tag.entity.js';
 import { HexColour, OptionalText, RequiredText } from '../core/validation/text.js';
 import { WholeNumber } from '../core/validation/numbers.js';
+import { OneOf } from '../core/validation/choice.js';
 
 export const TITLE_MAX = 300;
 export const DESCRIPTION_MAX = 10_000;
@@ -27,11 +28,7 @@ export const TASK_STATUSES = ['todo', 'doing', 'done'];
 export const ORDER_MESSAGES = { int: 'order must be a whole number', min: 'order must not be negative' };
 
 /** The wording of a value outside its list (status, priority), shared with the connector's tools. */
-export const oneOfMessage = (field: string, values: readonly string[]) => `${field} must be one of ${values.join(', ')}`;
-
-function OneOf(field: string, values: string[]): PropertyDecorator {
-  return IsIn(values, { message: oneOfMessage(field, values) });
-}
+export { oneOfMessage } from '../core/validation/choice.js';
 
 // ---------------------------------------------------------------- tags
 

@@ -1,7 +1,6 @@
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import {
   ArrayMaxSize,
-  IsEnum,
   IsInt,
   IsNumber,
   IsOptional,
@@ -27,6 +26,7 @@ import { BODY_WEIGHT_MAX_KG } from '../body/body.types.js';
 import { OptionalText, RequiredText } from '../core/validation/text.js';
 import { WholeNumber } from '../core/validation/numbers.js';
 import { composed } from '../core/validation/compose.js';
+import { OneOfEnum } from '../core/validation/choice.js';
 
 /**
  * Arguments and answers of the Public API (`/api/public/v1`). Each args class is one route's flat JSON
@@ -184,7 +184,7 @@ export class PublicCardioArgs {
   // Optional like every other field here: an explicit null is the same as leaving it out (easy).
   @Field(() => CardioEffort, { nullable: true, defaultValue: CardioEffort.easy, description: 'easy, zone2 or hard (default easy).' })
   @IsOptional()
-  @IsEnum(CardioEffort, { message: 'intensity must be one of easy, zone2, hard' })
+  @OneOfEnum('intensity', CardioEffort)
   intensity?: CardioEffort | null;
 
   @Field(() => Float, { nullable: true, description: 'Distance, a positive number.' })

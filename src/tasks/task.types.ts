@@ -10,6 +10,7 @@ import { HexColour, OptionalText, RequiredText } from '../core/validation/text.j
 import { RECURRENCE_RULE_MAX } from '../core/recurrence/recurrence.js';
 import { TaskApplyTo } from './task-apply-to.js';
 import { WholeNumber } from '../core/validation/numbers.js';
+import { OneOfEnum } from '../core/validation/choice.js';
 
 export const TITLE_MAX = 500;
 export const DESCRIPTION_MAX = 10_000;
@@ -100,7 +101,7 @@ export class UpdateTaskArgs extends TaskIdArgs {
 
   @Field(() => TaskStatus, { nullable: true, description: '`deferred` needs a non-empty `nextStep` in the same request.' })
   @IfPresent('status')
-  @IsEnum(TaskStatus, { message: 'status must be one of todo, doing, done, deferred' })
+  @OneOfEnum('status', TaskStatus)
   status?: TaskStatus;
 
   @Field(() => Int, { nullable: true, description: 'Minutes, 1-1440.' })
@@ -137,7 +138,7 @@ export class UpdateTaskArgs extends TaskIdArgs {
     description:
       'On a recurring task: `this` changes only this occurrence; `following` changes it and the following ones (the series is split here, or replaced from its first task). Ignored for other tasks.',
   })
-  @IsEnum(TaskApplyTo, { message: 'applyTo must be one of this, following' })
+  @OneOfEnum('applyTo', TaskApplyTo)
   applyTo!: TaskApplyTo;
 }
 
@@ -148,7 +149,7 @@ export class DeleteTaskArgs extends TaskIdArgs {
     description:
       'On a recurring task: `this` deletes only this occurrence (its date is never made again); `following` ends the series before it and deletes the undone occurrences from it on. Ignored for other tasks.',
   })
-  @IsEnum(TaskApplyTo, { message: 'applyTo must be one of this, following' })
+  @OneOfEnum('applyTo', TaskApplyTo)
   applyTo!: TaskApplyTo;
 }
 

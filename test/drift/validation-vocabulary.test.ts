@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * The argument rules are written once, in src/core/validation/ (RequiredText, Text, OptionalText,
- * HexColour, WholeNumber, BoundedNumber): a hand-written copy of one of their decorator stacks, or of
- * their patterns, anywhere else drifts from the words the other surfaces use.
+ * HexColour, WholeNumber, BoundedNumber, OneOf, OneOfEnum): a hand-written copy of one of their
+ * decorator stacks, or of their patterns and words, anywhere else drifts from the other surfaces.
  */
 const ROOT = join(import.meta.dirname, '..', '..');
 const HOME = /^src\/core\/validation\//;
@@ -15,6 +15,7 @@ const COPIES: { shape: string; copy: RegExp }[] = [
   { shape: 'RequiredText (a literal /\\S/)', copy: /\/\\S\// },
   { shape: 'RequiredText (NOT_BLANK is its rule)', copy: /\bMatches\(\s*NOT_BLANK\b/ },
   { shape: 'HexColour', copy: /\bMatches\(\s*HEX_COLOR\b/ },
+  { shape: 'OneOf or OneOfEnum', copy: /\b(?:IsIn|IsEnum)\([^\n]*must be one of/ },
   // One rule a line, as a decorator (`@IsInt()`) or in a list of them (`IsInt(),`); `each` rules (lists) are other shapes.
   { shape: 'OptionalText', copy: /@?IsOptional\(\)[^\n]*\n\s*@?IsString\((?:\{(?![^}]*\beach\b)[^}]*\})?\)[^\n]*\n\s*@?MaxLength\(/ },
   { shape: 'Text', copy: /@?IsString\((?:\{(?![^}]*\beach\b)[^}]*\})?\)[^\n]*\n\s*@?MaxLength\([^\n]*\n\s*@?StorableText\(/ },
@@ -53,6 +54,8 @@ describe('the validation vocabulary', () => {
       "  @Matches(/\\S/, { message: 'name must not be blank' })",
       "    Matches(NOT_BLANK, { message: 'title must not be blank' })(target, key);",
       "  @Matches(HEX_COLOR, { message: 'color must be a hex colour #RRGGBB' })",
+      "  @IsEnum(TaskApplyTo, { message: 'applyTo must be one of this, following' })",
+      "  @IsIn(CANVAS_ENTITY_TYPES, { message: `entityType must be one of ${CANVAS_ENTITY_TYPES.join(', ')}` })",
       '  @IsOptional()\n  @IsString()\n  @MaxLength(NOTES_MAX)',
       "  @IsOptional()\n  @IsString({ message: 'recurrence must be a string' })\n  @MaxLength(RECURRENCE_RULE_MAX)",
       "  @IsString()\n  @MaxLength(URL_MAX, { message: 'x' })\n  @StorableText('endpoint')",

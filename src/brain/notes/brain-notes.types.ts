@@ -1,5 +1,5 @@
 import { ArgsType, Field, Float, InputType } from 'type-graphql';
-import { ArrayMaxSize, IsIn, IsOptional, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsOptional, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../../core/pagination.js';
 import { UUID } from '../../core/scalars.js';
 import { IfPresent } from '../../core/validation/if-present.js';
@@ -9,6 +9,7 @@ import { BrainNote } from './brain-note.entity.js';
 import { BrainTag } from './brain-tag.entity.js';
 import { HexColour, RequiredText, Text } from '../../core/validation/text.js';
 import { BoundedNumber } from '../../core/validation/numbers.js';
+import { OneOf } from '../../core/validation/choice.js';
 
 export const NOTE_TITLE_MAX = 300;
 /** About 200 pages of text: a note, not a book. */
@@ -172,7 +173,7 @@ function Coordinate(field: string, min = -CANVAS_COORD_MAX): PropertyDecorator {
 @InputType('BrainCanvasCardInput')
 export class BrainCanvasCardInput {
   @Field(() => String, { description: `${CANVAS_ENTITY_TYPES.join(', ')}.` })
-  @IsIn(CANVAS_ENTITY_TYPES, { message: `entityType must be one of ${CANVAS_ENTITY_TYPES.join(', ')}` })
+  @OneOf('entityType', CANVAS_ENTITY_TYPES)
   entityType!: string;
 
   @Field(() => UUID, { description: 'One of your entities of that type.' })

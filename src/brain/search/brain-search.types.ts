@@ -1,7 +1,8 @@
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { Text } from '../../core/validation/text.js';
 import { WholeNumber } from '../../core/validation/numbers.js';
+import { OneOf } from '../../core/validation/choice.js';
 
 export const SEARCH_QUERY_MAX = 200;
 export const SEARCH_LIMIT_DEFAULT = 20;
@@ -18,7 +19,7 @@ export class BrainSearchArgs {
 
   @Field(() => String, { nullable: true, description: `Only this type: ${BRAIN_ENTITY_TYPES.join(', ')}.` })
   @IsOptional()
-  @IsIn(BRAIN_ENTITY_TYPES, { message: `type must be one of ${BRAIN_ENTITY_TYPES.join(', ')}` })
+  @OneOf('type', BRAIN_ENTITY_TYPES)
   type?: string;
 
   @Field(() => Int, { nullable: true, description: `How many results (default ${SEARCH_LIMIT_DEFAULT}, at most ${SEARCH_LIMIT_MAX}).` })
