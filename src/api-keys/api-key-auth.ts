@@ -1,10 +1,9 @@
-import { EventEmitter } from 'node:events';
 import type { Orm } from '../core/database/orm.js';
 import type { Logger } from '../core/logger.js';
 import { hasFeature } from '../accounts/subscription.js';
 import { API_KEY_PATTERN, hashApiKey } from './api-key-secret.js';
 import { keyByHash, recordKeyUse, type KeyRow } from './api-key.queries.js';
-import { NotificationListener } from '../core/database/notification-listener.js';
+import { forgetOwnerHere, OwnerCache } from '../core/database/owner-cache.js';
 
 /** Who a valid API key speaks for. */
 export interface ApiKeyAuth {
@@ -36,9 +35,9 @@ export const KEY_CACHE_TTL_MS = 10 * 60_000;
 /** Channel the database NOTIFYs (with the owner's id) on every change to a key, a plan or a time zone. */
 export const API_KEY_AUTH_CHANNEL = 'lp_api_key_auth';
 
-interface CachedKey {
-  row: KeyRow;
-  readAt: number;
+/** Call after a change to a user's keys has committed (revoke, rotate, delete): this process forgets them at once. */
+export function forgetApiKeysHere(userId: string): void {
+  forgetOwnerHere(API_KEY_AUTH_CHANNEL, userId);
 }
 
 /**
@@ -47,65 +46,31 @@ interface CachedKey {
  *
  * The cache stops a revoked, rotated or deleted key, or a changed plan, at once on every instance: the
  * database NOTIFYs `lp_api_key_auth` with the owner's id on any such change, whoever makes it (triggers,
- * migration 20261124004800), and each instance's listener drops that owner's keys when it arrives. The
- * cache is used only while the listener is listening (emptied when it (re)connects, bypassed while it is
- * away), and a lookup that was in flight when a notification arrived is not cached. Expiry of a key or
- * of a plan is checked against the clock on every request, cached or not. An unknown key is never
- * cached (a key created a moment later must work).
+ * migration 20261124004800), and each instance drops that owner's keys when it arrives (core
+ * OwnerCache: used only while it listens, a lookup in flight during a notification not kept). Expiry of
+ * a key or of a plan is checked against the clock on every request, cached or not. An unknown key is
+ * never cached (a key created a moment later must work).
  */
-/**
- * Key changes made by this process: every authenticator of the process forgets the owner's keys as soon
- * as the change commits. The database's notification reaches the other instances (and this one too, a
- * moment later); without this, a request right after a revoke or delete could still be answered from
- * this instance's cache before the notification arrived.
- */
-const changedHere = new EventEmitter().setMaxListeners(0);
-
-/** Call after a change to a user's keys has committed (revoke, rotate, delete). */
-export function forgetApiKeysHere(userId: string): void {
-  changedHere.emit('owner', userId);
-}
-
 export class ApiKeyAuthenticator {
   private readonly touching = new Set<string>();
-  private readonly forgetHere = (userId: string) => this.forgetOwner(userId);
-  private readonly cache = new Map<string, CachedKey>();
-  /** Bumped by every notification and (re)connection: a lookup started before one is not cached. */
-  private epoch = 0;
-  private readonly listener: NotificationListener | undefined;
-  private listening = false;
+  private readonly cache: OwnerCache<KeyRow>;
 
   constructor(
     private readonly orm: Orm,
     private readonly logger: Logger,
     options: { cache?: boolean } = {},
   ) {
-    const connectionString = orm.config.get('clientUrl');
-    if (options.cache !== false && connectionString) {
-      this.listener = new NotificationListener({
-        connectionString,
-        channel: API_KEY_AUTH_CHANNEL,
-        logger,
-        onNotification: (userId) => this.forgetOwner(userId),
-        onListening: (listening) => {
-          this.epoch++;
-          this.cache.clear();
-          this.listening = listening;
-        },
-      });
-    }
+    const connectionString = options.cache !== false ? orm.config.get('clientUrl') : undefined;
+    this.cache = new OwnerCache({ connectionString, channel: API_KEY_AUTH_CHANNEL, logger, maxEntries: KEY_CACHE_MAX, ttlMs: KEY_CACHE_TTL_MS });
   }
 
   /** Starts the invalidation listener (the cache is used once it listens). */
   start(): Promise<void> {
-    changedHere.off('owner', this.forgetHere).on('owner', this.forgetHere);
-    return this.listener?.start() ?? Promise.resolve();
+    return this.cache.start();
   }
 
-  async stop(): Promise<void> {
-    changedHere.off('owner', this.forgetHere);
-    await this.listener?.stop();
-    this.cache.clear();
+  stop(): Promise<void> {
+    return this.cache.stop();
   }
 
   /** Keys cached now (tests). */
@@ -113,25 +78,11 @@ export class ApiKeyAuthenticator {
     return this.cache.size;
   }
 
-  private forgetOwner(userId: string): void {
-    this.epoch++;
-    for (const [hash, entry] of this.cache) if (entry.row.user_id === userId) this.cache.delete(hash);
-  }
-
-  private async lookup(hash: string, now: Date): Promise<KeyRow | undefined> {
-    if (this.listening) {
-      const cached = this.cache.get(hash);
-      if (cached && now.getTime() - cached.readAt < KEY_CACHE_TTL_MS) return cached.row;
-    } else if (this.listener) {
-      void this.start();
-    }
-    const epoch = this.epoch;
-    const row = await keyByHash(this.orm.em, hash);
-    if (row && this.listening && epoch === this.epoch) {
-      if (this.cache.size >= KEY_CACHE_MAX) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, { row, readAt: now.getTime() });
-    }
-    return row;
+  private lookup(hash: string, now: Date): Promise<KeyRow | undefined> {
+    return this.cache.get(hash, now.getTime(), async () => {
+      const row = await keyByHash(this.orm.em, hash);
+      return row && { ownerId: row.user_id, value: row };
+    });
   }
 
   async check(authorization: string | undefined, now = new Date()): Promise<ApiKeyCheck> {
