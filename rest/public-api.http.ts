@@ -12,6 +12,7 @@ import { publicApiRateLimiter } from '../src/public-api/public-rate-limit.js';
 import { buildPublicOpenApi } from './public-openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from '../src/http/envelope.js';
+import { NoRouteError } from '../src/core/errors.js';
 
 export const PUBLIC_API_BASE = '/api/public/v1';
 
@@ -70,7 +71,7 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
     docsRoutes({
       base: PUBLIC_API_BASE,
       title: 'Public API v1 reference',
-      notFound: (req, res) => res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.originalUrl.split('?')[0]}` })),
+      notFound: (req, res) => res.status(404).json(errorEnvelope(new NoRouteError(req.method, req.originalUrl.split('?')[0]!))),
     }),
   );
 

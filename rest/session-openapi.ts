@@ -4,6 +4,7 @@ import { buildRestOpenApi, errorResponse, type Json } from '../src/openapi/rest-
 import { FORM_SUBMIT_ERRORS } from '../src/brain/forms/public-forms.openapi.js';
 import { docsRoutes } from '../src/openapi/swagger-ui.js';
 import { errorEnvelope } from '../src/http/envelope.js';
+import { NoRouteError } from '../src/core/errors.js';
 import { operationNeedsSession, operationPlanFeatures } from '../src/core/authorization.js';
 import type { RouteTable } from './route-table.js';
 
@@ -131,7 +132,7 @@ export function sessionDocsRouter(schema: GraphQLSchema, routes: RouteTable, sof
     docsRoutes({
       base: SESSION_API_BASE,
       title: 'Session API v1 reference',
-      notFound: (req, res) => res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.originalUrl.split('?')[0]}` })),
+      notFound: (req, res) => res.status(404).json(errorEnvelope(new NoRouteError(req.method, req.originalUrl.split('?')[0]!))),
     }),
   );
   return router;

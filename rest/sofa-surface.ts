@@ -2,7 +2,7 @@ import type { Request as ExpressRequest, Response as ExpressResponse } from 'exp
 import { execute, getNamedType, getOperationAST, isScalarType, type ExecutionArgs, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
 import type { AppContext } from '../src/core/context.js';
 import type { Logger } from '../src/core/logger.js';
-import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type FieldError } from '../src/core/errors.js';
+import { AppError, appErrorBody, internalErrorBody, MethodNotAllowedError, NoRouteError, PayloadTooLargeError, UnsupportedMediaTypeError, type FieldError } from '../src/core/errors.js';
 import { isJsonContentType } from '../src/http/json-content-type.js';
 import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
 import { executeWithinLimits } from '../src/graphql/limited-execution.js';
@@ -64,7 +64,7 @@ async function readBody(request: Request, limit: number): Promise<BodyRead> {
     }
   }
   if (size > limit) {
-    return { ok: false, response: errorResponse({ status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${limit} bytes` }) };
+    return { ok: false, response: errorResponse(new PayloadTooLargeError(limit)) };
   }
   return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
 }
@@ -293,14 +293,11 @@ async function buildSofaSurface(options: SurfaceOptions) {
     const url = new URL(request.url);
     const match = matchRoute(routes, basePath, request.method, url.pathname);
     if (match.kind === 'not-found') {
-      return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${received.method} ${url.pathname}` });
+      return errorResponse(new NoRouteError(received.method, url.pathname));
     }
     if (match.kind === 'method-not-allowed') {
       const allow = match.allowed.join(', ');
-      return errorResponse(
-        { status: 405, code: 'METHOD_NOT_ALLOWED', message: `${received.method} is not allowed on ${url.pathname}; use ${allow}` },
-        { Allow: allow },
-      );
+      return errorResponse(new MethodNotAllowedError(received.method, url.pathname, allow), { Allow: allow });
     }
 
     const bodyless = request.body == null; // then Sofa gets the request itself (no stream was read)
@@ -336,7 +333,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
     const forSofa = folded ? new Request(folded, { method: request.method, headers: request.headers, body: bodyless ? undefined : read.text || undefined }) : bodyless ? request : withBodyText(request, read.text);
     const response = (await sofa.fetch(forSofa, server)) as Response | undefined;
     if (!response) {
-      return errorResponse({ status: 404, code: 'NOT_FOUND', message: `No route ${request.method} ${url.pathname}` });
+      return errorResponse(new NoRouteError(request.method, url.pathname));
     }
     // A failed operation never sets a cookie.
     if (!response.ok) server.res.removeHeader('Set-Cookie');

@@ -2,6 +2,7 @@ import type { RequestHandler, Response } from 'express';
 import { MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
 import type { Config } from '../core/config.js';
 import { errorEnvelope } from '../http/envelope.js';
+import { RateLimitError } from '../core/errors.js';
 import { clientKey, type LimiterStores } from '../http/rate-limits.js';
 
 /**
@@ -26,7 +27,7 @@ export interface FeedLimiters {
 
 function tooMany(res: Response, max: number, windowMs: number, retryAfterSeconds: number): void {
   res.setHeader('Retry-After', String(retryAfterSeconds));
-  res.status(429).json(errorEnvelope({ status: 429, code: 'RATE_LIMIT_EXCEEDED', message: `Too many requests: at most ${max} per ${Math.round(windowMs / 1000)} seconds` }));
+  res.status(429).json(errorEnvelope(new RateLimitError(`Too many requests: at most ${max} per ${Math.round(windowMs / 1000)} seconds`)));
 }
 
 /** A counter the route consults itself (after it knows whether the token was known). */

@@ -12,7 +12,7 @@ import { subscriptionsOverWebSocketOnly } from '../graphql/subscriptions-over-ht
 import { createSofaSurface } from '../../rest/sofa-surface.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../http/envelope.js';
-import { AppError, appErrorBody, internalErrorBody, UnsupportedMediaTypeError, type ErrorBody } from '../core/errors.js';
+import { AppError, appErrorBody, internalErrorBody, NoRouteError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type ErrorBody } from '../core/errors.js';
 import { apiVersionHeader, deprecatedUnversionedApi } from '../http/api-headers.js';
 import { healthRoutes } from '../http/health.js';
 import { dependencyChecks } from './dependency-checks.js';
@@ -137,7 +137,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores
   app.use(publicFormPageRoutes(deps));
 
   app.use((req: Request, res) => {
-    res.status(404).json(errorEnvelope({ status: 404, code: 'NOT_FOUND', message: `No route ${req.method} ${req.path}` }));
+    res.status(404).json(errorEnvelope(new NoRouteError(req.method, req.path)));
   });
   // Failures before a handler answers (body parsing, size): the REST envelope, or on /graphql the
   // GraphQL error shape with the same code in `extensions`.
@@ -145,10 +145,10 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores
     const status = typeof error?.status === 'number' ? error.status : 500;
     let body: ErrorBody;
     if (error instanceof AppError) body = appErrorBody(error);
-    else if (status === 413) body = { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Request body over ${MAX_BODY_BYTES} bytes` };
+    else if (status === 413) body = appErrorBody(new PayloadTooLargeError(MAX_BODY_BYTES));
     else if (status >= 400 && status < 500) {
       const message = error.type === 'entity.parse.failed' ? `Request body is not valid JSON: ${error.message}` : error.expose ? error.message : 'Bad request';
-      body = { status: 400, code: 'VALIDATION_ERROR', message, details: { errors: [{ path: [], message }] } };
+      body = appErrorBody(new ValidationError(message, [{ path: [], message }]));
     } else {
       req.log?.error({ err: error }, 'unhandled error');
       body = internalErrorBody();

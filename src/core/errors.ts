@@ -84,14 +84,15 @@ export class RuleViolationError extends ValidationError {
 }
 
 export class UnauthorizedError extends AppError {
-  constructor(message = 'Authentication required') {
-    super('UNAUTHORIZED', 401, message);
+  constructor(message = 'Authentication required', details?: Record<string, unknown>) {
+    super('UNAUTHORIZED', 401, message, details);
   }
 }
 
+/** A wrong password or second factor; `details` may say how many tries are left. */
 export class InvalidCredentialsError extends AppError {
-  constructor(message = 'Wrong email or password') {
-    super('INVALID_CREDENTIALS', 401, message);
+  constructor(message = 'Wrong email or password', details?: Record<string, unknown>) {
+    super('INVALID_CREDENTIALS', 401, message, details);
   }
 }
 
@@ -128,6 +129,41 @@ export class ForbiddenError extends AppError {
 export class UnsupportedMediaTypeError extends AppError {
   constructor(contentType: string | undefined) {
     super('UNSUPPORTED_MEDIA_TYPE', 415, `Request bodies must be sent as Content-Type: application/json (got ${contentType ? JSON.stringify(contentType.slice(0, 100)) : 'none'})`);
+  }
+}
+
+/** Too many requests (a rate limit, a cap on open streams, too many wrong passwords): 429. */
+export class RateLimitError extends AppError {
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('RATE_LIMIT_EXCEEDED', 429, message, details);
+  }
+}
+
+/** A name (the connector's `book: "Dune"`) that fits several records: the caller names one by id. */
+export class AmbiguousNameError extends AppError {
+  constructor(message: string, details: { name: string; candidates: unknown[] }) {
+    super('AMBIGUOUS_NAME', 400, message, details);
+  }
+}
+
+/** A path no route answers. */
+export class NoRouteError extends AppError {
+  constructor(method: string, path: string) {
+    super('NOT_FOUND', 404, `No route ${method} ${path}`);
+  }
+}
+
+/** A method the path does not take; `allow` lists those it does (the Allow header). */
+export class MethodNotAllowedError extends AppError {
+  constructor(method: string, path: string, allow: string) {
+    super('METHOD_NOT_ALLOWED', 405, `${method} is not allowed on ${path}; use ${allow}`);
+  }
+}
+
+/** A request body over the surface's limit, refused before it is read. */
+export class PayloadTooLargeError extends AppError {
+  constructor(limitBytes: number) {
+    super('PAYLOAD_TOO_LARGE', 413, `Request body over ${limitBytes} bytes`);
   }
 }
 

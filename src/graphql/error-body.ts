@@ -1,7 +1,7 @@
 import { GraphQLError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import type { ValidationError as ClassValidatorError } from 'class-validator';
-import { AppError, appErrorBody, internalErrorBody, type ErrorBody, type FieldError } from '../core/errors.js';
+import { AppError, appErrorBody, internalErrorBody, ValidationError, type ErrorBody, type FieldError } from '../core/errors.js';
 import { rowCapViolation } from '../core/database/row-caps.js';
 
 function flattenValidationErrors(errors: ClassValidatorError[], parent: (string | number)[] = []): FieldError[] {
@@ -20,7 +20,7 @@ export function validationErrorBody(errors: FieldError[]): ErrorBody {
     : first.path.length && !first.message.startsWith(String(first.path[0]))
       ? `${printPath(first.path)}: ${first.message}`
       : first.message;
-  return { status: 400, code: 'VALIDATION_ERROR', message, details: { errors } };
+  return appErrorBody(new ValidationError(message, errors));
 }
 
 /** `['a', 0, 'b']` → `a[0].b`, the way field paths are named in messages. */

@@ -5,6 +5,7 @@ import type { RedisClientType } from 'redis';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 import { errorEnvelope } from './envelope.js';
+import { RateLimitError } from '../core/errors.js';
 import { FailoverStore } from './failover-store.js';
 
 export interface LimiterStores {
@@ -54,7 +55,7 @@ function sessionLimiter(max: number, windowMs: number, store: Store | undefined)
     // The check reads the key generator's source for ipKeyGenerator; clientKey calls it.
     validate: { keyGeneratorIpFallback: false },
     handler(_req, res) {
-      res.status(429).json(errorEnvelope({ status: 429, code: 'RATE_LIMIT_EXCEEDED', message: limitMessage(max, windowMs) }));
+      res.status(429).json(errorEnvelope(new RateLimitError(limitMessage(max, windowMs))));
     },
   });
 }

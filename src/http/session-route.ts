@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { isUuid } from '../core/scalars.js';
 import type { AppContext, AppDeps } from '../core/context.js';
 import { rowCapViolation } from '../core/database/row-caps.js';
-import { AppError, appErrorBody, internalErrorBody, UnauthorizedError, ValidationError, type ErrorBody } from '../core/errors.js';
+import { AppError, appErrorBody, internalErrorBody, MethodNotAllowedError, UnauthorizedError, ValidationError, type ErrorBody } from '../core/errors.js';
 import { errorEnvelope, successEnvelope } from './envelope.js';
 import { createRequestContext } from './request-context.js';
 
@@ -45,8 +45,7 @@ export function answerAfterBody(req: Request, res: Response, send: () => void): 
 export function methodNotAllowed(allow: string) {
   return (req: Request, res: Response): void => {
     res.setHeader('Allow', allow);
-    const body = { status: 405, code: 'METHOD_NOT_ALLOWED' as const, message: `${req.method} is not allowed on ${req.path}; use ${allow}` };
-    answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(body)));
+    answerAfterBody(req, res, () => res.status(405).json(errorEnvelope(new MethodNotAllowedError(req.method, req.path, allow))));
   };
 }
 

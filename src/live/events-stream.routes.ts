@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { parse, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import type { AppDeps } from '../core/context.js';
-import { AppError } from '../core/errors.js';
+import { RateLimitError } from '../core/errors.js';
 import type { LiveConnection } from '../core/live/live-hub.js';
 import { errorBodyFromGraphQLError } from '../graphql/error-body.js';
 import { subscribeWithinLimits } from '../graphql/limited-execution.js';
@@ -61,7 +61,7 @@ export function eventsStreamRoutes(deps: AppDeps, schema: GraphQLSchema): Router
       const full = hub.open(connection);
       if (full) {
         void results.return?.();
-        throw new AppError('RATE_LIMIT_EXCEEDED', 429, full);
+        throw new RateLimitError(full);
       }
       res.writeHead(200, {
         'Content-Type': 'text/event-stream; charset=utf-8',

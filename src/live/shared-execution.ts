@@ -1,6 +1,6 @@
 import { createSourceEventStream, GraphQLError, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { AppContext } from '../core/context.js';
-import { AppError } from '../core/errors.js';
+import { RateLimitError } from '../core/errors.js';
 import { executeSubscriptionEvent } from '../graphql/limited-execution.js';
 import { heardBatches, type LiveTick } from '../core/live/live-ticks.js';
 
@@ -27,7 +27,7 @@ function queryKey(args: ExecutionArgs): string {
 
 function budgetError(max: number): ExecutionResult {
   const message = `At most ${max} different live subscriptions per person; identical ones on several sockets count once`;
-  return { errors: [new GraphQLError(message, { originalError: new AppError('RATE_LIMIT_EXCEEDED', 429, message) })] };
+  return { errors: [new GraphQLError(message, { originalError: new RateLimitError(message) })] };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { errorEnvelope } from '../http/envelope.js';
+import { UnauthorizedError } from '../core/errors.js';
 import type { ApiKeyAuthenticator, ApiKeyRefusal } from '../api-keys/api-key-auth.js';
 
 /** res.locals key carrying the authenticated API key to the limiter and the request context. */
@@ -24,7 +25,7 @@ export function apiKeyAuthentication(authenticator: ApiKeyAuthenticator): Reques
         return;
       }
       res.setHeader('WWW-Authenticate', result.reason === 'missing' ? 'Bearer realm="public-api"' : 'Bearer realm="public-api", error="invalid_token"');
-      res.status(401).json(errorEnvelope({ status: 401, code: 'UNAUTHORIZED', message: REFUSALS[result.reason], details: { reason: result.reason } }));
+      res.status(401).json(errorEnvelope(new UnauthorizedError(REFUSALS[result.reason], { reason: result.reason })));
     }, next);
   };
 }

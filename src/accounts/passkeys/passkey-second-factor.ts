@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { AppContext, AppDeps } from '../../core/context.js';
-import { AppError, InvalidCredentialsError, ValidationError } from '../../core/errors.js';
+import { InvalidCredentialsError, ValidationError } from '../../core/errors.js';
 import { answerSecondStep, failSecondStep, finishSecondStep, hasPasskeys, loadSecondStep } from '../sign-in/second-step.js';
 import { sessionMetaOf, startSession, type SessionMeta, type StartedSession } from '../sign-in/start-session.js';
 import { assertionOptions, PASSKEY_REFUSED, verifyAssertion } from './passkey-assertion.js';
@@ -57,7 +57,7 @@ export class PasskeySecondFactor {
       return { session: await startSession(em, this.deps, step.user, this.meta) };
     });
     // As a wrong code of the same step is refused (src/accounts/two-factor): how many answers it still takes.
-    if (!('session' in outcome)) throw new AppError('INVALID_CREDENTIALS', 401, PASSKEY_REFUSED, { attemptsLeft: outcome.attemptsLeft });
+    if (!('session' in outcome)) throw new InvalidCredentialsError(PASSKEY_REFUSED, { attemptsLeft: outcome.attemptsLeft });
     return outcome.session;
   }
 }

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext, AppDeps } from '../../core/context.js';
-import { AppError, RuleViolationError, UnauthorizedError, ValidationError } from '../../core/errors.js';
+import { InvalidCredentialsError, RuleViolationError, UnauthorizedError, ValidationError } from '../../core/errors.js';
 import { verifyPassword } from '../password.js';
 import { answerSecondStep, failSecondStep, finishSecondStep } from '../sign-in/second-step.js';
 import { SignInChallenge } from '../sign-in/sign-in-challenge.entity.js';
@@ -128,7 +128,7 @@ export class TwoFactorService {
       return startSession(em, this.deps, step.user, this.meta);
     });
     if ('attemptsLeft' in outcome) {
-      throw new AppError('INVALID_CREDENTIALS', 401, code ? 'Wrong or already used authenticator code' : 'Wrong or already used recovery code', { attemptsLeft: outcome.attemptsLeft });
+      throw new InvalidCredentialsError(code ? 'Wrong or already used authenticator code' : 'Wrong or already used recovery code', { attemptsLeft: outcome.attemptsLeft });
     }
     return outcome;
   }

@@ -1,15 +1,15 @@
 import { MemoryStore, type Options, type Store } from 'express-rate-limit';
 import type { Config } from '../../core/config.js';
-import { AppError } from '../../core/errors.js';
+import { RateLimitError } from '../../core/errors.js';
 
 /** A form takes at most this many wrong passwords per window, whoever sends them, from any address. */
 export const FORM_PASSWORD_FAILURES_MAX = 10;
 export const FORM_PASSWORD_WINDOW_MS = 15 * 60_000;
 
 /** 429 for one form: too many wrong passwords lately, from every address. */
-export class FormPasswordLockedError extends AppError {
+export class FormPasswordLockedError extends RateLimitError {
   constructor(readonly retryAfterSeconds: number) {
-    super('RATE_LIMIT_EXCEEDED', 429, `Too many wrong passwords for this form: try again in ${retryAfterSeconds} seconds`, {
+    super(`Too many wrong passwords for this form: try again in ${retryAfterSeconds} seconds`, {
       retryAfterSeconds,
       maxFailures: FORM_PASSWORD_FAILURES_MAX,
       windowSeconds: FORM_PASSWORD_WINDOW_MS / 1000,

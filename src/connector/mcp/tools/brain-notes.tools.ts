@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, ValidationError } from '../../../core/errors.js';
+import { AmbiguousNameError, ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE, type Page, type PageArgs } from '../../../core/pagination.js';
 import { boundedInt, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { TEXT_MESSAGES } from '../../../core/validation/text.js';
@@ -87,7 +87,7 @@ function valuesByKey(properties: PropertyDefinition[], values: Record<string, un
       const matches = properties.filter((p) => p.name.trim().toLocaleLowerCase() === wanted);
       if (matches.length > 1) {
         const candidates = matches.map((p) => ({ id: p.key, name: p.name }));
-        throw new AppError('AMBIGUOUS_NAME', 400, `${matches.length} properties are named "${given}"; give the property key`, { name: given, candidates });
+        throw new AmbiguousNameError(`${matches.length} properties are named "${given}"; give the property key`, { name: given, candidates });
       }
       if (matches.length === 1) key = matches[0]!.key;
     }

@@ -1,4 +1,4 @@
-import { AppError, NotFoundError } from '../../../core/errors.js';
+import { AmbiguousNameError, NotFoundError, ValidationError } from '../../../core/errors.js';
 
 /** At most this many candidates are listed when a name is unknown or ambiguous. */
 const CANDIDATES_SHOWN = 20;
@@ -21,7 +21,7 @@ export function pickByName<T>(kind: string, records: readonly T[], name: string,
   if (matches.length === 1) return matches[0]!.record;
   const list = (matches.length ? matches : named).slice(0, CANDIDATES_SHOWN).map((r) => ({ id: idOf(r.record), name: nameOf(r.record) }));
   if (!matches.length) throw new NotFoundError(kind, { name, candidates: list });
-  throw new AppError('AMBIGUOUS_NAME', 400, `${matches.length} ${kind.toLowerCase()} records match "${name}"; name one by id`, { name, candidates: list });
+  throw new AmbiguousNameError(`${matches.length} ${kind.toLowerCase()} records match "${name}"; name one by id`, { name, candidates: list });
 }
 
 /** An id when the caller gave one, else the record picked by name; one of the two is required. */
@@ -33,6 +33,6 @@ export async function idOrName<T>(
   idOf: (record: T) => string,
 ): Promise<string> {
   if (given.id) return given.id;
-  if (given.name === undefined) throw new AppError('VALIDATION_ERROR', 400, `Give the ${kind.toLowerCase()}'s id or name`, { errors: [{ path: [], message: `an id or a name is required` }] });
+  if (given.name === undefined) throw new ValidationError(`Give the ${kind.toLowerCase()}'s id or name`, [{ path: [], message: `an id or a name is required` }]);
   return idOf(pickByName(kind, await load(), given.name, nameOf, idOf));
 }
