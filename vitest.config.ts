@@ -8,8 +8,9 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * - browser: `*.browser.test.ts`, pages driven in a real headless Chromium;
  * - process: files that start processes: the service on its own (test/support/service-process.ts, or
  *   serviceSandbox of the webhook tests' helpers), a CLI, redis-server, initdb, vitest;
- * - perf: files that count SQL statements (test/support/statement-counter.ts records every statement
- *   of the process), so each runs alone in its process and no other app's background work is counted;
+ * - perf: files that count SQL statements (test/support/statement-counter.ts records the ORM connections
+ *   of every app in the process), so each runs alone in its process and no other app's work (a job left
+ *   by an earlier file) is counted;
  * - api: the rest.
  */
 type Kind = 'api' | 'browser' | 'process' | 'perf';
