@@ -1,9 +1,9 @@
 import { Router, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { RedisClientType } from 'redis';
-import type { AppContext, AppDeps, Loaders } from '../src/core/context.js';
+import type { AppContext, AppDeps } from '../src/core/context.js';
+import { buildContext, cookielessBridge, requestLog } from '../src/http/request-context.js';
 import { limiterStores } from '../src/http/rate-limits.js';
-import { STATUS_OVERRIDE } from '../src/http/status-override.js';
 import { createSofaSurface } from './sofa-surface.js';
 import { publicRoutes } from './public-routes.js';
 import { ApiKeyAuthenticator, type ApiKeyAuth } from '../src/api-keys/api-key-auth.js';
@@ -18,31 +18,9 @@ export const PUBLIC_API_BASE = '/api/public/v1';
 
 /** The Public API's request context: the key's owner in `apiKey`; no session (no cookie is read). */
 function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
-  const em = deps.orm.em.fork();
-  let loaders: Loaders | undefined;
-  return {
-    deps,
-    em,
-    auth: null,
-    apiKey: res.locals[API_KEY_LOCAL] as ApiKeyAuth,
-    http: {
-      // The Public API sets no cookies.
-      setCookie() {},
-      clearCookie() {},
-      withdrawCookies() {},
-      setStatus(status) {
-        res.locals[STATUS_OVERRIDE] = status;
-      },
-      ip: req.ip,
-    },
-    get loaders() {
-      return (loaders ??= deps.createLoaders(em));
-    },
-    // Read when something logs: the request-bound logger may be made on first use (request-logging.ts).
-    get log() {
-      return (req as Request & { log?: AppContext['log'] }).log ?? deps.logger;
-    },
-  };
+  const context = buildContext(deps, { auth: null, http: cookielessBridge(req, res), log: () => requestLog(deps, req) });
+  context.apiKey = res.locals[API_KEY_LOCAL] as ApiKeyAuth;
+  return context;
 }
 
 /**

@@ -3,10 +3,11 @@ import type { Duplex } from 'node:stream';
 import { GraphQLError, parse, validate, type DocumentNode, type ExecutionArgs, type GraphQLSchema } from 'graphql';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
-import type { AppContext, AppDeps, Authenticated, Loaders } from '../core/context.js';
+import type { AppContext, AppDeps, Authenticated } from '../core/context.js';
 import type { Logger } from '../core/logger.js';
 import type { LiveConnection, LiveHub } from '../core/live/live-hub.js';
 import type { SessionLimiters } from '../http/rate-limits.js';
+import { buildContext, cookielessBridge } from '../http/request-context.js';
 import { errorBodyFromGraphQLError } from '../graphql/error-body.js';
 import { LIMITED_PARSE_OPTIONS } from '../graphql/operation-limits.js';
 import { operationRefusal, subscribeWithinLimits } from '../graphql/limited-execution.js';
@@ -81,30 +82,7 @@ export function attachGraphqlWs(server: Server, deps: AppDeps, schema: GraphQLSc
   };
   server.on('upgrade', onUpgrade);
 
-  const contextFor = (auth: Authenticated): AppContext => {
-    let loaders: Loaders | undefined;
-    const context: AppContext = {
-      deps,
-      em: deps.orm.em.fork(),
-      auth,
-      http: {
-        setCookie() {},
-        clearCookie() {},
-        withdrawCookies() {},
-        setStatus() {},
-        ip: undefined,
-      },
-      get loaders() {
-        return (loaders ??= deps.createLoaders(context.em));
-      },
-      log: deps.logger,
-      renew() {
-        context.em = deps.orm.em.fork();
-        loaders = undefined;
-      },
-    };
-    return context;
-  };
+  const contextFor = (auth: Authenticated): AppContext => buildContext(deps, { auth, http: cookielessBridge(), log: () => deps.logger, live: true });
 
   const disposable = useServer(
     {
