@@ -32,6 +32,7 @@ export const migrationNames = [
   'Migration20261127112520OidcIdentities',
   'Migration20261128102950',
   'Migration20261128120000ReminderBudgetDailyKinds',
+  'Migration20261128140000SessionAuthNotify',
 ];
 
 /**
