@@ -19,7 +19,7 @@ export interface ServiceProcess {
 }
 
 /** The parent's environment without what Vite/vitest add to it (BASE_URL='/' would be read as ours). */
-function inheritedEnv(): NodeJS.ProcessEnv {
+export function inheritedEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'TEST']) delete env[key];
   for (const key of Object.keys(env)) if (key.startsWith('VITEST')) delete env[key];
