@@ -1,6 +1,6 @@
-# The service as one image, started with `npm start` as on a laptop (its prestart builds dist/ with esbuild).
-# Node 24 runs npm here; `npm start` runs the service on the Node 24 build that `npm ci` installs from
-# the lock (node_modules/.bin/node, the one the tests ran on), so the image and a laptop agree.
+# The service as one image: built as `npm start` builds it, and run as `npm start` runs it (the same Node
+# flags, on the Node 24 build that `npm ci` installs from the lock, node_modules/.bin/node, the one the
+# tests ran on), so the image and a laptop agree. Node 24 runs npm here.
 FROM node:24-slim
 
 WORKDIR /app
@@ -17,10 +17,10 @@ COPY package.json package-lock.json ./
 RUN npm ci --include=dev --no-audit --no-fund && npm cache clean --force
 
 COPY . .
+RUN npm run build
 
-# The data dir and uploads are volumes; created here so they belong to the unprivileged user, as does
-# /app itself (not its contents), where `npm start`'s prestart writes dist/.
-RUN mkdir -p /data/app /data/uploads && chown -R node:node /data && chown node:node /app
+# The data dir and uploads are volumes; created here so they belong to the unprivileged user.
+RUN mkdir -p /data/app /data/uploads && chown -R node:node /data
 USER node
 
 EXPOSE 3000
@@ -29,5 +29,8 @@ VOLUME ["/data/app", "/data/uploads"]
 HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=5 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
 
-# npm passes SIGTERM on to the server, which stops cleanly (operations.md).
-CMD ["npm", "start"]
+# The service itself is PID 1, so `docker stop`'s SIGTERM reaches it and it drains and stops cleanly
+# (docs/operations.md). Not `npm start`: npm dies on SIGTERM and leaves the service behind its `sh`,
+# and the container's end then kills it without a drain. test/drift/dockerfile.test.ts keeps this line
+# equal to package.json's start script.
+CMD ["/app/node_modules/.bin/node", "--max-semi-space-size=8", "dist/src/app/main.js"]
