@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DayService } from '../planning/day.service.js';
+import type { TodayDayIds } from '../planning/today-day-ids.js';
+import type { ServiceScope } from '../core/request-services.js';
 import { ExerciseService } from '../training/exercise.service.js';
 import { CardioEffort } from '../training/cardio-effort.js';
 import { CardioSessionService } from '../training/cardio-session.service.js';
@@ -39,9 +41,19 @@ export interface PublicCaller {
  * same events are recorded. Answers are sanitized to identifiers and what was logged.
  */
 export class PublicApiService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly todayDayIds?: TodayDayIds,
+  ) {}
 
+  static forRequest = (scope: ServiceScope) => new PublicApiService(scope.em, scope.deps.todayDayIds);
+
+  /**
+   * The caller's today, read by its owner. With the key's time zone known, from the instance's cache of
+   * today's day ids (no statement once cached); a signed-in caller's time zone is read with the day.
+   */
   private async todayId(caller: PublicCaller): Promise<string> {
+    if (this.todayDayIds && caller.timezone) return this.todayDayIds.today(this.em, caller.userId, caller.timezone);
     return (await new DayService(this.em).today(caller.userId, { timezone: caller.timezone })).id;
   }
 
@@ -53,7 +65,7 @@ export class PublicApiService {
   async logWater(caller: PublicCaller, args: PublicWaterArgs): Promise<PublicWaterLogged> {
     const { userId } = caller;
     // Today was read by its owner: the write checks no ownership again.
-    const today = await new DayService(this.em).today(userId, { timezone: caller.timezone });
+    const today = { id: await this.todayId(caller), userId };
     const intake = await new WaterService(this.em).log(userId, { dayId: today.id, volume: args.volume, time: args.time, notes: args.notes }, { ownedDay: today });
     return { id: intake.id, volume: intake.volume, time: intake.time, message: `Logged ${intake.volume} ml of water` };
   }
