@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import { Router, type Request, type Response } from 'express';
 import type { AppDeps } from '../core/context.js';
+import { serviceFor } from '../core/request-services.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { internalErrorBody } from '../core/errors.js';
 import type { LimiterStores } from '../http/rate-limits.js';
@@ -35,7 +36,7 @@ export function agendaFeedRoutes(deps: AppDeps, stores: LimiterStores): Router {
     const log = req.log ?? deps.logger;
     try {
       const file = req.params.file;
-      const feeds = new AgendaFeedService(deps.orm.em.fork());
+      const feeds = serviceFor({ deps, em: deps.orm.em.fork() }, AgendaFeedService);
       const token = file.endsWith('.ics') ? file.slice(0, -'.ics'.length) : '';
       const feed = token ? await feeds.feedOf(token) : null;
       if (!feed) {

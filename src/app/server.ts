@@ -109,7 +109,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...parts,
       webhooks: WebhookEngine.register(parts),
       variants: new VariantWorker(parts),
-      reminders: ReminderEngine.register(parts),
+      // The reminder kinds make their services from the composed deps, read when they run.
+      reminders: ReminderEngine.register(parts, () => deps),
       // Wrong second factors per account, in the auth limiter's store (counted whatever DISABLE_RATE_LIMIT says).
       secondFactorLockout: createSecondFactorLockout(parts, stores),
     };

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../core/context.js';
+import { serviceFor } from '../core/request-services.js';
 import { receiveMultipart } from '../files/multipart.js';
 import { fileView, sendData, sessionHandler } from '../files/upload-http.js';
 import { ProgressPhotoService } from './progress-photo.service.js';
@@ -14,7 +15,7 @@ export function progressPhotoRoutes(deps: AppDeps): Router {
     '/body-composition/photos',
     sessionHandler(deps, async ({ ctx, userId, rt, files }, req, res) => {
       const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['dayId', 'pose', 'notes', 'fileType'] });
-      const photo = await new ProgressPhotoService(ctx.em, rt).createFromUpload(userId, upload);
+      const photo = await serviceFor(ctx, ProgressPhotoService).createFromUpload(userId, upload);
       const file = await files.get(userId, photo.fileId);
       sendData(req, res, 201, {
         id: photo.id,

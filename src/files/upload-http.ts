@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { AppContext, AppDeps } from '../core/context.js';
+import { serviceFor } from '../core/request-services.js';
 import { sendError as sendSessionRouteError, sessionRoute, type SessionScope } from '../http/session-route.js';
 import { VariantName } from './file-kinds.js';
 import { FileService } from './file.service.js';
@@ -28,7 +29,7 @@ export function sessionHandler(deps: AppDeps, handle: (scope: UploadScope, req: 
     deps,
     async (scope, req, res) => {
       const rt = deps.files;
-      await handle({ ...scope, rt, files: new FileService(scope.ctx.em, rt) }, req, res);
+      await handle({ ...scope, rt, files: serviceFor(scope.ctx, FileService) }, req, res);
     },
     unwrapUpload,
   );

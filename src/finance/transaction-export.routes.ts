@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type { AppDeps } from '../core/context.js';
+import { serviceFor } from '../core/request-services.js';
 import { CSV_OPTIONS, safeCell } from '../core/csv-cell.js';
 import { ValidationError, type FieldError } from '../core/errors.js';
 import { isLocalDate } from '../core/scalars.js';
@@ -69,7 +70,7 @@ export function transactionExportRoutes(deps: AppDeps): Router {
     '/transactions/export',
     sessionRoute(deps, async ({ ctx, userId }, req, res) => {
       const filter = readFilter(req.query as Record<string, unknown>);
-      const rows = await new TransactionService(ctx.em).all(userId, filter);
+      const rows = await serviceFor(ctx, TransactionService).all(userId, filter);
       const { stringify } = await import('csv-stringify/sync'); // loaded by the first export, not at start-up (issue 18)
       const csv = stringify([COLUMNS, ...csvRows(rows)], CSV_OPTIONS);
       const day = new Date().toISOString().slice(0, 10);

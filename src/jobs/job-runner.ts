@@ -1,6 +1,7 @@
 import { Agenda, type Job } from 'agenda';
 import pg from 'pg';
 import { resilientPool } from '../core/database/resilient-pool.js';
+import { startScheduled } from '../core/scheduled-work.js';
 import type { Config } from '../core/config.js';
 import type { Logger } from '../core/logger.js';
 
@@ -143,10 +144,13 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
     attach(companion) {
       companions.push(companion);
     },
-    async start() {
-      await agenda.start();
-      started = true;
-      for (const companion of companions) await companion.start();
+    start() {
+      // Marked as scheduled work: what Agenda's poll and the companions' timers run later is told apart from requests.
+      return startScheduled(async () => {
+        await agenda.start();
+        started = true;
+        for (const companion of companions) await companion.start();
+      });
     },
     untilStopped,
     keepingLock(job, work) {

@@ -1,13 +1,13 @@
 import type pg from 'pg';
 import type { Slots } from '../core/concurrency-slots.js';
-import type { Orm } from '../core/database/orm.js';
+import type { AppDeps } from '../core/context.js';
 import type { Logger } from '../core/logger.js';
 import { NudgedLoop } from '../jobs/nudged-loop.js';
 import { reminderLink } from './app-links.js';
 import type { Channel, ChannelResult } from './channels/channel.js';
 import type { PushDeliveryHealth } from './push-health.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
-import type { ReminderChannelName, ReminderMessage, ReminderSpec } from './reminder-kind.js';
+import { kindContext, type ReminderChannelName, type ReminderMessage, type ReminderSpec } from './reminder-kind.js';
 import { deferDeliveries, minuteOf, reserveSends } from './send-budget.queries.js';
 import { claimDueDeliveries, pushSubscriptionsOf, recordOutcomes, type ClaimedDelivery, type Outcome, type StoredPushSubscription } from './reminder-engine.queries.js';
 
@@ -25,7 +25,11 @@ const OUTCOME_WAIT_MS = 5;
 
 export interface DispatcherOptions {
   pool: pg.Pool;
-  orm: Orm;
+  /**
+   * The composed app's parts, which the kinds' services are made from (serviceFor). A function: this
+   * engine is one of them, so they are read when a kind runs, once the composition is complete.
+   */
+  deps(): AppDeps;
   logger: Logger;
   kindSlots: Slots;
   channels: Record<ReminderChannelName, Channel>;
@@ -35,6 +39,8 @@ export interface DispatcherOptions {
   appUrl(): string | undefined;
   /** The channels' HTTP timeout: a send starts only when it can end before its lease. */
   timeoutMs: number;
+  /** REMINDER_LEASE_MS: how long a claimed send is this instance's (above timeoutMs + 2 s). */
+  leaseMs: number;
   backoffUnitMs: number;
   /** REMINDER_SENDS_PER_MINUTE: deliveries one person may be sent per clock minute (send-budget.queries.ts). */
   sendsPerMinute: number;
@@ -45,7 +51,7 @@ export interface DispatcherOptions {
 /**
  * Sends due deliveries: claims them (each claim raises `attempts` and sets the lease, once across all
  * instances), asks the kind whether the occurrence is still due and what it says, sends it on its
- * channel, and records the outcome. The lease (timeout + 10 s; for email MAIL_SEND_MS + 1 min) covers the send: a delivery whose
+ * channel, and records the outcome. The lease (REMINDER_LEASE_MS, by default timeout + 10 s; for email MAIL_SEND_MS + 1 min) covers the send: a delivery whose
  * instance died is taken over by the next claim after its lease (the sweep), and a send starts only
  * while it can finish inside its lease, so two instances never send one attempt. The one window left:
  * a process that dies after the receiver accepted a send and before its outcome is written sends it
@@ -70,7 +76,7 @@ export class DeliveryDispatcher {
   }
 
   get leaseMs(): number {
-    return this.options.timeoutMs + 10_000;
+    return this.options.leaseMs;
   }
 
   /** Claims and starts what is due now, or once more right after the run in progress. */
@@ -186,7 +192,8 @@ export class DeliveryDispatcher {
     };
     const occurrence = { dueAt: new Date(delivery.due_at), key: delivery.occurrence_key };
     const message = await this.options.kindSlots.run(async (): Promise<ReminderMessage | null> => {
-      const ctx = { em: this.options.orm.em.fork(), timezone: delivery.timezone };
+      const deps = this.options.deps();
+      const ctx = kindContext({ deps, em: deps.orm.em.fork() }, delivery.timezone);
       if (!(await kind.stillDue(ctx, spec, occurrence))) return null;
       return kind.message(ctx, spec, occurrence);
     });

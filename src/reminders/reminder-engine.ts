@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { Slots } from '../core/concurrency-slots.js';
-import type { EngineParts } from '../core/context.js';
+import type { AppDeps, EngineParts } from '../core/context.js';
 import { resilientPool } from '../core/database/resilient-pool.js';
 import type { Logger } from '../core/logger.js';
 import { EmailChannel } from './channels/email.js';
@@ -63,7 +63,8 @@ export class ReminderEngine {
   private started = false;
   private stopped = false;
 
-  constructor(deps: EngineParts) {
+  /** `app`: the composed deps (this engine among them), which the kinds' services are made from when they run. */
+  constructor(deps: EngineParts, app: () => AppDeps) {
     this.logger = deps.logger.child({ module: 'reminders' });
     const { config } = deps;
     this.intervalMs = config.reminders.scanIntervalMs;
@@ -79,7 +80,7 @@ export class ReminderEngine {
     const kindSlots = new Slots(KIND_CONCURRENCY);
     this.dispatcher = new DeliveryDispatcher({
       pool: this.pool,
-      orm: deps.orm,
+      deps: app,
       logger: this.logger,
       kindSlots,
       channels: {
@@ -91,15 +92,16 @@ export class ReminderEngine {
       appUrl: () => config.reminders.appUrl,
       sendsPerMinute: config.reminders.sendsPerMinute,
       timeoutMs: config.reminders.sendTimeoutMs,
+      leaseMs: config.reminders.leaseMs,
       backoffUnitMs: config.reminders.backoffUnitMs,
       pushHealth: this.pushHealth,
     });
-    this.scanner = new ReminderScanner({ pool: this.pool, orm: deps.orm, logger: this.logger, kindSlots, onDeliveries: (at) => this.wakeAt(at) });
+    this.scanner = new ReminderScanner({ pool: this.pool, deps: app, logger: this.logger, kindSlots, onDeliveries: (at) => this.wakeAt(at) });
   }
 
   /** Made where the app is composed (src/app/server.ts), attached to the job runner. */
-  static register(deps: EngineParts): ReminderEngine {
-    const engine = new ReminderEngine(deps);
+  static register(deps: EngineParts, app: () => AppDeps): ReminderEngine {
+    const engine = new ReminderEngine(deps, app);
     deps.jobs.attach(engine);
     return engine;
   }

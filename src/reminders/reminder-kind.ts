@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { serviceFor, type RequestService, type ServiceScope } from '../core/request-services.js';
 
 /**
  * What a reminder can be about (issue 26). The engine (reminder-scanner.ts, channels/) knows nothing of
@@ -58,10 +58,18 @@ export interface ReminderMessage {
   url?: string;
 }
 
-export interface KindContext {
-  em: EntityManager;
+/** What a kind reads with: a unit of work (the app's parts and an entity manager) and the user's time zone. */
+export interface KindContext extends ServiceScope {
   /** The user's IANA time zone. */
   timezone: string;
+  /** A domain service on this context's entity manager, made as a resolver's is (serviceFor). */
+  service<T>(service: RequestService<T>): T;
+}
+
+/** The context of a kind's reads on `scope` (the engine gives each claim a fresh entity manager). */
+export function kindContext(scope: ServiceScope, timezone: string): KindContext {
+  const ctx: KindContext = { deps: scope.deps, em: scope.em, timezone, service: (service) => serviceFor(ctx, service) };
+  return ctx;
 }
 
 export type LocalTimeUse = 'required' | 'optional' | 'unused';

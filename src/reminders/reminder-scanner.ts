@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Slots } from '../core/concurrency-slots.js';
-import type { Orm } from '../core/database/orm.js';
+import type { AppDeps } from '../core/context.js';
 import { inTransaction } from '../core/database/transaction.js';
 import type { Logger } from '../core/logger.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
 import { quietHoursEnd } from './quiet-hours.js';
-import type { ReminderOccurrence, ReminderSpec } from './reminder-kind.js';
+import { kindContext, type ReminderOccurrence, type ReminderSpec } from './reminder-kind.js';
 import { insertDeliveriesAndAdvance, lockDueReminders, type Advance, type DueReminder, type NewDelivery } from './reminder-engine.queries.js';
 
 /** Reminders claimed per transaction. */
@@ -16,7 +16,11 @@ const RETRY_NEXT_MS = 60_000;
 
 export interface ScannerOptions {
   pool: pg.Pool;
-  orm: Orm;
+  /**
+   * The composed app's parts, which the kinds' services are made from (serviceFor). A function: this
+   * engine is one of them, so they are read when a kind runs, once the composition is complete.
+   */
+  deps(): AppDeps;
   logger: Logger;
   /** Bounds the kinds' reads on the ORM's pool (shared with the requests). */
   kindSlots: Slots;
@@ -105,7 +109,8 @@ export class ReminderScanner {
     // daily reminder missed for three days is sent once, late, not three times.
     const after = sendFrom;
     try {
-      const next = await kind.nextOccurrence({ em: this.options.orm.em.fork(), timezone: reminder.timezone }, spec, after);
+      const deps = this.options.deps();
+      const next = await kind.nextOccurrence(kindContext({ deps, em: deps.orm.em.fork() }, reminder.timezone), spec, after);
       if (next && next.dueAt.getTime() <= after.getTime()) throw new Error(`kind ${kind.name} answered an occurrence (${next.dueAt.toISOString()}) not after ${after.toISOString()}`);
       return { delivery, advance: { id: reminder.id, nextDueAt: next?.dueAt ?? null, key: next?.key ?? null } };
     } catch (error) {

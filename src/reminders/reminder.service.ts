@@ -6,9 +6,11 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { AppError, NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
 import { DAILY_REMINDER_KINDS } from './daily-kinds.js';
 import type { Page, PageArgs } from '../core/pagination.js';
+import type { AppDeps } from '../core/context.js';
+import { serviceFor, type ServiceScope } from '../core/request-services.js';
 import { SettingsService } from '../settings/settings.service.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './kinds/index.js';
-import type { ReminderChannelName, ReminderKind, ReminderKindName, ReminderOccurrence, ReminderSpec } from './reminder-kind.js';
+import { kindContext, type KindContext, type ReminderChannelName, type ReminderKind, type ReminderKindName, type ReminderOccurrence, type ReminderSpec } from './reminder-kind.js';
 import { ReminderDelivery, ReminderDeliveryStatus } from './reminder-delivery.entity.js';
 import { Reminder } from './reminder.entity.js';
 
@@ -66,7 +68,20 @@ export function specOf(reminder: Reminder): ReminderSpec {
  * done, a day passed) is refused (400, `details.rule: "reminder_no_occurrence"`), never stored inactive.
  */
 export class ReminderService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: AppDeps,
+  ) {}
+
+  static forRequest(scope: ServiceScope): ReminderService {
+    return new ReminderService(scope.em, scope.deps);
+  }
+
+  /** The context the reminder's kind reads with: this unit of work, in the user's time zone. */
+  private async kindContextOf(userId: string): Promise<KindContext> {
+    const scope = { deps: this.deps, em: this.em };
+    return kindContext(scope, await serviceFor(scope, SettingsService).timezoneOf(userId));
+  }
 
   list(userId: string, filter: ReminderFilter = {}): Promise<Page<Reminder>> {
     const where: FilterQuery<Reminder> = { userId };
@@ -99,7 +114,7 @@ export class ReminderService {
       active: true,
     });
     const spec = specOf(reminder);
-    const ctx = { em: this.em, timezone: await new SettingsService(this.em).timezoneOf(userId) };
+    const ctx = await this.kindContextOf(userId);
     await kind.checkTarget(ctx, spec);
     schedule(reminder, await kind.nextOccurrence(ctx, spec, now));
     try {
@@ -139,7 +154,7 @@ export class ReminderService {
     if (changes.active !== undefined) reminder.active = changes.active;
     if (retimed && reminder.active) {
       const spec = specOf(reminder);
-      const ctx = { em: this.em, timezone: await new SettingsService(this.em).timezoneOf(userId) };
+      const ctx = await this.kindContextOf(userId);
       schedule(reminder, await kind.nextOccurrence(ctx, spec, now));
     }
     await this.em.transactional(async (em) => {

@@ -7,6 +7,7 @@ import { sql } from '../../test/support/db.js';
 import { taskAtTimeKind } from './kinds/task-at-time.js';
 import { localInstant } from './kinds/local-time.js';
 import type { ReminderEngine } from './reminder-engine.js';
+import { kindContext } from './reminder-kind.js';
 import { quietHoursEnd } from './quiet-hours.js';
 import {
   createReminder,
@@ -91,7 +92,7 @@ describe('daylight-saving time', () => {
       const u = await user(zone);
       const seriesId = await dailySeries(u.id, '2026-01-01', 'Stretch');
       const spec = { id: randomUUID(), userId: u.id, kind: 'task_at_time' as const, targetId: seriesId, offsetMinutes: 0, localTime: '07:00' };
-      const ctx = { em: app.server.orm.em.fork(), timezone: zone };
+      const ctx = kindContext({ deps: app.server.deps, em: app.server.orm.em.fork() }, zone);
       let after = new Date('2026-01-01T00:00:00Z');
       const seen: { key: string; utc: string }[] = [];
       for (let i = 0; i < 365; i++) {

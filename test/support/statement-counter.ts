@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { STATEMENT_SEPARATOR } from '../../src/core/database/read-batch.js';
+import { isScheduledWork } from '../../src/core/scheduled-work.js';
 
 export interface StatementRecorder {
   /** The text of every statement sent since `recordStatements()`, in order (each statement of a batched read on its own). */
@@ -10,15 +11,16 @@ export interface StatementRecorder {
 }
 
 /**
- * A connection of a knex pool: the ORM's, which serves requests (its queries and the plain reads of
- * src/core/database/read-rows.ts, which borrow its connections). knex tags each connection it makes.
- * The service's background work runs on pg.Pool pools of its own (the job runner's, the reminder and
- * webhook engines', the notification listeners', the live bus's NOTIFY), so a timer that fires while a
- * request is recorded (the reminder scan, Agenda's poll, the outbox poll) is not counted, however busy
- * the machine; nor are the test's own connections.
+ * A statement a request sent: on a connection of a knex pool, the ORM's (its queries and the plain reads
+ * of src/core/database/read-rows.ts, which borrow its connections; knex tags each connection it makes),
+ * and not as scheduled work. The service's background engines read on pg.Pool pools of their own (the
+ * job runner's, the reminder and webhook engines', the notification listeners', the live bus's NOTIFY),
+ * and the jobs that share the ORM's connections (a recurring job, an export, the reminder kinds'
+ * occurrences) run as scheduled work (src/core/scheduled-work.ts): so a timer that fires while a request
+ * is recorded is not counted, however busy the machine; nor are the test's own connections.
  */
 function servesRequests(client: pg.Client): boolean {
-  return '__knexUid' in client;
+  return '__knexUid' in client && !isScheduledWork();
 }
 
 /**

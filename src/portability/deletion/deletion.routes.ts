@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
 import { SESSION_COOKIE } from '../../accounts/session-token.js';
 import type { AppDeps } from '../../core/context.js';
+import { serviceFor } from '../../core/request-services.js';
 import { deleted } from '../../core/deleted.js';
 import { UnsupportedMediaTypeError, ValidationError } from '../../core/errors.js';
 import { isJsonContentType } from '../../http/json-content-type.js';
@@ -25,7 +26,7 @@ export function deletionRoutes(deps: AppDeps): Router {
       if (typeof password !== 'string' || !password) {
         throw new ValidationError('password is required', [{ path: ['password'], message: 'password must be your current password' }]);
       }
-      const { purgeId, email } = await new AccountDeletionService(ctx.em).delete(userId, password, deps.config.files.storageAdapter);
+      const { purgeId, email } = await serviceFor(ctx, AccountDeletionService).delete(userId, password, deps.config.files.storageAdapter);
       await enqueuePurge(deps, purgeId).catch((error) => ctx.log.error({ err: error, purgeId }, 'could not queue the storage purge; the next start queues it'));
       // After the answer: the outbox may hold many mails; a failure is logged, the account is gone anyway.
       deps.background.run('remove the outbox mails of a deleted account', async () => void (await removeOutboxMailsTo(deps.config.mailOutboxDir, email)));

@@ -1,4 +1,5 @@
 import type { AppDeps } from '../../core/context.js';
+import { serviceFor } from '../../core/request-services.js';
 import { IMPORT_STALE_SECONDS, ImportService } from './import.service.js';
 
 export const IMPORT_JOB = 'portability:import';
@@ -30,7 +31,7 @@ export function registerImportJobs(deps: AppDeps): void {
       deps.jobs.keepingLock(job, async (signal) => {
         const importId = job.attrs.data.importId;
         const rt = deps.files;
-        const result = await new ImportService(deps.orm.em.fork()).run(importId, rt, deps.logger, { signal, chunkMs: deps.config.importChunkMs });
+        const result = await serviceFor({ deps, em: deps.orm.em.fork() }, ImportService).run(importId, rt, deps.logger, { signal, chunkMs: deps.config.importChunkMs });
         if (result === 'wait') await enqueueImport(deps, importId, WAIT_FOR_OTHER_MS);
         // Later, not now: this instance is stopping (or lost the job) and must not take it again itself at once.
         if (result === 'stopped') await enqueueImport(deps, importId, RESUME_AFTER_STOP_MS);

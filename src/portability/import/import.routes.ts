@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import { readFile } from 'node:fs/promises';
 import type { AppDeps } from '../../core/context.js';
+import { serviceFor } from '../../core/request-services.js';
 import { ValidationError } from '../../core/errors.js';
 import { receiveMultipart } from '../../files/multipart.js';
 import { sendData, sessionHandler } from '../../files/upload-http.js';
@@ -33,7 +34,7 @@ export function importRoutes(deps: AppDeps): Router {
       }
       const fields = { ...upload.fields };
       if (source === 'transactions' && fields.accountId) fields.accountId = requireUuid(fields.accountId, 'accountId');
-      const run = await new ImportService(ctx.em).start(userId, source, content, fields);
+      const run = await serviceFor(ctx, ImportService).start(userId, source, content, fields);
       await enqueueImport(deps, run.id);
       sendData(req, res, 202, { id: run.id, status: run.status });
     }),
@@ -42,7 +43,7 @@ export function importRoutes(deps: AppDeps): Router {
     '/account/import/:importId',
     sessionRoute(deps, async ({ ctx, userId }, req, res) => {
       const id = requireUuid(req.params.importId as string, 'importId');
-      sendData(req, res, 200, importView(await new ImportService(ctx.em).get(userId, id)));
+      sendData(req, res, 200, importView(await serviceFor(ctx, ImportService).get(userId, id)));
     }),
   );
   return router;

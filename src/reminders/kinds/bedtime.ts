@@ -27,7 +27,7 @@ export function targetsReader(ctx: KindContext, userId: string): (date: string) 
   const weekOf = (monday: string) => {
     let week = weeks.get(monday);
     if (!week) {
-      week = new WeekService(ctx.em).findByStart(userId, monday).catch((error: unknown) => {
+      week = ctx.service(WeekService).findByStart(userId, monday).catch((error: unknown) => {
         if (error instanceof NotFoundError) return null;
         throw error;
       });
@@ -36,7 +36,7 @@ export function targetsReader(ctx: KindContext, userId: string): (date: string) 
     return week;
   };
   return async (date) => {
-    settings ??= new SettingsService(ctx.em).get(userId);
+    settings ??= ctx.service(SettingsService).get(userId);
     const [s, week] = await Promise.all([settings, weekOf(mondayOf(date))]);
     return bedtimeTargetsFor(week, s);
   };

@@ -27,7 +27,7 @@ interface Due {
  */
 async function dueOf(ctx: KindContext, spec: ReminderSpec): Promise<Due | null> {
   if (!spec.targetId) return null;
-  const deadline = await nullIfNotFound(new DeadlineService(ctx.em).get(spec.userId, spec.targetId));
+  const deadline = await nullIfNotFound(ctx.service(DeadlineService).get(spec.userId, spec.targetId));
   if (deadline) {
     return {
       kind: 'deadline',
@@ -40,7 +40,7 @@ async function dueOf(ctx: KindContext, spec: ReminderSpec): Promise<Due | null> 
       key: targetKey(deadline.id, deadline.dueDate.toISOString()),
     };
   }
-  const [card] = await new ProjectTaskService(ctx.em).findOwn(spec.userId, { taskId: spec.targetId }, 1);
+  const [card] = await ctx.service(ProjectTaskService).findOwn(spec.userId, { taskId: spec.targetId }, 1);
   if (!card?.dueDate) return null;
   return {
     kind: 'card',
@@ -69,8 +69,8 @@ export const deadlineKind: ReminderKind = {
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'deadline');
-    if (await nullIfNotFound(new DeadlineService(ctx.em).get(spec.userId, id))) return;
-    const [card] = await new ProjectTaskService(ctx.em).findOwn(spec.userId, { taskId: id }, 1);
+    if (await nullIfNotFound(ctx.service(DeadlineService).get(spec.userId, id))) return;
+    const [card] = await ctx.service(ProjectTaskService).findOwn(spec.userId, { taskId: id }, 1);
     if (!card) throw new NotFoundError('Deadline', { field: 'targetId' });
     if (!card.dueDate) throw unscheduled(`The card "${clip(card.title, 60)}" has no due date: give it one first`);
   },
@@ -89,7 +89,7 @@ export const deadlineKind: ReminderKind = {
   async message(ctx, spec) {
     const due = await dueOf(ctx, spec);
     if (!due) return { title: 'Something is due', body: 'The deadline was moved or removed.' };
-    const project = due.projectId ? await nullIfNotFound(new ProjectService(ctx.em).get(spec.userId, due.projectId)) : null;
+    const project = due.projectId ? await nullIfNotFound(ctx.service(ProjectService).get(spec.userId, due.projectId)) : null;
     const lines = [`Due ${shortDateTime(due.dueAt, ctx.timezone)}${spec.offsetMinutes > 0 ? ` (${inHowLong(spec.offsetMinutes)})` : ''}.`];
     const about = [project ? `Project: ${clip(project.title, 60)}` : null, due.priority ? `priority ${due.priority}` : null].filter(Boolean);
     if (about.length) lines.push(about.join(', '));

@@ -26,7 +26,7 @@ interface Leftovers {
 
 /** Every question the user sees (global ones first, then their own), bounded. */
 async function visibleQuestions(ctx: KindContext, userId: string): Promise<JournalQuestion[]> {
-  const service = new JournalQuestionService(ctx.em);
+  const service = ctx.service(JournalQuestionService);
   const all: JournalQuestion[] = [];
   for (let page = 1; page <= QUESTION_PAGES; page++) {
     const { items, meta } = await service.list(userId, { page, limit: MAX_PAGE_SIZE });
@@ -41,10 +41,10 @@ async function leftoversOf(ctx: KindContext, userId: string, date: string): Prom
   const day = await plannedDay(ctx, userId, date);
   if (!day) return null;
   const [items, questions, entries] = await Promise.all([
-    new ChecklistService(ctx.em).list(userId, day.id),
+    ctx.service(ChecklistService).list(userId, day.id),
     visibleQuestions(ctx, userId),
     // At most 100 entries a day (the row cap): one page holds them all.
-    new JournalEntryService(ctx.em).list(userId, { dayId: day.id, limit: MAX_PAGE_SIZE }),
+    ctx.service(JournalEntryService).list(userId, { dayId: day.id, limit: MAX_PAGE_SIZE }),
   ]);
   const done = new Set(items.filter((i) => i.completed).map((i) => i.key));
   const answered = new Set(entries.items.map((e) => e.questionId));

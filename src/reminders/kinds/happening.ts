@@ -9,7 +9,7 @@ import { beforeMoment, requireTargetId, targetKey } from './targets.js';
 const GUESTS_SHOWN = 3;
 
 async function happeningOf(ctx: KindContext, spec: ReminderSpec) {
-  return spec.targetId ? nullIfNotFound(new SocialHappeningService(ctx.em).get(spec.userId, spec.targetId)) : null;
+  return spec.targetId ? nullIfNotFound(ctx.service(SocialHappeningService).get(spec.userId, spec.targetId)) : null;
 }
 
 const keyOf = (h: { id: string; startTime: Date }) => targetKey(h.id, h.startTime.toISOString());
@@ -26,7 +26,7 @@ export const happeningKind: ReminderKind = {
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'happening');
-    if (!(await nullIfNotFound(new SocialHappeningService(ctx.em).get(spec.userId, id)))) throw new NotFoundError('SocialHappening', { field: 'targetId' });
+    if (!(await nullIfNotFound(ctx.service(SocialHappeningService).get(spec.userId, id)))) throw new NotFoundError('SocialHappening', { field: 'targetId' });
   },
 
   async nextOccurrence(ctx, spec, after) {

@@ -24,7 +24,7 @@ const DUE_READ = 20;
 /** The user's day on `date` when its week was generated, else null (a brief never creates days). */
 export async function plannedDay(ctx: KindContext, userId: string, date: string): Promise<Day | null> {
   try {
-    return await new DayService(ctx.em).onDate(userId, date);
+    return await ctx.service(DayService).onDate(userId, date);
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
@@ -34,9 +34,9 @@ export async function plannedDay(ctx: KindContext, userId: string, date: string)
 async function dayLines(ctx: KindContext, userId: string, day: Day): Promise<string[]> {
   const [perimeter, tasks, training, dinner] = await Promise.all([
     createPlanningLoaders(ctx.em).perimeterByDayId.load(day.id),
-    new TaskService(ctx.em).list(userId, { dayId: day.id, limit: 100 }),
-    new TrainingSessionService(ctx.em).list(userId, { dayId: day.id, limit: 10 }),
-    new DinnerPlanService(ctx.em).list(userId, { dayId: day.id, limit: 1 }),
+    ctx.service(TaskService).list(userId, { dayId: day.id, limit: 100 }),
+    ctx.service(TrainingSessionService).list(userId, { dayId: day.id, limit: 10 }),
+    ctx.service(DinnerPlanService).list(userId, { dayId: day.id, limit: 1 }),
   ]);
   const lines: string[] = [];
   if (perimeter.length) lines.push(`Perimeter: ${listed(perimeter.map((p) => p.title), SHOWN + 2)}`);
@@ -58,8 +58,8 @@ async function dayLines(ctx: KindContext, userId: string, day: Day): Promise<str
 async function dueLine(ctx: KindContext, userId: string, from: Date): Promise<string | null> {
   const until = new Date(from.getTime() + BRIEF_DEADLINE_DAYS * 86_400_000);
   const [deadlines, cards] = await Promise.all([
-    new DeadlineService(ctx.em).list(userId, { upcoming: true, limit: DUE_READ }),
-    new ProjectTaskService(ctx.em).findOwn(userId, { dueFrom: from, dueUntil: until }, DUE_READ),
+    ctx.service(DeadlineService).list(userId, { upcoming: true, limit: DUE_READ }),
+    ctx.service(ProjectTaskService).findOwn(userId, { dueFrom: from, dueUntil: until }, DUE_READ),
   ]);
   const due = [
     ...deadlines.items.filter((d) => d.status !== 'missed' && d.dueDate >= from && d.dueDate <= until).map((d) => ({ title: d.title, at: d.dueDate })),

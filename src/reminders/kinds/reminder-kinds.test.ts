@@ -3,7 +3,7 @@ import { generateWeek, MISSING_ID } from '../../../test/support/fixtures.js';
 import { signUp, type HttpClient } from '../../../test/support/http-client.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { AppError } from '../../core/errors.js';
-import type { KindContext, ReminderKind, ReminderKindName, ReminderSpec } from '../reminder-kind.js';
+import { kindContext, type KindContext, type ReminderKind, type ReminderKindName, type ReminderSpec } from '../reminder-kind.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from './index.js';
 import { localInstant } from './local-time.js';
 
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 const kind = (name: ReminderKindName): ReminderKind => REMINDER_KIND_IMPLEMENTATIONS[name]!;
 /** A fresh entity manager per call, as the engine gives each claim. */
-const ctx = (timezone: string): KindContext => ({ em: app.server.orm.em.fork(), timezone });
+const ctx = (timezone: string): KindContext => kindContext({ deps: app.server.deps, em: app.server.orm.em.fork() }, timezone);
 const utc = (iso: string) => new Date(iso);
 let specCounter = 0;
 function spec(user: User, name: ReminderKindName, fields: Partial<ReminderSpec> = {}): ReminderSpec {

@@ -29,12 +29,12 @@ function once<T>(ctx: KindContext, key: string, read: () => Promise<T>): Promise
 function findTask(ctx: KindContext, spec: ReminderSpec): Promise<Task | null> {
   const { targetId, userId } = spec;
   if (!targetId) return Promise.resolve(null);
-  return once(ctx, `task:${targetId}`, () => nullIfNotFound(new TaskService(ctx.em).get(userId, targetId)));
+  return once(ctx, `task:${targetId}`, () => nullIfNotFound(ctx.service(TaskService).get(userId, targetId)));
 }
 
 async function dayDateOf(ctx: KindContext, userId: string, dayId: string | null | undefined): Promise<string | null> {
   if (!dayId) return null;
-  const day = await once(ctx, `day:${dayId}`, () => nullIfNotFound(new DayService(ctx.em).get(userId, dayId)));
+  const day = await once(ctx, `day:${dayId}`, () => nullIfNotFound(ctx.service(DayService).get(userId, dayId)));
   return day?.date ?? null;
 }
 

@@ -22,7 +22,7 @@ interface Start {
 }
 
 const dayDate = async (ctx: KindContext, userId: string, dayId: string | null | undefined) =>
-  dayId ? ((await nullIfNotFound(new DayService(ctx.em).get(userId, dayId)))?.date ?? null) : null;
+  dayId ? ((await nullIfNotFound(ctx.service(DayService).get(userId, dayId)))?.date ?? null) : null;
 
 /** The series the task is the first of (the one holding the rule), or null. */
 function seriesOf(task: Task): Recurrence | null {
@@ -45,7 +45,7 @@ async function startOf(ctx: KindContext, spec: ReminderSpec, task: Task, date: s
  */
 async function nextStart(ctx: KindContext, spec: ReminderSpec, after: Date): Promise<Start | null> {
   if (!spec.targetId) return null;
-  const task = await nullIfNotFound(new TaskService(ctx.em).get(spec.userId, spec.targetId));
+  const task = await nullIfNotFound(ctx.service(TaskService).get(spec.userId, spec.targetId));
   if (!task) return null;
   const series = seriesOf(task);
   if (!series) {
@@ -89,7 +89,7 @@ export const taskStartKind: ReminderKind = {
 
   async checkTarget(ctx, spec) {
     const id = requireTargetId(spec.targetId, 'task');
-    const task = await nullIfNotFound(new TaskService(ctx.em).get(spec.userId, id));
+    const task = await nullIfNotFound(ctx.service(TaskService).get(spec.userId, id));
     if (!task) throw new NotFoundError('Task', { field: 'targetId' });
     const hasDay = !!task.dayId || !!seriesOf(task);
     if (!hasDay || !isClockTime(task.startTime)) {
