@@ -1,5 +1,7 @@
 # The service as one image, started with `npm start` as on a laptop (its prestart builds dist/ with esbuild).
-FROM node:22-slim
+# Node 24 runs npm here; `npm start` runs the service on the Node 24 build that `npm ci` installs from
+# the lock (node_modules/.bin/node, the one the tests ran on), so the image and a laptop agree.
+FROM node:24-slim
 
 WORKDIR /app
 ENV NODE_ENV=production \

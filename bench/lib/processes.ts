@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -9,16 +8,7 @@ import { freePort } from '../../src/core/database/embedded-postgres.js';
 
 export const projectRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/**
- * The Node flags of `npm start` (`node <flags> dist/src/app/main.js` in package.json), so the benchmark
- * runs the service exactly as it is started; a start script of another shape stops the run.
- */
-export async function startScriptNodeFlags(): Promise<string[]> {
-  const pkg = JSON.parse(await readFile(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-  const match = /^node((?:\s+--\S+)*)\s+dist\/src\/app\/main\.js$/.exec(pkg.scripts.start ?? '');
-  if (!match) throw new Error(`npm start is not "node [flags] dist/src/app/main.js" (${pkg.scripts.start}): update bench/lib/processes.ts`);
-  return match[1]!.split(/\s+/).filter(Boolean);
-}
+export { startScriptNodeFlags } from '../../scripts/start-script.js';
 
 export interface BenchProcess {
   name: string;

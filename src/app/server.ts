@@ -133,7 +133,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const port = (server.address() as AddressInfo).port;
     const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
     if (!config.baseUrlConfigured) config.baseUrl = `http://localhost:${port}`;
-    logger.info({ url, database: database.embedded ? 'embedded' : 'external' }, `listening on ${url}`);
+    logger.info({ url, database: database.embedded ? 'embedded' : 'external', node: process.version }, `listening on ${url}`);
 
     let closing: Promise<void> | undefined;
     const close = () =>

@@ -156,6 +156,8 @@ export interface ReminderSettings {
   sendTimeoutMs: number;
   /** REMINDER_BACKOFF_UNIT_MS (default WEBHOOK_BACKOFF_UNIT_MS): a failed send is tried again 1, then 2 of this unit later. */
   backoffUnitMs: number;
+  /** REMINDER_LEASE_MS (default REMINDER_SEND_TIMEOUT_MS + 10 s): how long a claimed push send is its instance's (more than REMINDER_SEND_TIMEOUT_MS + 2 s); after it, another instance takes over a send whose instance died. */
+  leaseMs: number;
   /** REMINDER_ALLOW_PRIVATE_URLS (default WEBHOOK_ALLOW_PRIVATE_URLS): accept push URLs and push services whose host is or resolves to a loopback, private or link-local address. */
   allowPrivateUrls: boolean;
 }
@@ -367,6 +369,11 @@ function readReminders(env: Env, baseUrl: string, webhooks: Config['webhooks']):
     const base = new URL(baseUrl);
     vapidSubject = base.protocol === 'https:' ? base.origin : `mailto:reminders@${base.hostname}`;
   }
+  // Unset, the webhooks' values (what reminders used before they had their own).
+  const sendTimeoutMs = readInt(env, 'REMINDER_SEND_TIMEOUT_MS', webhooks.timeoutMs, 1);
+  // A send starts only while it can end 2 s before its lease does (src/reminders/delivery-dispatcher.ts).
+  const leaseMs = readInt(env, 'REMINDER_LEASE_MS', sendTimeoutMs + 10_000, 1);
+  if (leaseMs <= sendTimeoutMs + 2000) throw new ConfigError('REMINDER_LEASE_MS', `must be above REMINDER_SEND_TIMEOUT_MS + 2000 (${sendTimeoutMs + 2000})`);
   return {
     scanIntervalMs: readInt(env, 'REMINDER_SCAN_INTERVAL_MS', 1000, 10),
     vapidPublicKey,
@@ -375,9 +382,9 @@ function readReminders(env: Env, baseUrl: string, webhooks: Config['webhooks']):
     webPushTtlSeconds: readInt(env, 'WEB_PUSH_TTL_SECONDS', 3600, 0),
     appUrl: readUrl(env, 'APP_URL', ['http:', 'https:'])?.replace(/\/+$/, ''),
     sendsPerMinute: readInt(env, 'REMINDER_SENDS_PER_MINUTE', 20, 1),
-    // Unset, the webhooks' values (what reminders used before they had their own).
-    sendTimeoutMs: readInt(env, 'REMINDER_SEND_TIMEOUT_MS', webhooks.timeoutMs, 1),
+    sendTimeoutMs,
     backoffUnitMs: readInt(env, 'REMINDER_BACKOFF_UNIT_MS', webhooks.backoffUnitMs, 1),
+    leaseMs,
     allowPrivateUrls: readBool(env, 'REMINDER_ALLOW_PRIVATE_URLS', webhooks.allowPrivateUrls),
   };
 }

@@ -12,6 +12,14 @@ export function startScheduled<T>(start: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * Runs work a request starts and does not wait for (an upload's image variants) as scheduled work: it
+ * is not the request's, and a later request's count must not catch it.
+ */
+export function detach<T>(work: () => Promise<T>): Promise<T> {
+  return scheduled.run(true, work);
+}
+
+/**
  * Whether the caller runs as scheduled work (see startScheduled): lets a statement count of a request
  * leave out a job that shares the ORM's connections (a recurring job forks the ORM's EntityManager).
  */

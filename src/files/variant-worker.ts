@@ -1,5 +1,6 @@
 import type { Job } from 'agenda';
 import type { EngineParts } from '../core/context.js';
+import { detach } from '../core/scheduled-work.js';
 import type { Logger } from '../core/logger.js';
 import type { JobCompanion } from '../jobs/job-runner.js';
 import { GENERATE_VARIANTS_JOB, VARIANT_JOB_CONCURRENCY } from './files-runtime.js';
@@ -40,7 +41,7 @@ export class VariantWorker implements JobCompanion {
    */
   async submit(fileId: string): Promise<void> {
     const backstop = this.deps.jobs.agenda.schedule(new Date(Date.now() + BACKSTOP_DELAY_MS), GENERATE_VARIANTS_JOB, { fileId });
-    if (!this.stopping) this.track(this.makeHere(fileId, backstop));
+    if (!this.stopping) this.track(detach(() => this.makeHere(fileId, backstop)));
     await backstop;
   }
 

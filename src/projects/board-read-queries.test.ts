@@ -46,17 +46,13 @@ afterAll(async () => {
   await app?.close();
 });
 
-/** The statements the server runs for one request: the fewest of 5 runs (background polls cannot count). */
+/** The statements the server runs for one request (background work is not counted: test/support/statement-counter.ts). */
 async function measure(send: () => Promise<{ status: number; text: string; body: any }>): Promise<{ count: number; sql: string[]; body: any }> {
-  let best: { count: number; sql: string[]; body: any } | undefined;
-  for (let run = 0; run < 5; run++) {
-    const recorder = recordStatements();
-    const res = await send().finally(() => recorder.stop());
-    expect(res.status, res.text.slice(0, 500)).toBe(200);
-    expect(res.body.errors, res.text.slice(0, 500)).toBeUndefined();
-    if (!best || recorder.statements.length < best.count) best = { count: recorder.statements.length, sql: [...recorder.statements], body: res.body };
-  }
-  return best!;
+  const recorder = recordStatements();
+  const res = await send().finally(() => recorder.stop());
+  expect(res.status, res.text.slice(0, 500)).toBe(200);
+  expect(res.body.errors, res.text.slice(0, 500)).toBeUndefined();
+  return { count: recorder.statements.length, sql: recorder.statements, body: res.body };
 }
 
 const BOARD_QUERY = `query($id: UUID!) { project(projectId: $id) { title board { columns { id name order tasks { id title order status } } } } }`;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps } from '../core/context.js';
+import { serviceFor, type RequestService, type ServiceScope } from '../core/request-services.js';
 import { DayService } from '../planning/day.service.js';
-import type { TodayDayIds } from '../planning/today-day-ids.js';
-import type { ServiceScope } from '../core/request-services.js';
 import { ExerciseService } from '../training/exercise.service.js';
 import { CardioEffort } from '../training/cardio-effort.js';
 import { CardioSessionService } from '../training/cardio-session.service.js';
@@ -41,24 +41,33 @@ export interface PublicCaller {
  * same events are recorded. Answers are sanitized to identifiers and what was logged.
  */
 export class PublicApiService {
-  constructor(
-    private readonly em: EntityManager,
-    private readonly todayDayIds?: TodayDayIds,
-  ) {}
+  private readonly scope: ServiceScope;
 
-  static forRequest = (scope: ServiceScope) => new PublicApiService(scope.em, scope.deps.todayDayIds);
+  constructor(em: EntityManager, deps: AppDeps) {
+    this.scope = { deps, em };
+  }
+
+  static forRequest(scope: ServiceScope): PublicApiService {
+    return new PublicApiService(scope.em, scope.deps);
+  }
+
+  /** A domain service on this request's entity manager, made as a resolver's is. */
+  private service<T>(service: RequestService<T>): T {
+    return serviceFor(this.scope, service);
+  }
 
   /**
    * The caller's today, read by its owner. With the key's time zone known, from the instance's cache of
    * today's day ids (no statement once cached); a signed-in caller's time zone is read with the day.
    */
   private async todayId(caller: PublicCaller): Promise<string> {
-    if (this.todayDayIds && caller.timezone) return this.todayDayIds.today(this.em, caller.userId, caller.timezone);
-    return (await new DayService(this.em).today(caller.userId, { timezone: caller.timezone })).id;
+    const { todayDayIds } = this.scope.deps;
+    if (todayDayIds && caller.timezone) return todayDayIds.today(this.scope.em, caller.userId, caller.timezone);
+    return (await this.service(DayService).today(caller.userId, { timezone: caller.timezone })).id;
   }
 
   async searchExercises(caller: PublicCaller, q?: string | null): Promise<PublicExercise[]> {
-    const found = await new ExerciseService(this.em).search(caller.userId, q ?? undefined, PUBLIC_SEARCH_MAX);
+    const found = await this.service(ExerciseService).search(caller.userId, q ?? undefined, PUBLIC_SEARCH_MAX);
     return found.map((e) => ({ id: e.id, name: e.name, muscleGroup: e.muscleGroups?.[0] ?? null }));
   }
 
@@ -66,7 +75,7 @@ export class PublicApiService {
     const { userId } = caller;
     // Today was read by its owner: the write checks no ownership again.
     const today = { id: await this.todayId(caller), userId };
-    const intake = await new WaterService(this.em).log(userId, { dayId: today.id, volume: args.volume, time: args.time, notes: args.notes }, { ownedDay: today });
+    const intake = await this.service(WaterService).log(userId, { dayId: today.id, volume: args.volume, time: args.time, notes: args.notes }, { ownedDay: today });
     return { id: intake.id, volume: intake.volume, time: intake.time, message: `Logged ${intake.volume} ml of water` };
   }
 
@@ -77,7 +86,7 @@ export class PublicApiService {
       exerciseId: e.exerciseId,
       sets: (e.sets ?? []).map((s) => ({ setNumber: s.setNumber, reps: s.reps ?? null, load: s.weight ?? null })),
     }));
-    const session = await new TrainingSessionService(this.em).create(userId, {
+    const session = await this.service(TrainingSessionService).create(userId, {
       dayId,
       split: args.splitLabel,
       startTime: args.startTime,
@@ -93,21 +102,21 @@ export class PublicApiService {
   async logSteps(caller: PublicCaller, args: PublicStepsArgs): Promise<PublicStepsLogged> {
     const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const entry = await new StepsService(this.em).log(userId, { dayId, steps: args.steps, time: args.time, notes: args.notes });
+    const entry = await this.service(StepsService).log(userId, { dayId, steps: args.steps, time: args.time, notes: args.notes });
     return { steps: entry.steps, message: `Logged ${entry.steps} steps` };
   }
 
   async logMeditation(caller: PublicCaller, args: PublicMeditationArgs): Promise<PublicMeditationLogged> {
     const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const session = await new MeditationService(this.em).log(userId, { dayId, duration: args.duration, type: args.type, time: args.time, notes: args.notes });
+    const session = await this.service(MeditationService).log(userId, { dayId, duration: args.duration, type: args.type, time: args.time, notes: args.notes });
     return { duration: session.duration, type: session.type ?? null, time: session.time, message: `Logged ${session.duration} minutes of meditation` };
   }
 
   async logCardio(caller: PublicCaller, args: PublicCardioArgs): Promise<PublicCardioLogged> {
     const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const session = await new CardioSessionService(this.em).create(userId, {
+    const session = await this.service(CardioSessionService).create(userId, {
       dayId,
       type: args.type,
       duration: args.duration,
@@ -128,14 +137,14 @@ export class PublicApiService {
   async logMood(caller: PublicCaller, args: PublicMoodArgs): Promise<PublicMoodLogged> {
     const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const entry = await new MoodService(this.em).log(userId, { dayId, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
+    const entry = await this.service(MoodService).log(userId, { dayId, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
     return { mood: entry.mood, energy: entry.energy, message: `Logged mood ${entry.mood}/10 and energy ${entry.energy}/10` };
   }
 
   async logSleep(caller: PublicCaller, args: PublicSleepArgs): Promise<PublicSleepLogged> {
     const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const entry = await new SleepService(this.em).log(userId, {
+    const entry = await this.service(SleepService).log(userId, {
       dayId,
       duration: args.duration,
       bedtime: args.bedtime,
@@ -149,7 +158,7 @@ export class PublicApiService {
   async logBodyMetrics(caller: PublicCaller, args: PublicBodyMetricsArgs): Promise<PublicBodyMetricsLogged> {
     const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const row = await new BodyMeasurementService(this.em).create(userId, {
+    const row = await this.service(BodyMeasurementService).create(userId, {
       dayId,
       weight: args.weight,
       bodyFat: args.bodyFat,

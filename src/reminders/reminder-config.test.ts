@@ -14,6 +14,7 @@ describe('reminder settings', () => {
       sendsPerMinute: 20,
       sendTimeoutMs: 10_000,
       backoffUnitMs: 60_000,
+      leaseMs: 20_000,
       allowPrivateUrls: false,
     });
     expect(loadConfig({ BASE_URL: 'https://plan.example.com/app' }).reminders.vapidSubject).toBe('https://plan.example.com');
@@ -31,6 +32,7 @@ describe('reminder settings', () => {
       REMINDER_SENDS_PER_MINUTE: '5',
       REMINDER_SEND_TIMEOUT_MS: '3000',
       REMINDER_BACKOFF_UNIT_MS: '500',
+      REMINDER_LEASE_MS: '8000',
       REMINDER_ALLOW_PRIVATE_URLS: 'true',
     }).reminders;
     expect(config).toEqual({
@@ -43,6 +45,7 @@ describe('reminder settings', () => {
       sendsPerMinute: 5,
       sendTimeoutMs: 3000,
       backoffUnitMs: 500,
+      leaseMs: 8000,
       allowPrivateUrls: true,
     });
     const refused = (env: Record<string, string>, setting: string) => {
@@ -60,6 +63,7 @@ describe('reminder settings', () => {
     refused({ REMINDER_SENDS_PER_MINUTE: '0' }, 'REMINDER_SENDS_PER_MINUTE');
     refused({ REMINDER_SEND_TIMEOUT_MS: '0' }, 'REMINDER_SEND_TIMEOUT_MS');
     refused({ REMINDER_BACKOFF_UNIT_MS: 'soon' }, 'REMINDER_BACKOFF_UNIT_MS');
+    refused({ REMINDER_LEASE_MS: 'long' }, 'REMINDER_LEASE_MS');
     refused({ REMINDER_ALLOW_PRIVATE_URLS: 'maybe' }, 'REMINDER_ALLOW_PRIVATE_URLS');
   });
 
@@ -76,5 +80,11 @@ describe('reminder settings', () => {
     });
     expect(both.reminders).toMatchObject({ sendTimeoutMs: 7000, backoffUnitMs: 900, allowPrivateUrls: false });
     expect(both.webhooks).toEqual({ timeoutMs: 2000, backoffUnitMs: 200, allowPrivateUrls: true });
+  });
+
+  it('a send is leased for its timeout + 10 s unless REMINDER_LEASE_MS says otherwise, never for too short to send in', () => {
+    expect(loadConfig({ REMINDER_SEND_TIMEOUT_MS: '2000' }).reminders.leaseMs).toBe(12_000);
+    expect(loadConfig({ REMINDER_SEND_TIMEOUT_MS: '2000', REMINDER_LEASE_MS: '4001' }).reminders.leaseMs).toBe(4001);
+    expect(() => loadConfig({ REMINDER_SEND_TIMEOUT_MS: '2000', REMINDER_LEASE_MS: '4000' })).toThrow(/REMINDER_LEASE_MS.*above REMINDER_SEND_TIMEOUT_MS \+ 2000 \(4000\)/);
   });
 });

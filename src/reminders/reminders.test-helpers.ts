@@ -115,9 +115,12 @@ export async function setPushUrl(client: HttpClient, pushUrl: string | null): Pr
   if (res.status !== 200) throw new Error(`notification settings failed: ${res.status} ${res.text}`);
 }
 
-/** Makes reminders due now (their occurrence and key kept), as if their time had come. */
+/**
+ * Makes reminders due now (their occurrence and key kept), as if their time had come: a second ago on
+ * this process's clock, the one the scanner reads (not the database's, which may drift from it in a VM).
+ */
 export async function makeDue(databaseUrl: string, reminderIds: string[]): Promise<void> {
-  await sql(databaseUrl, `update reminders set next_due_at = now() - interval '1 second' where id = any($1::uuid[])`, [reminderIds]);
+  await sql(databaseUrl, `update reminders set next_due_at = $2 where id = any($1::uuid[])`, [reminderIds, new Date(Date.now() - 1000)]);
 }
 
 export async function verifyEmail(databaseUrl: string, userId: string): Promise<void> {

@@ -3,6 +3,7 @@ import { mkdir, open, readFile, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { startScriptNodeFlags } from '../../scripts/start-script.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -19,7 +20,7 @@ export interface ServiceProcess {
 }
 
 /** The parent's environment without what Vite/vitest add to it (BASE_URL='/' would be read as ours). */
-function inheritedEnv(): NodeJS.ProcessEnv {
+export function inheritedEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of ['BASE_URL', 'MODE', 'DEV', 'PROD', 'SSR', 'TEST']) delete env[key];
   for (const key of Object.keys(env)) if (key.startsWith('VITEST')) delete env[key];
@@ -92,7 +93,7 @@ export function builtService(): Promise<string> {
  * Resolves once it listens.
  */
 export async function startServiceProcess(env: Record<string, string | undefined>, timeoutMs = 60_000): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, [await builtService()], {
+  const child = spawn(process.execPath, [...(await startScriptNodeFlags()), await builtService()], {
     cwd: root,
     env: withoutUndefined({ ...inheritedEnv(), ...TEST_SERVICE_ENV, ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],

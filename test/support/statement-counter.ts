@@ -16,8 +16,9 @@ export interface StatementRecorder {
  * and not as scheduled work. The service's background engines read on pg.Pool pools of their own (the
  * job runner's, the reminder and webhook engines', the notification listeners', the live bus's NOTIFY),
  * and the jobs that share the ORM's connections (a recurring job, an export, the reminder kinds'
- * occurrences) run as scheduled work (src/core/scheduled-work.ts): so a timer that fires while a request
- * is recorded is not counted, however busy the machine; nor are the test's own connections.
+ * occurrences), like the work a request leaves running (an upload's image variants), run as scheduled
+ * work (src/core/scheduled-work.ts): so a timer that fires, or an earlier request's work that goes on,
+ * while a request is recorded is not counted, however busy the machine; nor are the test's own connections.
  */
 function servesRequests(client: pg.Client): boolean {
   return '__knexUid' in client && !isScheduledWork();

@@ -25,6 +25,7 @@ import { connectionStanding, deleteUnapprovedClients, recordConnectionUse, token
 import { ALL_SCOPES, allows, consentDefaults, isScope, normalizeScopes, SCOPE_AREAS, type Scope } from '../scopes/connector-scopes.js';
 import { consentedGrant } from './consent-form.js';
 import { AUTHORIZE_FIELDS, consentPage, secondFactorPage, signInPage, type AuthorizeRequest } from './consent-pages.js';
+import { detach } from '../../core/scheduled-work.js';
 
 const CONNECTOR_FEATURE = 'assistant_connector';
 
@@ -383,7 +384,8 @@ export class ConnectorOAuthProvider implements OAuthServerProvider {
   private touch(row: TokenRow): void {
     const last = row.last_used_at ? new Date(row.last_used_at).getTime() : 0;
     if (Date.now() - last < LAST_USED_DEBOUNCE_MS) return;
-    recordConnectionUse(this.deps.orm.em, row.connection_id)
+    // Not awaited by the call (detached: a later request's statement count must not catch it).
+    detach(() => recordConnectionUse(this.deps.orm.em, row.connection_id))
       .catch((error: unknown) => this.deps.logger.warn({ err: error, connectionId: row.connection_id }, 'could not record connection use'));
   }
 

@@ -31,7 +31,8 @@ const intakeOf = (orm: Orm, volume: number) => orm.em.fork().create(WaterIntake,
 
 async function rowsOf(intakeId: string) {
   const intakes = await sql(app.databaseUrl, 'select volume, notes from water_intakes where id = $1', [intakeId]);
-  const events = await sql(app.databaseUrl, `select event, data, dispatched_at from event_outbox where data->>'intakeId' = $1`, [intakeId]);
+  // Not dispatched_at: the app's outbox dispatcher may have sent the event on by the time this reads.
+  const events = await sql(app.databaseUrl, `select event, data from event_outbox where data->>'intakeId' = $1`, [intakeId]);
   return { intakes, events };
 }
 
@@ -39,7 +40,7 @@ function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
   const recorder = recordStatements();
   return work()
     .finally(() => recorder.stop())
-    .then(() => recorder.statements.map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => !/agenda_jobs|event_outbox set dispatched_at|from event_outbox where dispatched_at is null|reminder_deliveries|next_due_at|skip locked/.test(s)));
+    .then(() => recorder.statements.map((s) => s.replace(/\s+/g, ' ').trim()));
 }
 
 describe('insertWithEvent', () => {
@@ -51,7 +52,7 @@ describe('insertWithEvent', () => {
     expect(statements[0]).toMatch(/^with "change" as \(insert into "water_intakes"/);
     expect(await rowsOf(intake.id)).toEqual({
       intakes: [{ volume: 330, notes: 'test' }],
-      events: [{ event: 'water_logged', data: { intakeId: intake.id, amount: 330, loggedAt: '2026-11-24T08:00:00.000Z' }, dispatched_at: null }],
+      events: [{ event: 'water_logged', data: { intakeId: intake.id, amount: 330, loggedAt: '2026-11-24T08:00:00.000Z' } }],
     });
   });
 
