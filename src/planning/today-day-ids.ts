@@ -44,6 +44,11 @@ export class TodayDayIds {
     return this.cache.size;
   }
 
+  /** Forgets the person's cached day ids on this instance (a write found one gone before its notification). */
+  forget(userId: string): void {
+    this.cache.forgetOwner(userId);
+  }
+
   /** The person's day today in `timezone`, made with its week when missing (WeekService.ensureDay). */
   async today(em: EntityManager, userId: string, timezone: string, now = new Date()): Promise<string> {
     const date = todayIn(timezone, now);
