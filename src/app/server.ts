@@ -16,6 +16,7 @@ import { createMailer } from '../mail/mailer.js';
 import { buildAppSchema } from './schema.js';
 import { createLoaders } from './loaders.js';
 import { SessionAuthenticator } from '../accounts/session-auth.js';
+import { TodayDayIds } from '../planning/today-day-ids.js';
 import { createHttpApp } from './http-app.js';
 import { ConnectionDrain } from '../http/connection-drain.js';
 import { applyConnectionTimeouts } from '../http/connection-timeouts.js';
@@ -62,6 +63,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let jobsStarting: Promise<void> | undefined;
   let live: LiveHub | undefined;
   let sessions: SessionAuthenticator | undefined;
+  let todayDayIds: TodayDayIds | undefined;
   try {
     // The job runner's set-up (Agenda's own table, its pools) only waits on the database: it goes on
     // while the ORM starts (its metadata discovery is CPU), the migrations and the seeds run.
@@ -80,6 +82,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const sessionTokens = new SessionTokens(secret);
     sessions = new SessionAuthenticator(orm, sessionTokens, logger);
     void sessions.start(); // the cache is used once its listener listens; the start does not wait for it
+    todayDayIds = new TodayDayIds(orm.config.get('clientUrl'), logger);
+    void todayDayIds.start(); // likewise
     // The rate limiters' counters (Redis when configured), shared by the HTTP app and the lockouts.
     const stores = limiterStores(redis, logger);
     const parts: EngineParts = {
@@ -93,6 +97,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       createLoaders,
       live,
       authenticateSession: (em, token) => sessions!.authenticate(em, token),
+      todayDayIds,
       // An upload's variants go to the variant worker, an engine built below from these parts.
       files: await createFilesRuntime(config, logger, secret, (fileId) => deps.variants.submit(fileId)),
       exportSigner: exportSignerFor(secret),
@@ -143,6 +148,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await jobs!.stop();
         logger.debug('job runner stopped');
         await sessions!.stop();
+        await todayDayIds!.stop();
         await redis?.quit().catch(() => undefined);
         await orm!.close();
         logger.debug('database connections closed');
@@ -156,6 +162,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await jobs?.stop().catch(() => undefined);
     await live?.stop().catch(() => undefined);
     await sessions?.stop().catch(() => undefined);
+    await todayDayIds?.stop().catch(() => undefined);
     await redis?.quit().catch(() => undefined);
     await orm?.close().catch(() => undefined);
     await database.release().catch(() => undefined);

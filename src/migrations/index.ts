@@ -33,6 +33,7 @@ export const migrationNames = [
   'Migration20261128102950',
   'Migration20261128120000ReminderBudgetDailyKinds',
   'Migration20261128140000SessionAuthNotify',
+  'Migration20261128150000DayIdsNotify',
 ];
 
 /**
@@ -71,5 +72,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128102950', class: (await import('./Migration20261128102950.js')).Migration20261128102950 },
     { name: 'Migration20261128120000ReminderBudgetDailyKinds', class: (await import('./Migration20261128120000ReminderBudgetDailyKinds.js')).Migration20261128120000ReminderBudgetDailyKinds },
     { name: 'Migration20261128140000SessionAuthNotify', class: (await import('./Migration20261128140000SessionAuthNotify.js')).Migration20261128140000SessionAuthNotify },
+    { name: 'Migration20261128150000DayIdsNotify', class: (await import('./Migration20261128150000DayIdsNotify.js')).Migration20261128150000DayIdsNotify },
   ];
 }

@@ -27,6 +27,17 @@ export async function requireDays(em: EntityManager, userId: string, dayIds: rea
 }
 
 /**
+ * Whether a write failed because its day is gone: the day's ownership check (NOT_FOUND naming the Day),
+ * or PostgreSQL's foreign-key violation (23503) on a `day_id` column (constraint `<table>_day_id_foreign`,
+ * as the naming strategy names them).
+ */
+export function isMissingDay(error: unknown): boolean {
+  if (error instanceof NotFoundError) return error.details?.resource === 'Day';
+  const { code, constraint, table } = (error ?? {}) as { code?: unknown; constraint?: unknown; table?: unknown };
+  return code === '23503' && typeof table === 'string' && constraint === `${table}_day_id_foreign`;
+}
+
+/**
  * A day the caller has just read by its owner (e.g. today, found by user and date): a write given it
  * needs no second ownership statement.
  */

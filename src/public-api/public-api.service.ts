@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../core/context.js';
 import { serviceFor, type RequestService, type ServiceScope } from '../core/request-services.js';
 import { DayService } from '../planning/day.service.js';
+import { isMissingDay } from '../planning/day-scope.js';
 import { ExerciseService } from '../training/exercise.service.js';
 import { CardioEffort } from '../training/cardio-effort.js';
 import { CardioSessionService } from '../training/cardio-session.service.js';
@@ -56,8 +57,34 @@ export class PublicApiService {
     return serviceFor(this.scope, service);
   }
 
+  /**
+   * The caller's today, read by its owner. With the key's time zone known, from the instance's cache of
+   * today's day ids (no statement once cached); a signed-in caller's time zone is read with the day.
+   */
   private async todayId(caller: PublicCaller): Promise<string> {
+    const { todayDayIds } = this.scope.deps;
+    if (todayDayIds && caller.timezone) return todayDayIds.today(this.scope.em, caller.userId, caller.timezone);
     return (await this.service(DayService).today(caller.userId, { timezone: caller.timezone })).id;
+  }
+
+  /**
+   * Runs a write on the caller's today. Today's id (cached per instance, or just read) can name a day
+   * deleted a moment ago: on another instance before its notification arrives, or while the write waited
+   * on the deletion's lock. The write then finds no day and fails whole (one statement, or its
+   * transaction): nothing was written. The caller's cached day ids are forgotten, the request's unit of
+   * work emptied (it may still hold the unwritten record, which a flush would send again), and the write
+   * runs once more on today read afresh (made again when missing).
+   */
+  private async onToday<T>(caller: PublicCaller, write: (dayId: string) => Promise<T>): Promise<T> {
+    const dayId = await this.todayId(caller);
+    try {
+      return await write(dayId);
+    } catch (error) {
+      if (!isMissingDay(error)) throw error;
+      this.scope.deps.todayDayIds?.forget(caller.userId);
+      this.scope.em.clear();
+      return write(await this.todayId(caller));
+    }
   }
 
   async searchExercises(caller: PublicCaller, q?: string | null): Promise<PublicExercise[]> {
@@ -68,97 +95,105 @@ export class PublicApiService {
   async logWater(caller: PublicCaller, args: PublicWaterArgs): Promise<PublicWaterLogged> {
     const { userId } = caller;
     // Today was read by its owner: the write checks no ownership again.
-    const today = await this.service(DayService).today(userId, { timezone: caller.timezone });
-    const intake = await this.service(WaterService).log(userId, { dayId: today.id, volume: args.volume, time: args.time, notes: args.notes }, { ownedDay: today });
+    const intake = await this.onToday(caller, (dayId) =>
+      this.service(WaterService).log(userId, { dayId, volume: args.volume, time: args.time, notes: args.notes }, { ownedDay: { id: dayId, userId } }),
+    );
     return { id: intake.id, volume: intake.volume, time: intake.time, message: `Logged ${intake.volume} ml of water` };
   }
 
   async logWorkout(caller: PublicCaller, args: PublicWorkoutArgs): Promise<PublicWorkoutLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
     const exercises = (args.exercises ?? []).map((e) => ({
       exerciseId: e.exerciseId,
       sets: (e.sets ?? []).map((s) => ({ setNumber: s.setNumber, reps: s.reps ?? null, load: s.weight ?? null })),
     }));
-    const session = await this.service(TrainingSessionService).create(userId, {
-      dayId,
-      split: args.splitLabel,
-      startTime: args.startTime,
-      endTime: args.endTime,
-      sessionRPE: args.sessionRPE,
-      notes: args.notes,
-      exercises,
-    });
+    const session = await this.onToday(caller, (dayId) =>
+      this.service(TrainingSessionService).create(userId, {
+        dayId,
+        split: args.splitLabel,
+        startTime: args.startTime,
+        endTime: args.endTime,
+        sessionRPE: args.sessionRPE,
+        notes: args.notes,
+        exercises,
+      }),
+    );
     const count = exercises.length;
     return { id: session.id, splitLabel: session.split, exercisesCount: count, message: `Logged ${session.split} workout with ${count} exercise${count === 1 ? '' : 's'}` };
   }
 
   async logSteps(caller: PublicCaller, args: PublicStepsArgs): Promise<PublicStepsLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const entry = await this.service(StepsService).log(userId, { dayId, steps: args.steps, time: args.time, notes: args.notes });
+    const entry = await this.onToday(caller, (dayId) =>
+      this.service(StepsService).log(userId, { dayId, steps: args.steps, time: args.time, notes: args.notes }),
+    );
     return { steps: entry.steps, message: `Logged ${entry.steps} steps` };
   }
 
   async logMeditation(caller: PublicCaller, args: PublicMeditationArgs): Promise<PublicMeditationLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const session = await this.service(MeditationService).log(userId, { dayId, duration: args.duration, type: args.type, time: args.time, notes: args.notes });
+    const session = await this.onToday(caller, (dayId) =>
+      this.service(MeditationService).log(userId, { dayId, duration: args.duration, type: args.type, time: args.time, notes: args.notes }),
+    );
     return { duration: session.duration, type: session.type ?? null, time: session.time, message: `Logged ${session.duration} minutes of meditation` };
   }
 
   async logCardio(caller: PublicCaller, args: PublicCardioArgs): Promise<PublicCardioLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const session = await this.service(CardioSessionService).create(userId, {
-      dayId,
-      type: args.type,
-      duration: args.duration,
-      effort: args.intensity ?? CardioEffort.easy,
-      distance: args.distance,
-      pace: args.pace,
-      averageHeartRate: args.averageHeartRate,
-      maxHeartRate: args.maxHeartRate,
-      calories: args.calories,
-      elevationGain: args.elevationGain,
-      startTime: args.startTime,
-      endTime: args.endTime,
-      notes: args.notes,
-    });
+    const session = await this.onToday(caller, (dayId) =>
+      this.service(CardioSessionService).create(userId, {
+        dayId,
+        type: args.type,
+        duration: args.duration,
+        effort: args.intensity ?? CardioEffort.easy,
+        distance: args.distance,
+        pace: args.pace,
+        averageHeartRate: args.averageHeartRate,
+        maxHeartRate: args.maxHeartRate,
+        calories: args.calories,
+        elevationGain: args.elevationGain,
+        startTime: args.startTime,
+        endTime: args.endTime,
+        notes: args.notes,
+      }),
+    );
     return { id: session.id, type: session.type, duration: session.duration, message: `Logged ${session.duration} minutes of ${session.type}` };
   }
 
   async logMood(caller: PublicCaller, args: PublicMoodArgs): Promise<PublicMoodLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const entry = await this.service(MoodService).log(userId, { dayId, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
+    const entry = await this.onToday(caller, (dayId) =>
+      this.service(MoodService).log(userId, { dayId, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes }),
+    );
     return { mood: entry.mood, energy: entry.energy, message: `Logged mood ${entry.mood}/10 and energy ${entry.energy}/10` };
   }
 
   async logSleep(caller: PublicCaller, args: PublicSleepArgs): Promise<PublicSleepLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const entry = await this.service(SleepService).log(userId, {
-      dayId,
-      duration: args.duration,
-      bedtime: args.bedtime,
-      wakeTime: args.wakeTime,
-      quality: args.quality,
-      notes: args.notes,
-    });
+    const entry = await this.onToday(caller, (dayId) =>
+      this.service(SleepService).log(userId, {
+        dayId,
+        duration: args.duration,
+        bedtime: args.bedtime,
+        wakeTime: args.wakeTime,
+        quality: args.quality,
+        notes: args.notes,
+      }),
+    );
     return { sleepHours: entry.duration, message: `Logged ${entry.duration} hours of sleep` };
   }
 
   async logBodyMetrics(caller: PublicCaller, args: PublicBodyMetricsArgs): Promise<PublicBodyMetricsLogged> {
-    const dayId = await this.todayId(caller);
     const { userId } = caller;
-    const row = await this.service(BodyMeasurementService).create(userId, {
-      dayId,
-      weight: args.weight,
-      bodyFat: args.bodyFat,
-      notes: args.notes,
-      measuredAt: args.time,
-    });
+    const row = await this.onToday(caller, (dayId) =>
+      this.service(BodyMeasurementService).create(userId, {
+        dayId,
+        weight: args.weight,
+        bodyFat: args.bodyFat,
+        notes: args.notes,
+        measuredAt: args.time,
+      }),
+    );
     return { id: row.id, weight: row.weight!, bodyFat: row.bodyFat ?? null, message: `Logged a weight of ${row.weight} kg` };
   }
 }

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
+import { sql } from '../../test/support/db.js';
 import { keyHolder } from './public-api.test-helpers.js';
 
 /**
- * What a Public API water write costs in SQL (issue 18): once the key is cached, the day lookup and one
- * statement writing the intake and its event, nothing else. The rules still hold: the event row is
+ * What a Public API water write costs in SQL (issues 18 and 36.4): once the key and today's day id are
+ * cached, one statement writing the intake and its event, nothing else. The rules still hold: the event row is
  * written (water_logged), the day is the key owner's today.
  */
 let app: TestApp;
@@ -31,17 +32,29 @@ async function statementsOf(request: () => Promise<{ status: number; text: strin
 }
 
 describe('POST /api/public/v1/water statements', () => {
-  it('a cached key: the day lookup, then one statement writing the intake and its event (one ownership check, no key lookup)', async () => {
-    // The first request reads the key and starts the instance's invalidation listener; once it listens,
-    // the next read of the key is cached.
+  it('a cached key and a cached today: one statement writing the intake and its event (no key lookup, no day lookup)', async () => {
+    // The first request reads the key and today's day and starts the instance's invalidation listeners;
+    // once they listen, the next requests read neither.
     await expect
-      .poll(async () => (await statementsOf(() => user.api.post('/water', { volume: 100 }))).filter((s) => /from api_keys/.test(s)).length, { timeout: 10_000 })
+      .poll(async () => (await statementsOf(() => user.api.post('/water', { volume: 100 }))).filter((s) => /from api_keys|from "days"/.test(s)).length, { timeout: 10_000 })
       .toBe(0);
     const statements = await statementsOf(() => user.api.post('/water', { volume: 250 }));
     // Nothing in-process reacts to water_logged: the intake and its event are one statement, no transaction.
-    expect(statements.map((s) => s.split(' ').slice(0, 3).join(' ')), statements.join('\n')).toEqual(['select t."id" as', 'with "change" as']);
-    expect(statements[0]).toMatch(/from "days" as t where t."user_id" = \$1 and t."date" = \$2/);
-    expect(statements[1]).toMatch(/^with "change" as \(insert into "water_intakes" .*\) insert into "event_outbox" /);
-    expect(statements.some((s) => /api_keys/.test(s))).toBe(false);
+    // (Issue 36.4: the day lookup before it is gone, today's day id is cached per instance.)
+    expect(statements.map((s) => s.split(' ').slice(0, 3).join(' ')), statements.join('\n')).toEqual(['with "change" as']);
+    expect(statements[0]).toMatch(/^with "change" as \(insert into "water_intakes" .*\) insert into "event_outbox" /);
+  });
+
+  it('a deleted day is forgotten (the database notifies every instance): the next write lands on the new today', async () => {
+    await user.api.post('/water', { volume: 100 });
+    const cache = app.server.deps.todayDayIds!;
+    await expect.poll(() => cache.size, { timeout: 10_000 }).toBeGreaterThan(0);
+    // Plain SQL on a connection of the test's own, as an admin or another instance would delete it.
+    await sql(app.databaseUrl, 'delete from weeks where user_id = $1', [user.id]);
+    await expect.poll(() => cache.size, { timeout: 10_000 }).toBe(0);
+    const res = await user.api.post('/water', { volume: 300 });
+    expect(res.status, res.text).toBe(200);
+    const day = await sql(app.databaseUrl, 'select d.user_id from water_intakes w join days d on d.id = w.day_id where w.id = $1', [res.body.data.id]);
+    expect(day).toEqual([{ user_id: user.id }]);
   });
 });

@@ -3,6 +3,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventName, EventPayloads } from './event-catalog.js';
 import { FactDispatcher, queueFact, type Fact } from './fact-dispatcher.js';
 import { OutboxEvent } from './outbox-event.entity.js';
+import { insertRow } from '../database/prepared-insert.js';
+import { runStatement } from '../database/read-batch.js';
 import { LiveChangeCollector, recordLiveChange } from '../live/change-collector.js';
 
 /**
@@ -56,8 +58,7 @@ export async function insertWithEvent<E extends EventName>(
     await (em.isInTransaction() ? write(em) : em.transactional(write));
     return;
   }
-  const statement = insertQuery(em, row).with('change', insertQuery(em, record));
-  await em.execute(statement);
+  await insertBoth(em, record, row);
   // One statement, committed on its own: no transaction event will carry the change.
   LiveChangeCollector.of(em)?.committed(userId, [created(record)]);
 }
@@ -65,6 +66,26 @@ export async function insertWithEvent<E extends EventName>(
 /** `em.insert` bypasses the unit of work the live collector reads: the new record is told directly. */
 function created(record: object) {
   return { entity: record.constructor.name, id: String((record as { id?: unknown }).id), kind: 'created' as const };
+}
+
+/** The CTE's text by its two INSERT targets: built once per writer, sent as a prepared statement. */
+const cteTexts = new Map<string, string>();
+
+/** The record and its outbox row in one statement: `with "change" as (insert …) insert …`. */
+async function insertBoth(em: EntityManager, record: object, row: OutboxEvent): Promise<void> {
+  const change = insertRow(em, record);
+  const event = insertRow(em, row);
+  if (!change || !event) {
+    await em.execute(insertQuery(em, row).with('change', insertQuery(em, record)));
+    return;
+  }
+  const key = `${change.target}\u0000${event.target}`;
+  let text = cteTexts.get(key);
+  if (text === undefined) {
+    text = `with "change" as (insert into ${change.target} values ${change.placeholders(1)}) insert into ${event.target} values ${event.placeholders(change.values.length + 1)}`;
+    cteTexts.set(key, text);
+  }
+  await runStatement(em.getConnection().getKnex(), text, [...change.values, ...event.values]);
 }
 
 /** The INSERT `em.insert(entity)` would send, as a knex query to compose (values converted once, by the comparator). */

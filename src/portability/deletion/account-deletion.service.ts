@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { User } from '../../accounts/user.entity.js';
 import { verifyPassword } from '../../accounts/password.js';
 import { forgetSessionsHere } from '../../accounts/session-auth.js';
+import { forgetDayIdsHere } from '../../planning/today-day-ids.js';
 import { InvalidCredentialsError, UnauthorizedError } from '../../core/errors.js';
 import { StoredFile } from '../../files/stored-file.entity.js';
 import { StoragePurge } from './storage-purge.entity.js';
@@ -35,6 +36,7 @@ export class AccountDeletionService {
       return { purgeId: purge.id, email: user.email };
     });
     forgetSessionsHere(userId);
+    forgetDayIdsHere(userId);
     return deletedAccount;
   }
 }
