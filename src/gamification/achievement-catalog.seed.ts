@@ -61,9 +61,10 @@ export function achievementId(key: string): string {
   return stableId(`achievement:${key}`);
 }
 
-/** Inserts the missing catalog entries; existing rows (by id) are left as they are. */
+/** Inserts the missing catalog entries; existing rows are left as they are (any unique key: two instances
+ * starting together insert the same rows, and a conflict on `key` must not stop the second). */
 export async function seedAchievements(em: EntityManager): Promise<void> {
   const now = new Date();
   const rows = ACHIEVEMENTS.map((a, i) => ({ id: achievementId(a.key), createdAt: now, updatedAt: now, key: a.key, name: a.name, description: a.description, order: i + 1 }));
-  await em.createQueryBuilder(Achievement).insert(rows).onConflict('id').ignore().execute();
+  await em.createQueryBuilder(Achievement).insert(rows).onConflict().ignore().execute();
 }

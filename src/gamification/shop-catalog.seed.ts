@@ -24,5 +24,5 @@ export function shopItemId(key: string): string {
 export async function seedShopItems(em: EntityManager): Promise<void> {
   const now = new Date();
   const rows = SHOP_ITEMS.map((item, i) => ({ id: shopItemId(item.key), createdAt: now, updatedAt: now, ...item, order: i + 1 }));
-  await em.createQueryBuilder(ShopItem).insert(rows).onConflict('id').ignore().execute();
+  await em.createQueryBuilder(ShopItem).insert(rows).onConflict().ignore().execute();
 }
