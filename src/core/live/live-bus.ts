@@ -39,14 +39,76 @@ export function encodeBatch(batch: LiveBatch, maxBytes = 7000): string[] {
   return messages;
 }
 
-/** A message of another instance, or null when it is not a batch (a bus shared with something else). */
-export function decodeBatch(message: string): LiveBatch | null {
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
+export const NOTIFY_PAYLOAD_MAX_BYTES = 7999;
+
+/**
+ * The batches of one event-loop turn as few messages as fit under `maxBytes`, in order: each message a
+ * JSON array of batches; a batch too big for a message of its own goes in parts (`encodeBatch`), each
+ * part a batch of its own, in order.
+ */
+export function encodeBatches(batches: readonly LiveBatch[], maxBytes: number): string[] {
+  const messages: string[] = [];
+  let parts: string[] = [];
+  let size = 2; // the brackets
+  for (const batch of batches) {
+    for (const part of encodeBatch(batch, maxBytes - 2)) {
+      const bytes = Buffer.byteLength(part);
+      if (parts.length > 0 && size + 1 + bytes > maxBytes) {
+        messages.push(`[${parts.join(',')}]`);
+        parts = [];
+        size = 2;
+      }
+      size += (parts.length > 0 ? 1 : 0) + bytes;
+      parts.push(part);
+    }
+  }
+  if (parts.length > 0) messages.push(`[${parts.join(',')}]`);
+  return messages;
+}
+
+function isBatch(value: unknown): value is LiveBatch {
+  const batch = value as LiveBatch | null;
+  return typeof batch?.userId === 'string' && Array.isArray(batch.changes);
+}
+
+/**
+ * The batches of a message, in order: an array of batches, or one batch (as Redis carries them, and as
+ * instances before issue 36 sent them); none when it is neither (a bus shared with something else).
+ */
+export function decodeBatches(message: string): LiveBatch[] {
   try {
-    const batch = JSON.parse(message) as LiveBatch;
-    if (typeof batch?.userId !== 'string' || !Array.isArray(batch.changes)) return null;
-    return batch;
+    const value: unknown = JSON.parse(message);
+    return (Array.isArray(value) ? value : [value]).filter(isBatch);
   } catch {
-    return null;
+    return [];
+  }
+}
+
+/**
+ * Collects what is published during one event-loop turn (the commits whose answers arrived together)
+ * and hands it on at the turn's end (`setImmediate`), in publishing order: one message for many commits.
+ */
+export class TurnBatches {
+  private queued: LiveBatch[] = [];
+  private scheduled = false;
+
+  constructor(private readonly send: (batches: LiveBatch[]) => void) {}
+
+  push(batch: LiveBatch): void {
+    this.queued.push(batch);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Hands on what waits now (at the turn's end, and when the bus stops). */
+  flush(): void {
+    this.scheduled = false;
+    const batches = this.queued;
+    if (batches.length === 0) return;
+    this.queued = [];
+    this.send(batches);
   }
 }
 
@@ -60,13 +122,13 @@ export class LiveListeners {
   }
 
   deliver(message: string): void {
-    const batch = decodeBatch(message);
-    if (!batch) return;
-    for (const listener of this.listeners) {
-      try {
-        listener(batch);
-      } catch {
-        // a listener's own failure is its own (the hub logs it)
+    for (const batch of decodeBatches(message)) {
+      for (const listener of this.listeners) {
+        try {
+          listener(batch);
+        } catch {
+          // a listener's own failure is its own (the hub logs it)
+        }
       }
     }
   }

@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { NotificationListener } from '../database/notification-listener.js';
 import { notify, notifyStatement } from '../database/notify.js';
 import { resilientPool } from '../database/resilient-pool.js';
-import { encodeBatch, LiveListeners, type LiveBus } from './live-bus.js';
+import { encodeBatches, LiveListeners, NOTIFY_PAYLOAD_MAX_BYTES, TurnBatches, type LiveBus } from './live-bus.js';
 import type { LiveBatch } from './live-change.js';
 
 export const LIVE_CHANNEL = 'lp_live';
@@ -18,7 +18,9 @@ const MAX_WAITING = 1_000;
 
 /**
  * The bus without Redis: NOTIFY on one connection of its own (so one instance's batches arrive in the
- * order it published them), LISTEN on the core NotificationListener. A notification sent while the
+ * order it published them), LISTEN on the core NotificationListener. The batches published in one
+ * event-loop turn go out as one NOTIFY (more only past the payload limit), after their commits as
+ * before: a NOTIFY per commit cost a statement and a wake-up of every listener (issue 36). A notification sent while the
  * listener was reconnecting is lost, as with Redis pub/sub: subscribers are told to refetch (`onGap`).
  * What keeps a change committed right after the connections were killed (issue 34): a failed NOTIFY is
  * sent again on a fresh connection (the pool drops the broken one), in order; and a batch published
@@ -29,6 +31,7 @@ export class PostgresLiveBus implements LiveBus {
   private readonly listeners = new LiveListeners();
   private readonly pool: pg.Pool;
   private readonly listener: NotificationListener;
+  private readonly turn = new TurnBatches((batches) => this.sendTurn(batches));
   /** The NOTIFYs in publishing order: one after the other, each retried before the next goes. */
   private sending: Promise<void> = Promise.resolve();
   private waiting = 0;
@@ -48,7 +51,11 @@ export class PostgresLiveBus implements LiveBus {
   }
 
   publish(batch: LiveBatch): void {
-    for (const message of encodeBatch(batch)) {
+    this.turn.push(batch);
+  }
+
+  private sendTurn(batches: LiveBatch[]): void {
+    for (const message of encodeBatches(batches, NOTIFY_PAYLOAD_MAX_BYTES)) {
       const heardBack = this.listener.listening;
       if (!heardBack) this.listeners.deliver(message);
       if (this.waiting >= MAX_WAITING) {
@@ -85,6 +92,7 @@ export class PostgresLiveBus implements LiveBus {
   }
 
   async stop(): Promise<void> {
+    this.turn.flush();
     this.stopped = true;
     await this.sending;
     await this.listener.stop();
