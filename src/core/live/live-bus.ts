@@ -42,31 +42,6 @@ export function encodeBatch(batch: LiveBatch, maxBytes = 7000): string[] {
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
 export const NOTIFY_PAYLOAD_MAX_BYTES = 7999;
 
-/**
- * The batches of one event-loop turn as few messages as fit under `maxBytes`, in order: each message a
- * JSON array of batches; a batch too big for a message of its own goes in parts (`encodeBatch`), each
- * part a batch of its own, in order.
- */
-export function encodeBatches(batches: readonly LiveBatch[], maxBytes: number): string[] {
-  const messages: string[] = [];
-  let parts: string[] = [];
-  let size = 2; // the brackets
-  for (const batch of batches) {
-    for (const part of encodeBatch(batch, maxBytes - 2)) {
-      const bytes = Buffer.byteLength(part);
-      if (parts.length > 0 && size + 1 + bytes > maxBytes) {
-        messages.push(`[${parts.join(',')}]`);
-        parts = [];
-        size = 2;
-      }
-      size += (parts.length > 0 ? 1 : 0) + bytes;
-      parts.push(part);
-    }
-  }
-  if (parts.length > 0) messages.push(`[${parts.join(',')}]`);
-  return messages;
-}
-
 function isBatch(value: unknown): value is LiveBatch {
   const batch = value as LiveBatch | null;
   return typeof batch?.userId === 'string' && Array.isArray(batch.changes);
@@ -121,14 +96,17 @@ export class LiveListeners {
     return () => this.listeners.delete(listener);
   }
 
+  /** The batches of a message heard on the bus. */
   deliver(message: string): void {
-    for (const batch of decodeBatches(message)) {
-      for (const listener of this.listeners) {
-        try {
-          listener(batch);
-        } catch {
-          // a listener's own failure is its own (the hub logs it)
-        }
+    for (const batch of decodeBatches(message)) this.deliverBatch(batch);
+  }
+
+  deliverBatch(batch: LiveBatch): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(batch);
+      } catch {
+        // a listener's own failure is its own (the hub logs it)
       }
     }
   }
