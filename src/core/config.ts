@@ -196,7 +196,7 @@ export interface LiveSettings {
 export interface AnswerCacheSettings {
   /** ANSWER_CACHE_MAX_ENTRIES: answers kept per instance, all people together (least recently used dropped first); 0 turns the cache off. */
   maxEntries: number;
-  /** ANSWER_CACHE_MAX_BYTES: their weight as JSON, all together; one answer heavier than an eighth of it is not kept. */
+  /** ANSWER_CACHE_MAX_BYTES: the cached answers' weight as JSON in bytes, all together; an answer heavier than an eighth of it is not kept. */
   maxBytes: number;
 }
 

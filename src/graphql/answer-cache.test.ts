@@ -232,5 +232,9 @@ describe('data version triggers', () => {
     await sql(a.databaseUrl, "update days set notes = 'bulk' where user_id = $1", [p.id]);
     const [after] = await sql<{ version: string }>(a.databaseUrl, 'select version::text from lp_data_versions where user_id = $1', [p.id]);
     expect(BigInt(after!.version) - BigInt(before!.version)).toBe(1n);
+    // The webhook dispatcher marking the outbox changes no answer: no bump.
+    await sql(a.databaseUrl, 'update event_outbox set dispatched_at = now() where user_id = $1', [p.id]);
+    const [dispatched] = await sql<{ version: string }>(a.databaseUrl, 'select version::text from lp_data_versions where user_id = $1', [p.id]);
+    expect(dispatched!.version).toBe(after!.version);
   });
 });

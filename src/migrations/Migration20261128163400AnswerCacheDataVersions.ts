@@ -15,7 +15,8 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * The owner is the row's `user_id` (the `users` row's own `id`); a table without one belongs to the
  * person of the row its foreign key names (`day_perimeter_tasks` → `days`). Tables that hold nobody's
- * rows (the catalogs, the OAuth clients, the migrator's and Agenda's) carry none. A table made later is
+ * rows (the catalogs, the OAuth clients, the migrator's and Agenda's) carry none; the event outbox bumps on
+ * insert and delete only (its one update is the webhook dispatcher's bookkeeping). A table made later is
  * given the trigger by calling `lp_attach_data_version_triggers()` in its migration; a test
  * (src/graphql/answer-cache.test.ts) checks that every table is covered or listed as nobody's.
  */
@@ -62,7 +63,9 @@ export class Migration20261128163400AnswerCacheDataVersions extends Migration {
     // Every table of the schema with a user_id, the users table by its id, and a table whose foreign key
     // names such a table; idempotent (a later migration calls it again for its new tables).
     this.addSql(`create or replace function lp_attach_data_version_triggers() returns void language plpgsql as $fn$
-      declare t record;
+      declare
+        t record;
+        events text;
       begin
         for t in
           select c.relname as table_name,
@@ -86,10 +89,13 @@ export class Migration20261128163400AnswerCacheDataVersions extends Migration {
         loop
           continue when t.owner_column is null;
           execute format('drop trigger if exists lp_data_version on %I', t.table_name);
+          -- The outbox's one update is the webhook dispatcher's bookkeeping (dispatched_at), which no
+          -- answer shows: bumping there would drop every writer's answers a second time.
+          events := case when t.table_name = 'event_outbox' then 'insert or delete' else 'insert or update or delete' end;
           if t.parent is null then
-            execute format('create constraint trigger lp_data_version after insert or update or delete on %I deferrable initially deferred for each row execute function lp_data_changed(%L)', t.table_name, t.owner_column);
+            execute format('create constraint trigger lp_data_version after %s on %I deferrable initially deferred for each row execute function lp_data_changed(%L)', events, t.table_name, t.owner_column);
           else
-            execute format('create constraint trigger lp_data_version after insert or update or delete on %I deferrable initially deferred for each row execute function lp_data_changed(%L, %L)', t.table_name, t.owner_column, t.parent);
+            execute format('create constraint trigger lp_data_version after %s on %I deferrable initially deferred for each row execute function lp_data_changed(%L, %L)', events, t.table_name, t.owner_column, t.parent);
           end if;
         end loop;
       end $fn$;`);
