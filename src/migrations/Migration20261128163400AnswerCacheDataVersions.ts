@@ -28,8 +28,12 @@ export class Migration20261128163400AnswerCacheDataVersions extends Migration {
       declare bumped text := coalesce(current_setting('lp.data_versions_bumped', true), '');
       begin
         if owner is null or position(owner::text in bumped) > 0 then return; end if;
-        insert into lp_data_versions as v (user_id, version) values (owner, 1)
-          on conflict (user_id) do update set version = v.version + 1;
+        -- The row exists after the person's first write: a plain update, the insert only the first time.
+        update lp_data_versions set version = version + 1 where user_id = owner;
+        if not found then
+          insert into lp_data_versions as v (user_id, version) values (owner, 1)
+            on conflict (user_id) do update set version = v.version + 1;
+        end if;
         perform set_config('lp.data_versions_bumped', bumped || owner::text || ',', true);
       end $fn$;`);
     // tg_argv[0]: the owner column; tg_argv[1], when given: the table that column references (whose
