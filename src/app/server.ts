@@ -27,6 +27,7 @@ import { registerFactReactors } from './reactors.js';
 import { BackgroundWork } from '../core/background-work.js';
 import type { LiveHub } from '../core/live/live-hub.js';
 import { attachGraphqlWs } from '../live/graphql-ws-server.js';
+import { AnswerCache } from '../graphql/answer-cache.js';
 import { startLive } from './live.js';
 import { connectRedis } from '../core/redis-connection.js';
 import { limiterStores } from '../http/rate-limits.js';
@@ -84,6 +85,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     void sessions.start(); // the cache is used once its listener listens; the start does not wait for it
     todayDayIds = new TodayDayIds(orm.config.get('clientUrl'), logger);
     void todayDayIds.start(); // likewise
+    // Repeated reads from memory (issue 36 item 8): a person's committed changes, heard from any
+    // instance, drop their answers early; the data version checked on every hit keeps them correct.
+    const answerCache = new AnswerCache(config.answerCache);
+    live.bus.onBatch((batch) => answerCache.forgetPerson(batch.userId));
     // The rate limiters' counters (Redis when configured), shared by the HTTP app and the lockouts.
     const stores = limiterStores(redis, logger);
     const parts: EngineParts = {
@@ -98,6 +103,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       live,
       authenticateSession: (em, token) => sessions!.authenticate(em, token),
       todayDayIds,
+      answerCache,
       // An upload's variants go to the variant worker, an engine built below from these parts.
       files: await createFilesRuntime(config, logger, secret, (fileId) => deps.variants.submit(fileId)),
       exportSigner: exportSignerFor(secret),

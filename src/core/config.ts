@@ -116,6 +116,7 @@ export interface Config {
   reminders: ReminderSettings;
   /** Live updates (issue 27): GraphQL subscriptions over WebSocket and the SSE feed. */
   live: LiveSettings;
+  answerCache: AnswerCacheSettings;
   /** OpenID Connect sign-in (issue 28); null when OIDC_ISSUER is unset. */
   oidc: OidcSettings | null;
   /** PASSWORD_SIGN_IN_DISABLED: only with OIDC on; password sign-in and registration are refused. */
@@ -189,6 +190,14 @@ export interface LiveSettings {
   sessionCheckMs: number;
   /** LIVE_MAX_BUFFERED_BYTES: a socket whose unsent data passes this is a slow consumer and is closed. */
   maxBufferedBytes: number;
+}
+
+/** The per-instance cache of repeated read answers (src/graphql/answer-cache.ts, docs/performance.md). */
+export interface AnswerCacheSettings {
+  /** ANSWER_CACHE_MAX_ENTRIES: answers kept per instance, all people together (least recently used dropped first); 0 turns the cache off. */
+  maxEntries: number;
+  /** ANSWER_CACHE_MAX_BYTES: the cached answers' weight as JSON in bytes, all together; an answer heavier than an eighth of it is not kept. */
+  maxBytes: number;
 }
 
 export interface OidcSettings {
@@ -494,6 +503,10 @@ export function loadConfig(env: Env = process.env): Config {
       keepAliveMs: readInt(env, 'LIVE_KEEPALIVE_MS', 15_000, 100),
       sessionCheckMs: readInt(env, 'LIVE_SESSION_CHECK_MS', 2_000, 100),
       maxBufferedBytes: readInt(env, 'LIVE_MAX_BUFFERED_BYTES', 1_048_576, 1024),
+    },
+    answerCache: {
+      maxEntries: readInt(env, 'ANSWER_CACHE_MAX_ENTRIES', 10_000, 0),
+      maxBytes: readInt(env, 'ANSWER_CACHE_MAX_BYTES', 33_554_432, 0),
     },
     files: {
       maxFileSize: readInt(env, 'MAX_FILE_SIZE', 10_485_760, 1),

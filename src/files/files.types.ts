@@ -6,6 +6,7 @@ import { FileType, VariantName } from './file-kinds.js';
 import { StoredFile } from './stored-file.entity.js';
 import { OptionalText } from '../core/validation/text.js';
 import { OneOfEnum } from '../core/validation/choice.js';
+import { NeverCached } from '../graphql/cacheable-operation.js';
 
 @ArgsType()
 export class FileIdArgs {
@@ -38,6 +39,7 @@ export class FileUrlArgs extends FileIdArgs {
 }
 
 /** A URL the owner's client loads directly, valid until `expiresAt`. */
+@NeverCached() // a signed URL that expires
 @ObjectType({ simpleResolvers: true })
 export class FileUrl {
   @Field(() => UUID)

@@ -4,8 +4,10 @@ import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { VariantName, VariantStatus } from './file-kinds.js';
 import { StoredFile } from './stored-file.entity.js';
+import { NeverCached } from '../graphql/cacheable-operation.js';
 
 /** One size of an uploaded image (spec: Image variant). Made once per (file, variant). */
+@NeverCached() // its URL is signed and expires
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'image_variants' })
 @Unique({ properties: ['fileId', 'variant'] })

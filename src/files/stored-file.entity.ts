@@ -4,9 +4,12 @@ import { JSONObjectResolver } from 'graphql-scalars';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { FileType } from './file-kinds.js';
+import { NeverCached } from '../graphql/cacheable-operation.js';
 import type { StorageAdapterName } from './storage/storage.js';
 
 /** An uploaded file (spec: File). The blob lives in storage under `storageKey`; the name is metadata only. */
+/** Never cached: its `url` and variants' URLs are signed and expire. */
+@NeverCached()
 @ObjectType('File', { simpleResolvers: true })
 @Entity({ tableName: 'files' })
 @Index({ properties: ['userId', 'createdAt'] })

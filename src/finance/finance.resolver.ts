@@ -18,6 +18,7 @@ import {
   UpdateTransactionArgs,
 } from './finance.types.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => FinanceAccount)
@@ -52,6 +53,7 @@ export class FinanceAccountResolver {
 @Authorized()
 @Resolver(() => FinanceTransaction)
 export class FinanceTransactionResolver {
+  @CachedPerPerson()
   @Query(() => TransactionPage, { description: 'Your transactions, newest first; filter by account, date range and category.' })
   transactions(@Args(() => ListTransactionsArgs) args: ListTransactionsArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<TransactionPage> {
     return transactionService.list(userId, args);

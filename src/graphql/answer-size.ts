@@ -39,6 +39,11 @@ let lastMeasured = { text: '', bytes: 2 };
  * the answer is written out, which is after this check on every path.
  */
 export function jsonBytesOver(value: unknown, max: number): boolean {
+  return jsonBytesUpTo(value, max) > max;
+}
+
+/** What `value` weighs as JSON, as `jsonBytesOver` counts it; the walk stops once past `max` (the answer is then above it). */
+export function jsonBytesUpTo(value: unknown, max: number): number {
   let total = 0;
   const stack: unknown[] = [value];
   while (stack.length) {
@@ -56,9 +61,9 @@ export function jsonBytesOver(value: unknown, max: number): boolean {
         stack.push((item as Record<string, unknown>)[key]);
       }
     }
-    if (total > max) return true;
+    if (total > max) return total;
   }
-  return false;
+  return total;
 }
 
 /** `16 MB`, `8 KB`: a ceiling as its refusal names it. */

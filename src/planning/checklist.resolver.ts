@@ -6,10 +6,12 @@ import { requiredChecklist } from './checklist-key.js';
 import { ChecklistService } from './checklist.service.js';
 import { DayIdArgs, ToggleChecklistArgs } from './planning.types.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => ChecklistItem)
 export class ChecklistResolver {
+  @CachedPerPerson()
   @Query(() => [ChecklistItem], { description: 'All checklist items of a day.' })
   checklist(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Service(ChecklistService) checklistService: ChecklistService): Promise<ChecklistItem[]> {
     return checklistService.list(userId, args.dayId);

@@ -9,10 +9,12 @@ import { PerimeterTask } from './perimeter-task.entity.js';
 import { bedtimeTargetsFor } from './bedtime-targets.js';
 import { BedtimeTargets, DayIdArgs, UpdateDayArgs } from './planning.types.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => Day)
 export class DayResolver {
+  @CachedPerPerson()
   @Query(() => Day)
   day(@Args(() => DayIdArgs) args: DayIdArgs, @CurrentUserId() userId: string, @Service(DayService) dayService: DayService): Promise<Day> {
     return dayService.get(userId, args.dayId);

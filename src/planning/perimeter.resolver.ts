@@ -13,10 +13,12 @@ import {
   UpdatePerimeterTaskArgs,
 } from './planning.types.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => PerimeterTask)
 export class PerimeterResolver {
+  @CachedPerPerson()
   @Query(() => PerimeterTaskPage, { description: "The user's reusable perimeter tasks." })
   perimeterTasks(@Args(() => PerimeterTaskListArgs) args: PerimeterTaskListArgs, @CurrentUserId() userId: string, @Service(PerimeterService) perimeterService: PerimeterService): Promise<Page<PerimeterTask>> {
     return perimeterService.list(userId, args);

@@ -6,10 +6,12 @@ import { UpdateWeekArgs, WeekStartArgs } from './planning.types.js';
 import { Week } from './week.entity.js';
 import { WeekService } from './week.service.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => Week)
 export class WeekResolver {
+  @CachedPerPerson()
   @Query(() => Week, { description: 'A generated week by its Monday, with its days.' })
   week(@Args(() => WeekStartArgs) args: WeekStartArgs, @CurrentUserId() userId: string, @Service(WeekService) weekService: WeekService): Promise<Week> {
     return weekService.findByStart(userId, args.startDate);

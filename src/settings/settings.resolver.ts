@@ -4,10 +4,12 @@ import { SettingsService } from './settings.service.js';
 import { UpdateSettingsArgs } from './settings.types.js';
 import { UserSettings } from './user-settings.entity.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => UserSettings)
 export class SettingsResolver {
+  @CachedPerPerson()
   @Query(() => UserSettings, { description: 'Week settings: split labels, bedtime targets, time zone.' })
   settings(@CurrentUserId() userId: string, @Service(SettingsService) settingsService: SettingsService): Promise<UserSettings> {
     return settingsService.get(userId);

@@ -11,10 +11,12 @@ import {
   UpdateTaskCategoryArgs,
 } from './task.types.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => TaskCategory)
 export class TaskCategoryResolver {
+  @CachedPerPerson()
   @Query(() => TaskCategoryPage, { description: 'The caller\'s task categories, oldest first.' })
   taskCategories(@Args(() => PageArgs) args: PageArgs, @CurrentUserId() userId: string, @Service(TaskCategoryService) taskCategoryService: TaskCategoryService): Promise<TaskCategoryPage> {
     return taskCategoryService.list(userId, args);

@@ -7,15 +7,18 @@ import { Task } from './task.entity.js';
 import { TaskService } from './task.service.js';
 import { CreateTaskArgs, DeleteTaskArgs, ListTasksArgs, TaskIdArgs, TaskPage, UpdateTaskArgs } from './task.types.js';
 import { Service } from '../core/request-services.js';
+import { CachedPerPerson } from '../graphql/cacheable-operation.js';
 
 @Authorized()
 @Resolver(() => Task)
 export class TaskResolver {
+  @CachedPerPerson()
   @Query(() => TaskPage, { description: 'The caller\'s tasks, oldest first; filter by status, category or day.' })
   tasks(@Args(() => ListTasksArgs) args: ListTasksArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<TaskPage> {
     return taskService.list(userId, args);
   }
 
+  @CachedPerPerson()
   @Query(() => Task)
   task(@Args(() => TaskIdArgs) args: TaskIdArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<Task> {
     return taskService.get(userId, args.taskId);

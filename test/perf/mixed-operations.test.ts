@@ -10,14 +10,17 @@ import { MIXED_OPERATIONS, seedHistoryUser, sendOperation, type MixedOperation, 
  */
 const STATEMENTS: Record<string, number> = {
   // The session check is not counted (cached per instance, statement-counter.ts); the reads'
-  // relations are one batched statement each.
+  // relations are one batched statement each. The cacheable reads (week, day, task list: issue 36
+  // item 8) are counted at their second request, the warm-up being the first: it reads the person's
+  // data version first (+1), then runs as before and keeps its answer; a third would be that one
+  // statement alone (src/graphql/answer-cache.test.ts).
   today: 23,
-  week: 5,
+  week: 6,
   // The user's settings, one statement per agenda source (10), and the three series sources of
   // issue 26 (task series, transaction series, birthdays).
   'agenda week': 14,
-  day: 6,
-  'task list': 1,
+  day: 7,
+  'task list': 2,
   // The writes include gamification's reaction in the same transaction (src/gamification: the profile,
   // the XP grant, streaks, achievements).
   'checklist toggle': 12,

@@ -2,8 +2,11 @@ import { MikroORM, ReflectMetadataProvider, type Options } from '@mikro-orm/post
 
 export type Orm = MikroORM;
 
-/** Tables the ORM does not own: Agenda keeps its jobs here (see stack notes). */
-const foreignTables = ['agenda_jobs', 'agenda_logs'];
+/**
+ * Tables the ORM does not own: Agenda keeps its jobs here (see stack notes); the people's data versions
+ * are written by triggers only (data-version.ts).
+ */
+const foreignTables = ['agenda_jobs', 'agenda_logs', 'lp_data_versions'];
 
 /** What the ORM is handed: the entity classes (src/app/entities.ts), which core does not name. */
 export type OrmSettings = Partial<Options> & Required<Pick<Options, 'entities'>>;
