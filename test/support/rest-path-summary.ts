@@ -27,7 +27,8 @@ export default async function setup() {
     const differing = comparisons.filter((c) => c.differences.length);
     console.log(
       `REST direct path vs Sofa path: ${comparisons.length} requests compared, ${compared.size} of ${table.length} routes reached an operation, ${differing.length} differed.` +
-        (uncalled.length ? `\nRoutes no test of this run called: ${uncalled.join(', ')}` : ''),
+        // A partial run leaves most routes uncalled: the list is for a whole run.
+        (uncalled.length && uncalled.length <= table.length / 4 ? `\nRoutes no test of this run called: ${uncalled.join(', ')}` : ''),
     );
     if (differing.length) {
       throw new Error(`REST paths differed on ${differing.length} requests: ${differing.slice(0, 5).map((c) => `${c.method} ${c.path}: ${c.differences.join('; ')}`).join(' | ')}`);
