@@ -66,7 +66,7 @@ export default defineConfig({
   test: {
     // Runs once for the whole run whichever projects are selected (the root project's globalSetup always
     // runs, and every project sees what it provides); a project's own globalSetup would run per project.
-    globalSetup: ['test/support/global-setup.ts', 'test/support/test-run-cleanup.ts', 'test/support/test-ca.ts'],
+    globalSetup: ['test/support/global-setup.ts', 'test/support/test-run-cleanup.ts', 'test/support/test-ca.ts', 'test/support/rest-path-summary.ts'],
     projects: [
       // The files of api and browser share their worker's process and modules (no 3-4 s re-import per
       // file) and, where they need no settings of their own, one app per worker (sharedTestApp in

@@ -5,6 +5,7 @@ import type { AppContext, AppDeps } from '../src/core/context.js';
 import { buildContext, cookielessBridge, requestLog } from '../src/http/request-context.js';
 import { limiterStores } from '../src/http/rate-limits.js';
 import { createSofaSurface } from './sofa-surface.js';
+import type { RestPathCheck } from './path-comparison.js';
 import { publicRoutes } from './public-routes.js';
 import { ApiKeyAuthenticator, type ApiKeyAuth } from '../src/api-keys/api-key-auth.js';
 import { API_KEY_LOCAL, apiKeyAuthentication } from '../src/public-api/public-auth.js';
@@ -27,7 +28,7 @@ function publicContext(deps: AppDeps, req: Request, res: Response): AppContext {
  * `/api/public/v1`: the OpenAPI document and the docs page (no key needed), then API-key
  * authentication, the per-key limiter and the Public API's own Sofa surface.
  */
-export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyBytes: number, redis?: RedisClientType): { router: Router; stop(): Promise<void> } {
+export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyBytes: number, redis?: RedisClientType, pathCheck?: RestPathCheck): { router: Router; stop(): Promise<void> } {
   const router = Router();
   const surface = createSofaSurface({
     basePath: PUBLIC_API_BASE,
@@ -37,6 +38,7 @@ export function publicApiRouter(deps: AppDeps, schema: GraphQLSchema, maxBodyByt
     maxBodyBytes,
     context: async ({ req, res }) => publicContext(deps, req, res),
     describe: { title: 'Public API', version: 'v1' },
+    pathCheck,
   });
 
   let yaml: string | undefined;

@@ -1,26 +1,27 @@
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
-import { execute, getNamedType, getOperationAST, isScalarType, type ExecutionArgs, type ExecutionResult, type GraphQLField, type GraphQLSchema } from 'graphql';
+import type { execute, ExecutionArgs, GraphQLField, GraphQLSchema } from 'graphql';
 import type { AppContext } from '../src/core/context.js';
+import type { ServerContext } from './server-context.js';
 import type { Logger } from '../src/core/logger.js';
-import { AppError, appErrorBody, internalErrorBody, MethodNotAllowedError, NoRouteError, PayloadTooLargeError, UnsupportedMediaTypeError, type FieldError } from '../src/core/errors.js';
-import { isJsonContentType } from '../src/http/json-content-type.js';
-import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/error-body.js';
-import { executeWithinLimits } from '../src/graphql/limited-execution.js';
-import { errorResponse, successEnvelope } from '../src/http/envelope.js';
+import { AppError, appErrorBody, internalErrorBody, NoRouteError, type ErrorBody } from '../src/core/errors.js';
+import { errorBodyFromGraphQLError } from '../src/graphql/error-body.js';
+import { errorResponse } from '../src/http/envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
 import { shapedDocuments } from './answer-shape.js';
-import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
-import { checkArguments } from './variable-check.js';
+import { toSofaRoutes, type RouteTable } from './route-table.js';
 import { STATUS_OVERRIDE } from '../src/http/status-override.js';
 import { checkOperationAccess } from '../src/accounts/operation-access.js';
+import { readExpressBody, readRequestBody, type BodyRead } from './request-body.js';
+import { checkRequest, type CheckRules, type RequestFacts } from './request-checks.js';
+import { executeRoute, nullsByContext, replays } from './route-execution.js';
+import { routeOperations, runDirect } from './direct-route.js';
+import { errorAnswer, writeAnswer } from './rest-answer.js';
+import { compareWithSofa, FORCE_SOFA_PATH_HEADER, type DirectOutcome, type RestPathCheck } from './path-comparison.js';
 
 /** Sofa's selection depth for a surface (here, not in sofa-operations.ts, which loads Sofa). */
 export const SOFA_DEPTH_LIMIT = 1;
 
-export interface ServerContext {
-  req: ExpressRequest;
-  res: ExpressResponse;
-}
+export type { ServerContext };
 
 export interface SurfaceOptions {
   basePath: string;
@@ -40,168 +41,11 @@ export interface SurfaceOptions {
    * mutation's arguments come from the path and the body only (query parameters are refused, 400).
    */
   jsonBodiesOnly?: boolean;
-}
-
-type BodyRead = { ok: true; text: string } | { ok: false; response: Response };
-
-/** Past the limit the rest is read off and dropped (up to this much), so the client gets the 413. */
-const DRAIN_BYTES = 16 * 1024 * 1024;
-
-/** Reads the body, keeping at most `limit` bytes; a larger one is answered 413. */
-async function readBody(request: Request, limit: number): Promise<BodyRead> {
-  if (!request.body) return { ok: true, text: '' };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size <= limit) chunks.push(value);
-    else if (size > limit + DRAIN_BYTES) {
-      void reader.cancel().catch(() => undefined);
-      break;
-    }
-  }
-  if (size > limit) {
-    return { ok: false, response: errorResponse(new PayloadTooLargeError(limit)) };
-  }
-  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
-}
-
-function parseBody(text: string): { ok: true; body: Record<string, unknown> } | { ok: false; response: Response } {
-  if (!text.trim()) return { ok: true, body: {} };
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    const reason = (error as Error).message.slice(0, 200);
-    return { ok: false, response: errorResponse(validationErrorBody([{ path: [], message: `Request body is not valid JSON: ${reason}` }])) };
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) {
-    return { ok: false, response: errorResponse(validationErrorBody([{ path: [], message: 'Request body must be a JSON object' }])) };
-  }
-  return { ok: true, body: body as Record<string, unknown> };
-}
-
-/** Query values by name (a repeated name gives an array), as Sofa reads them for flat arguments. */
-function queryValues(url: URL): Record<string, unknown> {
-  const query: Record<string, unknown> = Object.create(null);
-  for (const key of new Set(url.searchParams.keys())) {
-    const all = url.searchParams.getAll(key);
-    query[key] = all.length > 1 ? all : all[0];
-  }
-  return query;
-}
-
-/**
- * Explicit nulls in a body. Sofa leaves a null-valued variable out (its parse skips nil values), which
- * would make `{"categoryId": null}` change nothing where GraphQL clears the field. The edge records the
- * body keys the client set to null (per express request, then per context) and `executeForSofa` puts
- * them back as `null`, so GraphQL's own coercion decides: refused for a non-null argument (already
- * answered 400 naming it by checkArguments), passed to the resolver for a nullable one.
- */
-const nullsByRequest = new WeakMap<object, ReadonlySet<string>>();
-const nullsByContext = new WeakMap<object, ReadonlySet<string>>();
-
-/** Body keys set to null, unless Sofa takes that name from the path or a non-empty query value first. */
-function bodyNulls(body: Record<string, unknown>, params: Record<string, string>, query: Record<string, unknown>): Set<string> {
-  const nulls = new Set<string>();
-  for (const [key, value] of Object.entries(body)) {
-    if (value === null && !Object.hasOwn(params, key) && !query[key]) nulls.add(key);
-  }
-  return nulls;
-}
-
-/**
- * Sofa answers `data[field]` as the JSON body of a success: putting the documented envelope there (a
- * page `{ items, meta }` becomes `data` + `meta`) has Sofa serialise the final body once, instead of
- * the edge parsing or re-wrapping Sofa's text.
- */
-function enveloped(result: ExecutionResult): ExecutionResult {
-  if (result.errors || !result.data) return result;
-  const data: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(result.data)) data[field] = successEnvelope(value);
-  return { ...result, data };
-}
-
-/**
- * The surface's execute: the one executor (src/graphql/limited-execution.ts), with `null` added for
- * each operation variable the body set to null and Sofa left out, answering the envelope.
- */
-function executeForSofa(args: ExecutionArgs): Promise<ExecutionResult> | ExecutionResult {
-  const nulls = args.contextValue && typeof args.contextValue === 'object' ? nullsByContext.get(args.contextValue) : undefined;
-  let variableValues = args.variableValues;
-  if (nulls?.size) {
-    const withNulls: Record<string, unknown> = { ...variableValues };
-    for (const definition of getOperationAST(args.document, args.operationName)?.variableDefinitions ?? []) {
-      const name = definition.variable.name.value;
-      if (nulls.has(name) && withNulls[name] === undefined) withNulls[name] = null;
-    }
-    variableValues = withNulls;
-  }
-  // The same limits as /graphql (a route's document is fixed; its variables set the page size).
-  const result = executeWithinLimits({ ...args, variableValues });
-  return result instanceof Promise ? result.then(enveloped) : enveloped(result);
-}
-
-/**
- * A JSON-typed (scalar) argument given in the query as `name[key]=value` (the records filter,
- * `filter[status]=done`) is folded into one JSON text `name={"key":"value"}` (a repeated key gives an
- * array), which is what Sofa reads for it; input-object arguments keep Sofa's own bracket parsing.
- * Undefined when the URL has nothing to fold.
- */
-function foldBracketedScalars(url: URL, field: GraphQLField<unknown, unknown>): URL | undefined {
-  const scalars = new Set(field.args.filter((arg) => isScalarType(getNamedType(arg.type))).map((arg) => arg.name));
-  const folded = new Map<string, Record<string, string | string[]>>();
-  const rest: [string, string][] = [];
-  for (const [key, value] of url.searchParams) {
-    const m = /^([A-Za-z_]\w*)\[([^\]]*)\]$/.exec(key);
-    if (!m || !scalars.has(m[1]!) || url.searchParams.has(m[1]!)) {
-      rest.push([key, value]);
-      continue;
-    }
-    const object = folded.get(m[1]!) ?? Object.create(null);
-    const before = object[m[2]!];
-    object[m[2]!] = before === undefined ? value : [...(Array.isArray(before) ? before : [before]), value];
-    folded.set(m[1]!, object);
-  }
-  if (!folded.size) return undefined;
-  const next = new URL(url);
-  next.search = '';
-  for (const [key, value] of rest) next.searchParams.append(key, value);
-  for (const [name, object] of folded) next.searchParams.append(name, JSON.stringify({ ...object }));
-  return next;
-}
-
-/** Body fields that name no argument (or name a path parameter, which the path sets). */
-function unknownBodyFields(body: Record<string, unknown>, argNames: readonly string[], pathNames: readonly string[]): FieldError[] {
-  return Object.keys(body)
-    .filter((key) => !argNames.includes(key) || pathNames.includes(key))
-    .map((key) => ({ path: [key], message: `unknown field ${key}` }));
-}
-
-/** The body stream is read: a request for Sofa carrying the same text. */
-function withBodyText(request: Request, text: string): Request {
-  const headers = new Headers(request.headers);
-  headers.delete('content-length');
-  headers.delete('transfer-encoding');
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && text !== '';
-  return new Request(request.url, { method: request.method, headers, body: hasBody ? text : undefined });
-}
-
-/**
- * The CSRF rules of `jsonBodiesOnly`: a non-JSON body (415), or a mutation argument in the query string
- * (400 naming it; Sofa would read it from there). Other query parameters are not read and stay harmless.
- */
-function refuseNonJsonSources(request: Request, url: URL, operation: string, argNames: readonly string[], text: string): Response | undefined {
-  const type = request.headers.get('content-type');
-  if (text.trim() !== '' && !isJsonContentType(type)) return errorResponse(appErrorBody(new UnsupportedMediaTypeError(type ?? undefined)));
-  if (!operation.startsWith('Mutation.')) return undefined;
-  const named = [...new Set(url.searchParams.keys())].filter((key) => argNames.includes(key.split('[')[0]!));
-  if (!named.length) return undefined;
-  const message = `${request.method} ${url.pathname} reads its arguments from the path and the JSON body, never the query string`;
-  return errorResponse(validationErrorBody(named.map((name) => ({ path: [name], message }))));
+  /**
+   * Tests only (test/support/test-app.ts): every request the direct path answers is also run through
+   * Sofa's path, its execution replayed, and both answers compared (rest/path-comparison.ts).
+   */
+  pathCheck?: RestPathCheck;
 }
 
 export interface SofaSurface {
@@ -213,9 +57,18 @@ export interface SofaSurface {
 
 /**
  * One REST surface generated by Sofa from the GraphQL schema, limited to its route table, with the
- * documented envelopes added around Sofa's raw answers. Before Sofa runs, this edge answers unknown
- * routes (404) and wrong methods (405), limits and parses the body, and checks every argument with
- * GraphQL's input coercion so that a refusal names its field.
+ * documented envelopes added around the operations' raw answers. Before an operation runs, this edge
+ * answers unknown routes (404) and wrong methods (405), limits and parses the body, and checks every
+ * argument with GraphQL's input coercion so that a refusal names its field (rest/request-checks.ts).
+ *
+ * Sofa generates the routes, their documents and the OpenAPI description; a request is then answered on
+ * one of two paths (docs/surfaces.md, "REST straight from the route table"):
+ * - the direct path, for nearly every request: matched once by the route table, checked, its variables
+ *   read as Sofa reads them, run by the one executor (src/graphql/limited-execution.ts) and written to
+ *   Express's response, with no WHATWG Request/Response and no second routing by Sofa's router;
+ * - Sofa's path, through the fetch adapter and Sofa's router, for a HEAD, a query string with brackets
+ *   (Sofa's nested form and the folding of JSON arguments), a path ending in `/` or carrying a malformed
+ *   escape, where Sofa's own parsing decides.
  *
  * Sofa, its router (fets, TypeBox: ~350 modules) and the surface's routes are loaded and generated by
  * the surface's first request, not at start-up (issue 18: they were a fifth of the start's CPU); the
@@ -230,13 +83,56 @@ export function createSofaSurface(options: SurfaceOptions): SofaSurface {
   };
 }
 
+/**
+ * The request as the fetch adapter would give it to Sofa (its URL: the target as sent, each value of
+ * Express's `req.query` set back on it), or undefined when the request takes Sofa's path.
+ */
+function directFacts(req: ExpressRequest, maxBodyBytes: number): DirectFacts | undefined {
+  const target = req.originalUrl;
+  if (req.method === 'HEAD' || /[[\]#]|%5[bd]/i.test(target)) return undefined;
+  const url = new URL(`http://localhost${target}`);
+  if (url.pathname.endsWith('/')) return undefined;
+  try {
+    decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+  const query = req.query as Record<string, unknown>;
+  for (const key in query) url.searchParams.set(key, String(query[key]));
+  const facts: DirectFacts = {
+    method: req.method,
+    url,
+    originalUrl: target,
+    contentType: req.headers['content-type'] ?? null,
+    readBody: async () => (facts.read = await readExpressBody(req, maxBodyBytes)),
+  };
+  return facts;
+}
+
+/** The direct path's facts keep the body read (the comparison with Sofa's path sends it again). */
+interface DirectFacts extends RequestFacts {
+  read?: BodyRead;
+}
+
 async function buildSofaSurface(options: SurfaceOptions) {
-  const [{ useSofa }, { createServerAdapter }] = await Promise.all([import('sofa-api'), import('@whatwg-node/server')]);
-  const { basePath, routes, logger, maxBodyBytes } = options;
+  const [{ createSofa, createSofaRouter }, { createServerAdapter }] = await Promise.all([import('sofa-api'), import('@whatwg-node/server')]);
+  const { basePath, routes, logger, maxBodyBytes, pathCheck } = options;
   const schema = schemaForRoutes(options.schema, routes);
   // A route with a declared answer shape runs its own selection in place of Sofa's everything-reachable one.
   const shaped = shapedDocuments(schema, routes, SOFA_DEPTH_LIMIT);
-  const sofa = useSofa({
+  /** Errors already logged by the direct path (its comparison with Sofa's path does not log them again). */
+  const logged = new WeakSet<object>();
+  function errorBodyOf(errors: readonly unknown[]): ErrorBody {
+    const first = errors[0];
+    const { body, internal } = errorBodyFromGraphQLError(first);
+    if (internal && !(first && typeof first === 'object' && logged.has(first))) {
+      if (first && typeof first === 'object') logged.add(first);
+      logger.error({ err: (first as { originalError?: unknown } | undefined)?.originalError ?? first }, 'unhandled error');
+    }
+    return body;
+  }
+
+  const sofa = createSofa({
     basePath,
     schema,
     routes: toSofaRoutes(routes),
@@ -249,18 +145,14 @@ async function buildSofaSurface(options: SurfaceOptions) {
       if (nulls) nullsByContext.set(context, nulls);
       return context;
     },
-    execute: ((args: ExecutionArgs) =>
-      executeForSofa({ ...args, document: (args.operationName && shaped.get(args.operationName)) || args.document })) as typeof execute,
+    execute: ((args: ExecutionArgs) => executeRoute({ ...args, document: (args.operationName && shaped.get(args.operationName)) || args.document })) as typeof execute,
     openAPI: options.describe ? { endpoint: '/__sofa-openapi.json', info: options.describe } : { endpoint: false },
     swaggerUI: { endpoint: false },
-    errorHandler(errors) {
-      const first = errors[0];
-      const { body, internal } = errorBodyFromGraphQLError(first);
-      if (internal) logger.error({ err: first?.originalError ?? first }, 'unhandled error');
-      // Sofa types its Response as fets' own; the WHATWG Response it gets is the same at run time.
-      return errorResponse(body) as never;
-    },
+    // Sofa types its Response as fets' own; the WHATWG Response it gets is the same at run time.
+    errorHandler: (errors) => errorResponse(errorBodyOf(errors)) as never,
   });
+  const router = createSofaRouter(sofa);
+  const operations = routeOperations(sofa, routes, shaped);
 
   function fieldOf(operation: string): GraphQLField<unknown, unknown> | undefined {
     const [typeName, fieldName] = operation.split('.') as [string, string];
@@ -268,70 +160,56 @@ async function buildSofaSurface(options: SurfaceOptions) {
     return type?.getFields()[fieldName];
   }
 
+  /** The request's context, made by its access check (one session read per request, on either path). */
   const contexts = new WeakMap<object, AppContext>();
+  /** Body nulls by Express request, for Sofa's context (then by context: route-execution.ts). */
+  const nullsByRequest = new WeakMap<object, ReadonlySet<string>>();
 
-  /**
-   * Who may run the operation is checked before its input is read (JSON rules, parsing, arguments):
-   * without a session an anonymous `{}` is a 401, not a 400 naming a missing field (issue 34, item 11).
-   * The body is still read first (bounded), so the client is not cut off while it is sending.
-   */
-  async function accessRefusal(operation: string, server: ServerContext): Promise<Response | undefined> {
-    const context = await options.context(server);
-    contexts.set(server.req, context);
-    try {
-      checkOperationAccess(context, operation.slice(operation.indexOf('.') + 1));
-      return undefined;
-    } catch (error) {
-      if (error instanceof AppError) return errorResponse(appErrorBody(error));
-      throw error;
-    }
+  function rulesFor(server: ServerContext): CheckRules {
+    return {
+      basePath,
+      routes,
+      jsonBodiesOnly: options.jsonBodiesOnly,
+      fieldOf,
+      async accessRefusal(operation) {
+        let context = contexts.get(server.req);
+        if (!context) contexts.set(server.req, (context = await options.context(server)));
+        try {
+          checkOperationAccess(context, operation.slice(operation.indexOf('.') + 1));
+          return undefined;
+        } catch (error) {
+          if (error instanceof AppError) return appErrorBody(error);
+          throw error;
+        }
+      },
+    };
   }
 
+  /** Sofa's path: the checks, then Sofa's router and handler through WHATWG Request and Response. */
   async function handle(received: Request, server: ServerContext): Promise<Response> {
     // A HEAD is answered as its GET (Node sends the headers only).
     const request = received.method === 'HEAD' ? new Request(received.url, { method: 'GET', headers: received.headers }) : received;
     const url = new URL(request.url);
-    const match = matchRoute(routes, basePath, request.method, url.pathname);
-    if (match.kind === 'not-found') {
-      return errorResponse(new NoRouteError(received.method, url.pathname));
-    }
-    if (match.kind === 'method-not-allowed') {
-      const allow = match.allowed.join(', ');
-      return errorResponse(new MethodNotAllowedError(received.method, url.pathname, allow), { Allow: allow });
-    }
+    const checked = await checkRequest(
+      {
+        method: received.method,
+        url,
+        originalUrl: server.req.originalUrl ?? `${url.pathname}${url.search}`,
+        contentType: request.headers.get('content-type'),
+        readBody: () => readRequestBody(request, maxBodyBytes),
+      },
+      rulesFor(server),
+    );
+    if (checked.kind === 'refused') return errorResponse(checked.error, checked.headers);
+    nullsByRequest.set(server.req, checked.nulls);
 
     const bodyless = request.body == null; // then Sofa gets the request itself (no stream was read)
-    const read = await readBody(request, maxBodyBytes);
-    if (!read.ok) return read.response;
-    const denied = await accessRefusal(match.operation, server);
-    if (denied) return denied;
-    const field = fieldOf(match.operation);
-    if (options.jsonBodiesOnly) {
-      const refused = refuseNonJsonSources(request, url, match.operation, field?.args.map((a) => a.name) ?? [], read.text);
-      if (refused) return refused;
-    }
-    const parsed = parseBody(read.text);
-    if (!parsed.ok) return parsed.response;
-
-    // The Node adapter copies Express's parsed `req.query` back onto the URL (a nested value becomes
-    // `filter=[object Object]`): brackets are folded from the request target as the client sent it.
-    const folded = field ? foldBracketedScalars(new URL(server.req.originalUrl ?? `${url.pathname}${url.search}`, url), field) : undefined;
-    const target = folded ?? url;
-    const query = queryValues(target);
-    nullsByRequest.set(server.req, bodyNulls(parsed.body, match.params, query));
-    if (field) {
-      // Bracketed query keys (`input[a]=1`) are Sofa's nested form: leave those arguments to Sofa.
-      const args = field.args.filter((arg) => ![...target.searchParams.keys()].some((k) => k.startsWith(`${arg.name}[`)));
-      const errors = match.route.strictBody ? unknownBodyFields(parsed.body, field.args.map((a) => a.name), Object.keys(match.params)) : [];
-      errors.push(...checkArguments(args, { params: match.params, query, body: parsed.body }));
-      if (errors.length) {
-        const body = validationErrorBody(errors);
-        return errorResponse(match.route.validationCode ? { ...body, code: match.route.validationCode } : body);
-      }
-    }
-
-    const forSofa = folded ? new Request(folded, { method: request.method, headers: request.headers, body: bodyless ? undefined : read.text || undefined }) : bodyless ? request : withBodyText(request, read.text);
-    const response = (await sofa.fetch(forSofa, server)) as Response | undefined;
+    const forSofa = checked.folded
+      ? new Request(checked.folded, { method: request.method, headers: request.headers, body: bodyless ? undefined : checked.bodyText || undefined })
+      : bodyless
+        ? request
+        : withBodyText(request, checked.bodyText);
+    const response = (await router.fetch(forSofa, server)) as Response | undefined;
     if (!response) {
       return errorResponse(new NoRouteError(request.method, url.pathname));
     }
@@ -345,7 +223,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
     return response;
   }
 
-  const adapter = createServerAdapter<ServerContext>(async (request, server) => {
+  const sofaPath = createServerAdapter<ServerContext>(async (request, server) => {
     try {
       return await handle(request, server);
     } catch (error) {
@@ -354,5 +232,61 @@ async function buildSofaSurface(options: SurfaceOptions) {
     }
   });
 
-  return { adapter, openAPIDocument: () => (sofa as unknown as { openAPIDocument: Record<string, unknown> }).openAPIDocument };
+  /** The direct path: the same checks, the route's operation run and its answer written to `res`. */
+  async function answerDirectly(facts: DirectFacts, server: ServerContext): Promise<DirectOutcome> {
+    const checked = await checkRequest(facts, rulesFor(server));
+    if (checked.kind === 'refused') return { facts, server, body: facts.read, answer: errorAnswer(checked.error, checked.headers) };
+    const { res } = server;
+    const context = contexts.get(server.req)!;
+    let replay: DirectOutcome['replay'];
+    let answer = await runDirect({
+      schema,
+      operation: operations.get(checked.operation)!,
+      context,
+      params: checked.params,
+      search: facts.url.href.split('?')[1],
+      body: checked.body,
+      nulls: checked.nulls,
+      errorAnswer: (errors) => errorAnswer(errorBodyOf(errors)),
+      onExecuted: pathCheck
+        ? (executed) => {
+            replays.set(context, executed);
+            replay = { context, replay: executed };
+          }
+        : undefined,
+    });
+    const ok = answer.status >= 200 && answer.status < 300;
+    // A failed operation never sets a cookie.
+    if (!ok) res.removeHeader('Set-Cookie');
+    // A resolver may choose the status (201 on creation, 200 when it already existed).
+    const status = res.locals[STATUS_OVERRIDE] as number | undefined;
+    if (ok && status && status !== answer.status) answer = { ...answer, status };
+    return { facts, server, answer, operation: checked.operation, body: facts.read, replay };
+  }
+
+  async function adapter(req: ExpressRequest, res: ExpressResponse): Promise<unknown> {
+    const facts = directFacts(req, maxBodyBytes);
+    if (!facts || (pathCheck && req.headers[FORCE_SOFA_PATH_HEADER] === 'sofa')) return sofaPath(req, res);
+    const server: ServerContext = { req, res };
+    let outcome: DirectOutcome;
+    try {
+      outcome = await answerDirectly(facts, server);
+    } catch (error) {
+      logger.error({ err: error }, 'unhandled error');
+      outcome = { facts, server, body: facts.read, answer: errorAnswer(internalErrorBody()) };
+    }
+    writeAnswer(res, pathCheck ? await compareWithSofa(pathCheck, outcome, handle, logger) : outcome.answer);
+    return undefined;
+  }
+
+  return { adapter, openAPIDocument: () => (router as unknown as { openAPIDocument: Record<string, unknown> }).openAPIDocument };
+}
+
+/** The body stream is read: a request for Sofa carrying the same text. */
+function withBodyText(request: Request, text: string): Request {
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && text !== '';
+  return new Request(request.url, { method: request.method, headers, body: hasBody ? text : undefined });
 }

@@ -10,6 +10,7 @@ import { createFormatError } from '../graphql/format-error.js';
 import { LIMITED_PARSE_OPTIONS } from '../graphql/operation-limits.js';
 import { subscriptionsOverWebSocketOnly } from '../graphql/subscriptions-over-http.js';
 import { createSofaSurface } from '../../rest/sofa-surface.js';
+import type { RestPathCheck } from '../../rest/path-comparison.js';
 import { sessionRoutes } from '../../rest/session-routes.js';
 import { errorEnvelope } from '../http/envelope.js';
 import { AppError, appErrorBody, internalErrorBody, NoRouteError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError, type ErrorBody } from '../core/errors.js';
@@ -44,7 +45,7 @@ export interface HttpApp {
   stop(): Promise<void>;
 }
 
-export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores: LimiterStores, redis?: RedisClientType): Promise<HttpApp> {
+export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores: LimiterStores, redis?: RedisClientType, pathCheck?: RestPathCheck): Promise<HttpApp> {
   const app = express();
   app.disable('x-powered-by');
   // req.ip (rate limits, logs, sessions) is the client's address as the trusted proxies report it.
@@ -67,7 +68,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores
   // The Public API: its own surface, authenticated by API key and limited per key. It comes before the
   // cookie-authenticated surfaces' middleware (cookies, CSRF, session limiters, the connector, Apollo),
   // none of which applies to it, so a keyed request does not walk through them.
-  const publicApi = publicApiRouter(deps, schema, MAX_BODY_BYTES, redis);
+  const publicApi = publicApiRouter(deps, schema, MAX_BODY_BYTES, redis, pathCheck);
   app.use('/api/public/v1', publicApi.router);
   app.use(cookieParser());
   // CSRF: the cookie-authenticated surfaces refuse writes sent by pages of other origins (after the
@@ -126,6 +127,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores
     context: ({ req, res }) => createRequestContext(deps, req, res),
     describe: { title: 'Session API', version: 'v1' },
     jsonBodiesOnly: true,
+    pathCheck,
   });
   // Its description and reference, before the surface (which answers 404 to paths it does not route).
   app.use('/api/v1', sessionDocsRouter(schema, sessionRoutes, session.openAPIDocument, handWrittenPaths()));

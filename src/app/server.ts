@@ -18,6 +18,7 @@ import { createLoaders } from './loaders.js';
 import { SessionAuthenticator } from '../accounts/session-auth.js';
 import { TodayDayIds } from '../planning/today-day-ids.js';
 import { createHttpApp } from './http-app.js';
+import type { RestPathCheck } from '../../rest/path-comparison.js';
 import { ConnectionDrain } from '../http/connection-drain.js';
 import { applyConnectionTimeouts } from '../http/connection-timeouts.js';
 import { createJobRunner, type JobRunner } from '../jobs/job-runner.js';
@@ -50,6 +51,8 @@ export interface RunningServer {
 
 export interface StartOptions {
   logger?: Logger;
+  /** Tests only: compare the REST surfaces' direct path with Sofa's on every request (rest/path-comparison.ts). */
+  restPathCheck?: RestPathCheck;
 }
 
 /** Starts the whole service: database (embedded unless DATABASE_URL), migrations, HTTP. */
@@ -126,7 +129,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     jobsStarting = jobs.start();
     jobsStarting.catch(() => undefined); // awaited below, where a failure fails the start
     const schema = await buildAppSchema();
-    const http = await createHttpApp(deps, schema, stores, redis);
+    const http = await createHttpApp(deps, schema, stores, redis, options.restPathCheck);
     await jobsStarting;
     const server: Server = createServer(http.app);
     applyConnectionTimeouts(server, config.http);

@@ -8,6 +8,7 @@ import { createLogger, type Logger } from '../../src/core/logger.js';
 import { createDatabase, dropDatabase } from '../../src/core/database/provision.js';
 import { startServer, type RunningServer } from '../../src/app/server.js';
 import { HttpClient } from './http-client.js';
+import { restPathRecord } from './rest-path-record.js';
 
 export interface TestApp {
   url: string;
@@ -39,7 +40,8 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
     ...env,
     DATABASE_URL: databaseUrl,
   });
-  const server = await startServer(config, { logger: options.logger ?? createLogger(config.logLevel) });
+  // Every REST request is answered by the direct path and compared with Sofa's (rest-path-record.ts).
+  const server = await startServer(config, { logger: options.logger ?? createLogger(config.logLevel), restPathCheck: restPathRecord });
   return {
     url: server.url,
     server,
