@@ -13,6 +13,11 @@ import { isThinField } from '../../src/graphql/thin-field-resolvers.js';
  * Relation fields resolve on a thin path (src/graphql/thin-field-resolvers.ts): access is checked once at
  * the root operation (src/accounts/authorization.test.ts checks every root declares it), so no relation
  * field may carry middleware or a "signed in" check of its own.
+ *
+ * The planted types and resolvers below stay in TypeGraphQL's store for the rest of their process, so this
+ * file runs in a process of its own (vitest.config.ts puts every file that declares GraphQL types or
+ * resolvers in the `process` project); in the api project's shared worker they broke the next file that
+ * scans the store (src/app/schema.test.ts).
  */
 
 /** `Type.field` of every `@FieldResolver` the app's resolvers declare, with its own roles and middlewares. */
