@@ -8,7 +8,7 @@ import { errorBodyFromGraphQLError, validationErrorBody } from '../src/graphql/e
 import { executeWithinLimits } from '../src/graphql/limited-execution.js';
 import { errorResponse, successEnvelope } from '../src/http/envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
-import { shapedDocuments } from './answer-shape.js';
+import { routeDocuments } from './answer-shape.js';
 import { matchRoute, toSofaRoutes, type RouteTable } from './route-table.js';
 import { checkArguments } from './variable-check.js';
 import { STATUS_OVERRIDE } from '../src/http/status-override.js';
@@ -234,8 +234,9 @@ async function buildSofaSurface(options: SurfaceOptions) {
   const [{ useSofa }, { createServerAdapter }] = await Promise.all([import('sofa-api'), import('@whatwg-node/server')]);
   const { basePath, routes, logger, maxBodyBytes } = options;
   const schema = schemaForRoutes(options.schema, routes);
-  // A route with a declared answer shape runs its own selection in place of Sofa's everything-reachable one.
-  const shaped = shapedDocuments(schema, routes, SOFA_DEPTH_LIMIT);
+  // A route with a declared answer shape runs its own selection in place of Sofa's everything-reachable one,
+  // and one with declared answer fields leaves the other leaf fields out.
+  const documentFor = routeDocuments(schema, routes, SOFA_DEPTH_LIMIT);
   const sofa = useSofa({
     basePath,
     schema,
@@ -250,7 +251,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
       return context;
     },
     execute: ((args: ExecutionArgs) =>
-      executeForSofa({ ...args, document: (args.operationName && shaped.get(args.operationName)) || args.document })) as typeof execute,
+      executeForSofa({ ...args, document: documentFor(args.operationName, args.document) })) as typeof execute,
     openAPI: options.describe ? { endpoint: '/__sofa-openapi.json', info: options.describe } : { endpoint: false },
     swaggerUI: { endpoint: false },
     errorHandler(errors) {
