@@ -90,7 +90,8 @@ async function readWeek(userId: string, startDate: string) {
       [dayIds],
     ),
     pool.query(
-      `SELECT t.id, t.title, t.description, t.timebox, t.status, t.next_step, t.category_id, t.day_id, t.start_time, t.recurrence,
+      `SELECT t.id, t.title, t.description, t.timebox, t.status, t.next_step, t.category_id, t.day_id, t.completed_at, t.deferred_at,
+              t.start_time, t.recurrence,
               t.series_id, t.occurrence_date, t.recurrence_exceptions, c.name AS c_name, c.color AS c_color
          FROM tasks t LEFT JOIN task_categories c ON c.id = t.category_id
         WHERE t.day_id = ANY($1) ORDER BY t.created_at, t.id`,
@@ -116,6 +117,7 @@ async function readWeek(userId: string, startDate: string) {
         mood: d.mood,
         energy: d.energy,
         sleepHours: d.sleep_hours,
+        completedAt: d.completed_at,
         completed: !!d.completed_at,
         checklist: (checklistByDay.get(d.id) ?? [])
           .sort((a, b) => ORDER.indexOf(a.key) - ORDER.indexOf(b.key))
@@ -142,6 +144,8 @@ async function readWeek(userId: string, startDate: string) {
           nextStep: t.next_step,
           categoryId: t.category_id,
           dayId: t.day_id,
+          completedAt: t.completed_at,
+          deferredAt: t.deferred_at,
           startTime: t.start_time,
           recurrence: t.recurrence,
           seriesId: t.series_id,
