@@ -85,16 +85,22 @@ export function createScenarioContext(name: string, server: BenchDatabaseServer,
       return Object.assign(service, { jwtSecret, dataDir });
     },
   };
+  // Once, whoever asks first: on Ctrl-C both the signal handler and the failing scenario's `finally` ask,
+  // and two walks over the list (each reversing it) dropped the database and folders only now and then.
+  let cleaning: Promise<void> | undefined;
   return {
     ctx,
-    async cleanup() {
-      for (const cleanup of cleanups.reverse()) {
-        try {
-          await cleanup();
-        } catch (error) {
-          log(`cleanup failed: ${error instanceof Error ? error.message : error}`);
+    cleanup() {
+      cleaning ??= (async () => {
+        for (const cleanup of cleanups.reverse()) {
+          try {
+            await cleanup();
+          } catch (error) {
+            log(`cleanup failed: ${error instanceof Error ? error.message : error}`);
+          }
         }
-      }
+      })();
+      return cleaning;
     },
   };
 }

@@ -9,8 +9,8 @@ export interface NotificationListenerOptions {
   connectionString: string;
   channel: string;
   logger: Logger;
-  /** A notification on the channel (its payload). */
-  onNotification(payload: string): void;
+  /** A notification on the channel: its payload, and the backend pid of the connection that sent it. */
+  onNotification(payload: string, senderPid: number): void;
   /**
    * The listener is (again) listening, or stopped listening. Notifications sent while it was not
    * listening are lost: a cache fed by them must be emptied on `true` and bypassed on `false`.
@@ -58,7 +58,7 @@ export class NotificationListener {
       client.on('error', lost);
       client.on('end', () => lost());
       client.on('notification', (message) => {
-        if (message.channel === this.options.channel) this.options.onNotification(message.payload ?? '');
+        if (message.channel === this.options.channel) this.options.onNotification(message.payload ?? '', message.processId);
       });
       await client.query(`LISTEN "${this.options.channel.replace(/"/g, '""')}"`);
       if (this.stopped) {

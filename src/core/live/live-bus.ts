@@ -39,14 +39,51 @@ export function encodeBatch(batch: LiveBatch, maxBytes = 7000): string[] {
   return messages;
 }
 
-/** A message of another instance, or null when it is not a batch (a bus shared with something else). */
-export function decodeBatch(message: string): LiveBatch | null {
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more. */
+export const NOTIFY_PAYLOAD_MAX_BYTES = 7999;
+
+function isBatch(value: unknown): value is LiveBatch {
+  const batch = value as LiveBatch | null;
+  return typeof batch?.userId === 'string' && Array.isArray(batch.changes);
+}
+
+/**
+ * The batches of a message, in order: an array of batches, or one batch (as Redis carries them, and as
+ * instances before issue 36 sent them); none when it is neither (a bus shared with something else).
+ */
+export function decodeBatches(message: string): LiveBatch[] {
   try {
-    const batch = JSON.parse(message) as LiveBatch;
-    if (typeof batch?.userId !== 'string' || !Array.isArray(batch.changes)) return null;
-    return batch;
+    const value: unknown = JSON.parse(message);
+    return (Array.isArray(value) ? value : [value]).filter(isBatch);
   } catch {
-    return null;
+    return [];
+  }
+}
+
+/**
+ * Collects what is published during one event-loop turn (the commits whose answers arrived together)
+ * and hands it on at the turn's end (`setImmediate`), in publishing order: one message for many commits.
+ */
+export class TurnBatches {
+  private queued: LiveBatch[] = [];
+  private scheduled = false;
+
+  constructor(private readonly send: (batches: LiveBatch[]) => void) {}
+
+  push(batch: LiveBatch): void {
+    this.queued.push(batch);
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Hands on what waits now (at the turn's end, and when the bus stops). */
+  flush(): void {
+    this.scheduled = false;
+    const batches = this.queued;
+    if (batches.length === 0) return;
+    this.queued = [];
+    this.send(batches);
   }
 }
 
@@ -59,9 +96,12 @@ export class LiveListeners {
     return () => this.listeners.delete(listener);
   }
 
+  /** The batches of a message heard on the bus. */
   deliver(message: string): void {
-    const batch = decodeBatch(message);
-    if (!batch) return;
+    for (const batch of decodeBatches(message)) this.deliverBatch(batch);
+  }
+
+  deliverBatch(batch: LiveBatch): void {
     for (const listener of this.listeners) {
       try {
         listener(batch);
