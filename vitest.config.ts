@@ -6,8 +6,11 @@ import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config
  * The tests in four projects by kind (README, "Tests"); `npm test` runs them all, `--project <name>` one.
  * A file's kind is read from the file, so a new one lands in the right project by itself:
  * - browser: `*.browser.test.ts`, pages driven in a real headless Chromium;
- * - process: files that start processes: the service on its own (test/support/service-process.ts, or
- *   serviceSandbox of the webhook tests' helpers), a CLI, redis-server, initdb, vitest;
+ * - process: files that need a process of their own: those that start processes (the service on its own,
+ *   test/support/service-process.ts, or serviceSandbox of the webhook tests' helpers; a CLI, redis-server,
+ *   initdb, vitest), and those that declare GraphQL types or resolvers of their own (planted ones): TypeGraphQL
+ *   keeps them in one store per process, which a later file in a shared worker would find in its schema
+ *   build or its scan of the store (src/app/schema.test.ts checks every object type there);
  * - perf: files that count SQL statements (test/support/statement-counter.ts records the ORM connections
  *   of every app in the process), so each runs alone in its process and no other app's work (a job left
  *   by an earlier file) is counted;
@@ -17,13 +20,15 @@ type Kind = 'api' | 'browser' | 'process' | 'perf';
 
 const STARTS_PROCESSES = /from 'node:child_process'|\b(startService(Process)?|serviceSandbox)\(/;
 const COUNTS_STATEMENTS = /statement-counter\.js'/;
+/** A TypeGraphQL class decorator at the start of a line: the file plants types or resolvers of its own. */
+const PLANTS_GRAPHQL_TYPES = /^\s*@(ObjectType|InputType|ArgsType|InterfaceType|Resolver)\(/m;
 
 const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 function kindOf(file: string): Kind {
   if (file.endsWith('.browser.test.ts')) return 'browser';
   const source = readFileSync(ROOT + file, 'utf8');
-  if (STARTS_PROCESSES.test(source)) return 'process';
+  if (STARTS_PROCESSES.test(source) || PLANTS_GRAPHQL_TYPES.test(source)) return 'process';
   if (COUNTS_STATEMENTS.test(source)) return 'perf';
   return 'api';
 }

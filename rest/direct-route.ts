@@ -29,9 +29,13 @@ export interface RouteOperation {
 
 /**
  * Each route's operation, built the way Sofa's router builds it (the same builder, models and depth),
- * with the shaped document in its place where the route declares an answer (rest/answer-shape.ts).
+ * running the document the route declares (shaped or narrowed to its fields, rest/answer-shape.ts).
  */
-export function routeOperations(sofa: SofaModels, routes: RouteTable, shaped: ReadonlyMap<string, DocumentNode>): Map<string, RouteOperation> {
+export function routeOperations(
+  sofa: SofaModels,
+  routes: RouteTable,
+  documentFor: (operationName: string, sofaDocument: DocumentNode) => DocumentNode,
+): Map<string, RouteOperation> {
   const operations = new Map<string, RouteOperation>();
   for (const [operation, route] of Object.entries(routes)) {
     const [typeName, field] = operation.split('.') as [string, string];
@@ -47,7 +51,7 @@ export function routeOperations(sofa: SofaModels, routes: RouteTable, shaped: Re
     const operationName = node.name!.value;
     operations.set(operation, {
       field,
-      document: shaped.get(operationName) ?? own,
+      document: documentFor(operationName, own),
       operationName,
       definitions: getOperationAST(own)?.variableDefinitions ?? [],
       status: route.responseStatus ?? 200,

@@ -3,11 +3,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * The relations (object-typed fields) a REST answer includes, by name, nested: `true` is the relation
- * with its own leaf fields only. Leaf fields (scalars, enums and lists of them) are always included.
+ * with its own leaf fields only. Leaf fields (scalars, enums and lists of them) are all included, or those
+ * the route's `fields` name for their type.
  */
 export interface AnswerShape {
   [relation: string]: true | AnswerShape;
 }
+
+/**
+ * The leaf fields (scalars, enums and lists of them) a REST answer gives of each object type named, where
+ * the spec's table names that type's fields: `Type: ['id', 'title', …]`. A type not named answers every
+ * leaf field. Relations are chosen by the answer shape (or Sofa's default), never here.
+ */
+export type AnswerFields = Readonly<Record<string, readonly string[]>>;
 
 export interface RestRoute {
   method: HttpMethod;
@@ -24,6 +32,11 @@ export interface RestRoute {
    * Sofa's default: every field reachable within the surface's depth limit.
    */
   answer?: AnswerShape;
+  /**
+   * The leaf fields answered per type (rest/answer-shape.ts), over the shape above or Sofa's default one:
+   * the spec's fields, not the bookkeeping a GraphQL client may still ask for (issue 36, item 6).
+   */
+  fields?: AnswerFields;
   /**
    * A body field that is no argument of the operation is refused (400 naming it) instead of being left
    * unread: for routes whose services refuse unknown fields by rule (the Brain's databases and forms).

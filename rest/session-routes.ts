@@ -1,4 +1,32 @@
-import type { AnswerShape, RouteTable } from './route-table.js';
+import type { AnswerFields, AnswerShape, RouteTable } from './route-table.js';
+
+/**
+ * The fields REST answers of the types whose fields the spec's tables name (interface-spec.md, "Resources
+ * and their fields"): each record's id, the table's fields, the times of the state changes the spec names
+ * (a task done or deferred, a day or checklist item completed), and the fields operations.md or this
+ * project's docs document for the REST answer (a task's series fields: docs/reminders-and-recurrence.md).
+ * Left out is bookkeeping: `createdAt` and `updatedAt`, a nested row's parent id (a day's `weekId`, a
+ * checklist item's `dayId`) and a day's `requiredChecklist` (its items say `required`); GraphQL answers them
+ * to a client that asks. The bench's seeded week read answered 39.5 kB with them, 24.3 kB without (issue 36,
+ * item 6). Every session route answers these unless it declares its own `fields`.
+ */
+const SPEC_FIELDS: AnswerFields = {
+  Week: ['id', 'startDate', 'endDate', 'isStressWeek'],
+  Day: ['id', 'date', 'notes', 'minimumMode', 'mood', 'energy', 'sleepHours', 'completed', 'completedAt'],
+  // `required`: whether the day's mode requires the item (spec rule 6, minimum mode).
+  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId'],
+  PerimeterTask: ['id', 'title', 'personId'],
+  Task: [
+    'id', 'title', 'description', 'timebox', 'status', 'nextStep', 'categoryId', 'dayId', 'completedAt', 'deferredAt',
+    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions',
+  ],
+  TaskCategory: ['id', 'name', 'color'],
+};
+
+/** Every route of `table` answering `fields` unless it names its own. */
+function answeringFields(fields: AnswerFields, table: RouteTable): RouteTable {
+  return Object.fromEntries(Object.entries(table).map(([operation, route]) => [operation, { fields, ...route }]));
+}
 
 /**
  * A week as the spec's table answers it: the week with its days, each with its checklist items,
@@ -13,7 +41,7 @@ const PERSON_ANSWER: AnswerShape = { picture: { variants: true } };
  * The Session API (`/api/v1`): each route of the spec mapped to its GraphQL operation. Bodies are the
  * operation's flat arguments; path parameters are arguments of the same name.
  */
-export const sessionRoutes: RouteTable = {
+export const sessionRoutes: RouteTable = answeringFields(SPEC_FIELDS, {
   // Accounts
   'Mutation.register': { method: 'POST', path: '/auth/register', responseStatus: 201 },
   'Mutation.login': { method: 'POST', path: '/auth/login' },
@@ -280,4 +308,4 @@ export const sessionRoutes: RouteTable = {
   'Mutation.deleteWebhook': { method: 'DELETE', path: '/webhooks/:webhookId' },
   'Query.webhookDeliveries': { method: 'GET', path: '/webhooks/:webhookId/deliveries' },
   'Mutation.testWebhook': { method: 'POST', path: '/webhooks/:webhookId/test' },
-};
+});

@@ -7,7 +7,7 @@ import { AppError, appErrorBody, internalErrorBody, NoRouteError, type ErrorBody
 import { errorBodyFromGraphQLError } from '../src/graphql/error-body.js';
 import { errorResponse } from '../src/http/envelope.js';
 import { schemaForRoutes } from './prune-schema.js';
-import { shapedDocuments } from './answer-shape.js';
+import { routeDocuments } from './answer-shape.js';
 import { toSofaRoutes, type RouteTable } from './route-table.js';
 import { STATUS_OVERRIDE } from '../src/http/status-override.js';
 import { checkOperationAccess } from '../src/accounts/operation-access.js';
@@ -118,8 +118,9 @@ async function buildSofaSurface(options: SurfaceOptions) {
   const [{ createSofa, createSofaRouter }, { createServerAdapter }] = await Promise.all([import('sofa-api'), import('@whatwg-node/server')]);
   const { basePath, routes, logger, maxBodyBytes, pathCheck } = options;
   const schema = schemaForRoutes(options.schema, routes);
-  // A route with a declared answer shape runs its own selection in place of Sofa's everything-reachable one.
-  const shaped = shapedDocuments(schema, routes, SOFA_DEPTH_LIMIT);
+  // A route with a declared answer shape runs its own selection in place of Sofa's everything-reachable one,
+  // and one with declared answer fields leaves the other leaf fields out.
+  const documentFor = routeDocuments(schema, routes, SOFA_DEPTH_LIMIT);
   /** Errors already logged by the direct path (its comparison with Sofa's path does not log them again). */
   const logged = new WeakSet<object>();
   function errorBodyOf(errors: readonly unknown[]): ErrorBody {
@@ -145,14 +146,14 @@ async function buildSofaSurface(options: SurfaceOptions) {
       if (nulls) nullsByContext.set(context, nulls);
       return context;
     },
-    execute: ((args: ExecutionArgs) => executeRoute({ ...args, document: (args.operationName && shaped.get(args.operationName)) || args.document })) as typeof execute,
+    execute: ((args: ExecutionArgs) => executeRoute({ ...args, document: documentFor(args.operationName, args.document) })) as typeof execute,
     openAPI: options.describe ? { endpoint: '/__sofa-openapi.json', info: options.describe } : { endpoint: false },
     swaggerUI: { endpoint: false },
     // Sofa types its Response as fets' own; the WHATWG Response it gets is the same at run time.
     errorHandler: (errors) => errorResponse(errorBodyOf(errors)) as never,
   });
   const router = createSofaRouter(sofa);
-  const operations = routeOperations(sofa, routes, shaped);
+  const operations = routeOperations(sofa, routes, documentFor);
 
   function fieldOf(operation: string): GraphQLField<unknown, unknown> | undefined {
     const [typeName, fieldName] = operation.split('.') as [string, string];

@@ -68,7 +68,7 @@ function group<T extends { day_id: string }>(rows: T[]): Map<string, T[]> {
 
 async function readWeek(userId: string, startDate: string) {
   const week = (
-    await pool.query(`SELECT id, created_at, updated_at, start_date, end_date, is_stress_week FROM weeks WHERE user_id = $1 AND start_date = $2`, [
+    await pool.query(`SELECT id, start_date, end_date, is_stress_week FROM weeks WHERE user_id = $1 AND start_date = $2`, [
       userId,
       startDate,
     ])
@@ -76,22 +76,23 @@ async function readWeek(userId: string, startDate: string) {
   if (!week) return null;
   const days = (
     await pool.query(
-      `SELECT id, created_at, updated_at, week_id, date, notes, minimum_mode, mood, energy, sleep_hours, completed_at FROM days WHERE week_id = $1 ORDER BY date`,
+      `SELECT id, date, notes, minimum_mode, mood, energy, sleep_hours, completed_at FROM days WHERE week_id = $1 ORDER BY date`,
       [week.id],
     )
   ).rows;
   const dayIds = days.map((d) => d.id);
   const [checklist, perimeter, tasks] = await Promise.all([
-    pool.query(`SELECT id, created_at, updated_at, day_id, key, completed, value, completed_at FROM checklist_items WHERE day_id = ANY($1)`, [dayIds]),
+    pool.query(`SELECT id, day_id, key, completed, value, completed_at FROM checklist_items WHERE day_id = ANY($1)`, [dayIds]),
     pool.query(
-      `SELECT l.day_id, p.id, p.created_at, p.updated_at, p.title, p.person_id
+      `SELECT l.day_id, p.id, p.title, p.person_id
          FROM day_perimeter_tasks l JOIN perimeter_tasks p ON p.id = l.perimeter_task_id
         WHERE l.day_id = ANY($1) ORDER BY l.position`,
       [dayIds],
     ),
     pool.query(
-      `SELECT t.id, t.created_at, t.updated_at, t.title, t.description, t.timebox, t.status, t.next_step, t.category_id, t.day_id,
-              t.completed_at, t.deferred_at, c.created_at AS c_created_at, c.updated_at AS c_updated_at, c.name AS c_name, c.color AS c_color
+      `SELECT t.id, t.title, t.description, t.timebox, t.status, t.next_step, t.category_id, t.day_id, t.completed_at, t.deferred_at,
+              t.start_time, t.recurrence,
+              t.series_id, t.occurrence_date, t.recurrence_exceptions, c.name AS c_name, c.color AS c_color
          FROM tasks t LEFT JOIN task_categories c ON c.id = t.category_id
         WHERE t.day_id = ANY($1) ORDER BY t.created_at, t.id`,
       [dayIds],
@@ -103,8 +104,6 @@ async function readWeek(userId: string, startDate: string) {
 
   return {
     id: week.id,
-    createdAt: week.created_at,
-    updatedAt: week.updated_at,
     startDate: week.start_date,
     endDate: week.end_date,
     isStressWeek: week.is_stress_week as boolean,
@@ -112,9 +111,6 @@ async function readWeek(userId: string, startDate: string) {
       const required = d.minimum_mode ? MINIMUM : NORMAL;
       return {
         id: d.id,
-        createdAt: d.created_at,
-        updatedAt: d.updated_at,
-        weekId: d.week_id,
         date: d.date,
         notes: d.notes,
         minimumMode: d.minimum_mode,
@@ -123,31 +119,24 @@ async function readWeek(userId: string, startDate: string) {
         sleepHours: d.sleep_hours,
         completedAt: d.completed_at,
         completed: !!d.completed_at,
-        requiredChecklist: required,
         checklist: (checklistByDay.get(d.id) ?? [])
           .sort((a, b) => ORDER.indexOf(a.key) - ORDER.indexOf(b.key))
           .map((i) => ({
             id: i.id,
-            createdAt: i.created_at,
-            updatedAt: i.updated_at,
-            dayId: i.day_id,
             key: i.key,
             completed: i.completed,
             value: i.value,
             completedAt: i.completed_at,
             required: required.includes(i.key),
+            bookId: i.key === 'READING' && typeof i.value === 'string' ? i.value : null,
           })),
         perimeterTasks: (perimeterByDay.get(d.id) ?? []).map((p) => ({
           id: p.id,
-          createdAt: p.created_at,
-          updatedAt: p.updated_at,
           title: p.title,
           personId: p.person_id,
         })),
         tasks: (tasksByDay.get(d.id) ?? []).map((t) => ({
           id: t.id,
-          createdAt: t.created_at,
-          updatedAt: t.updated_at,
           title: t.title,
           description: t.description,
           timebox: t.timebox,
@@ -157,9 +146,12 @@ async function readWeek(userId: string, startDate: string) {
           dayId: t.day_id,
           completedAt: t.completed_at,
           deferredAt: t.deferred_at,
-          category: t.category_id
-            ? { id: t.category_id, createdAt: t.c_created_at, updatedAt: t.c_updated_at, name: t.c_name, color: t.c_color }
-            : null,
+          startTime: t.start_time,
+          recurrence: t.recurrence,
+          seriesId: t.series_id,
+          occurrenceDate: t.occurrence_date,
+          recurrenceExceptions: t.recurrence_exceptions,
+          category: t.category_id ? { id: t.category_id, name: t.c_name, color: t.c_color } : null,
         })),
       };
     }),

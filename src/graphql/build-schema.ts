@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import { countAnswerItems } from './answer-size.js';
 import { applyListBounds, type ListBounds } from './list-bounds.js';
 import { rejectNulText } from './reject-nul-text.js';
+import { thinFieldResolvers } from './thin-field-resolvers.js';
 import { validateArgs } from './validate-args.js';
 
 export interface SchemaParts {
@@ -38,5 +39,5 @@ export async function buildGraphQLSchema({ resolvers, listBounds, authChecker }:
     pubSub: NO_TOPICS,
   });
   assertEveryOperationDeclaresAccess(resolvers);
-  return rejectNulText(countAnswerItems(applyListBounds(schema, listBounds)));
+  return rejectNulText(countAnswerItems(applyListBounds(thinFieldResolvers(schema, resolvers), listBounds)));
 }

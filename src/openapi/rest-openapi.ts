@@ -380,13 +380,15 @@ class AnswerSchemas {
   /**
    * The component of a route's answer with relations: `<Type>With<Relation>…` after the relations it
    * selects (`TaskWithCategory`), `<Type>Detail` past three; routes answering the same shape share it.
+   * Without relations (some leaf fields only) it is `<Type>`, numbered when another selection took it.
    */
   private named(type: GraphQLObjectType, selection: SelectionSetNode, schema: Json): string {
     const fields = type.getFields();
     const relations = selection.selections
       .filter((s): s is FieldNode => s.kind === Kind.FIELD && !isLeafType(getNamedType(fields[s.name.value]!.type)))
       .map((s) => s.name.value[0]!.toUpperCase() + s.name.value.slice(1));
-    const base = relations.length <= 3 ? `${type.name}With${relations.join('And')}` : `${type.name}Detail`;
+    // No relation: the type with the leaf fields its routes answer (rest/answer-shape.ts: answer fields).
+    const base = !relations.length ? type.name : relations.length <= 3 ? `${type.name}With${relations.join('And')}` : `${type.name}Detail`;
     const same = JSON.stringify(schema);
     for (let n = 1; ; n++) {
       const name = n === 1 ? base : `${base}${n}`;

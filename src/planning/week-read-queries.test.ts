@@ -19,6 +19,24 @@ const TASKS_IN_LARGE = TASKS_ON_BUSY_DAY + 6;
 /** What the spec's week answer gives of each day beside its own fields (operations.md). */
 const WEEK_DAY_RELATIONS = ['checklist', 'perimeterTasks', 'tasks'];
 
+/**
+ * What REST answers of each record (rest/session-routes.ts, issue 36 item 6): the id, the spec table's
+ * fields, the times of its state changes, the documented extras; no createdAt/updatedAt, no nested row's
+ * parent id. Written out here so a change to an answer shows in review.
+ */
+const REST_FIELDS = {
+  Week: ['id', 'startDate', 'endDate', 'isStressWeek'],
+  Day: ['id', 'date', 'notes', 'minimumMode', 'mood', 'energy', 'sleepHours', 'completed', 'completedAt'],
+  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId'],
+  PerimeterTask: ['id', 'title', 'personId'],
+  Task: [
+    'id', 'title', 'description', 'timebox', 'status', 'nextStep', 'categoryId', 'dayId', 'completedAt', 'deferredAt',
+    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions',
+  ],
+  TaskCategory: ['id', 'name', 'color'],
+};
+const sorted = (names: string[]) => [...names].sort();
+
 const WEEK_QUERY = `query($s: LocalDate!) {
   week(startDate: $s) {
     id startDate isStressWeek
@@ -158,17 +176,24 @@ describe('SQL statements per week read', () => {
     const res = await client.get(`/api/v1/weeks/${LARGE}`);
     expect(res.status, res.text).toBe(200);
     const dayFields = await fieldsOf('Day');
-    const expected = [...dayFields.filter((f) => f.leaf).map((f) => f.name), ...WEEK_DAY_RELATIONS].sort();
-    for (const day of res.body.data.days) expect(Object.keys(day).sort()).toEqual(expected);
+    const expected = sorted([...REST_FIELDS.Day, ...WEEK_DAY_RELATIONS]);
+    for (const day of res.body.data.days) {
+      expect(Object.keys(day).sort()).toEqual(expected);
+      for (const item of day.checklist) expect(Object.keys(item).sort()).toEqual(sorted(REST_FIELDS.ChecklistItem));
+      for (const task of day.perimeterTasks) expect(Object.keys(task).sort()).toEqual(sorted(REST_FIELDS.PerimeterTask));
+      for (const task of day.tasks) expect(Object.keys(task).sort()).toEqual(sorted([...REST_FIELDS.Task, 'category']));
+    }
     // The spec's Day fields are there; the relations the week read leaves to GET /days/:dayId are not.
     expect(expected).toEqual(expect.arrayContaining(['id', 'date', 'notes', 'minimumMode', 'mood', 'energy', 'sleepHours']));
+    // Bookkeeping stays with GraphQL, which still answers it.
+    expect(dayFields.map((f) => f.name)).toEqual(expect.arrayContaining(['createdAt', 'updatedAt', 'weekId', 'requiredChecklist']));
     const left = dayFields.filter((f) => !f.leaf && !WEEK_DAY_RELATIONS.includes(f.name)).map((f) => f.name);
     expect(left).toEqual(expect.arrayContaining(['trainingSessions', 'mobilitySessions', 'cardioSessions', 'waterIntakes', 'bedtimeTargets']));
     for (const name of left) expect(res.body.data.days[0]).not.toHaveProperty(name);
-    expect(Object.keys(res.body.data).sort()).toEqual([...(await fieldsOf('Week')).filter((f) => f.leaf).map((f) => f.name), 'days'].sort());
+    expect(Object.keys(res.body.data).sort()).toEqual(sorted([...REST_FIELDS.Week, 'days']));
     // Tasks carry their category (its colour is how a planner shows them).
     const task = res.body.data.days[0].tasks[0];
-    expect(task.category).toMatchObject({ id: task.categoryId, name: expect.any(String), color: expect.any(String) });
+    expect(task.category).toEqual({ id: task.categoryId, name: expect.any(String), color: expect.any(String) });
     // Generating and updating a week answer the same shape.
     const patched = await client.patch(`/api/v1/weeks/${res.body.data.id}`, {});
     expect(patched.status, patched.text).toBe(200);
@@ -219,7 +244,11 @@ describe('SQL statements per day read', () => {
     const dayId = (await client.get(`/api/v1/weeks/${LARGE}`)).body.data.days[0].id;
     const res = await client.get(`/api/v1/days/${dayId}`);
     expect(res.status, res.text).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual((await fieldsOf('Day')).map((f) => f.name).sort());
+    // Every relation of Day (those added later too), and of its own fields the ones REST answers.
+    const relations = (await fieldsOf('Day')).filter((f) => !f.leaf).map((f) => f.name);
+    expect(Object.keys(res.body.data).sort()).toEqual(sorted([...REST_FIELDS.Day, ...relations]));
+    for (const item of res.body.data.checklist) expect(Object.keys(item).sort()).toEqual(sorted(REST_FIELDS.ChecklistItem));
+    for (const task of res.body.data.tasks) expect(Object.keys(task).sort()).toEqual(sorted([...REST_FIELDS.Task, 'category']));
     expect(res.body.data.mobilitySessions).toHaveLength(1);
     expect(res.body.data.bodyMeasurements).toHaveLength(1);
     expect(res.body.data.bedtimeTargets.wakeTime).toBe('06:30');

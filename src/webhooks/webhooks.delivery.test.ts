@@ -85,7 +85,9 @@ describe('a delivery', () => {
     expect(Object.keys(body).sort()).toEqual(['data', 'event', 'timestamp']);
     expect(body.event).toBe('task_created');
     expect(new Date(body.timestamp).toISOString()).toBe(body.timestamp);
-    expect(body.data).toEqual({ taskId: task.id, title: 'Signed delivery', createdAt: task.createdAt });
+    // The task's createdAt is GraphQL's to answer (REST answers the spec's task fields).
+    const { createdAt } = (await alice.graphql(`{ task(taskId: "${task.id}") { createdAt } }`)).body.data.task;
+    expect(body.data).toEqual({ taskId: task.id, title: 'Signed delivery', createdAt });
 
     const page = await eventually(() => deliveries(alice, hook.id), (b) => b.data[0]?.status === 'success');
     const delivery = page.data[0];
