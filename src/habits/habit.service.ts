@@ -243,10 +243,7 @@ export class HabitService {
       await em.flush();
       await this.refreshStreak(em, userId, habit, new Date());
     });
-    const habit = await this.get(userId, input.habitId);
-    const today = await this.today(userId);
-    const range = stateRange(day.date, day.date);
-    return habitDays([habit], await historiesOf(this.em, userId, [habit.id], range.from, range.to), day.date, today)[0]!;
+    return this.stateOn(userId, await this.get(userId, input.habitId), day.date);
   }
 
   // ------------------------------------------------------------ day, week and streak reads
@@ -267,6 +264,13 @@ export class HabitService {
     const range = stateRange(monday, monday);
     const histories = await historiesOf(this.em, userId, page.items.map((h) => h.id), range.from, range.to);
     return { items: habitWeeks(page.items, histories, monday, await this.today(userId)), meta: page.meta };
+  }
+
+  /** One habit (already read) on a date, as the day read shows it, seen on the person's today. */
+  async stateOn(userId: string, habit: Habit, date: string): Promise<HabitDay> {
+    const range = stateRange(date, date);
+    const histories = await historiesOf(this.em, userId, [habit.id], range.from, range.to);
+    return habitDays([habit], histories, date, await this.today(userId))[0]!;
   }
 
   async streak(userId: string, habitId: string): Promise<HabitStreak> {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Habits (issue 37): habits, their entries and their SKIP/REST day marks. A person holds at most 100
+ * Habits (issue 37): habits, their entries and their SKIP/REST day marks, and the reminder kind `habit`. A person holds at most 100
  * habits, by the `enforce_row_cap` trigger of migration 20261124163000 (its advisory lock makes two
  * concurrent creates at 99 pass one at a time).
  */
@@ -30,9 +30,16 @@ export class Migration20261128163600Habits extends Migration {
     this.addSql(`alter table "habit_day_marks" add constraint "habit_day_marks_habit_id_foreign" foreign key ("habit_id") references "habits" ("id") on update cascade on delete cascade;`);
 
     this.addSql(`create trigger "habits_cap_insert" before insert on "habits" for each row execute function enforce_row_cap('user_id', '100', 'habit_limit', 'A person can have at most 100 habits', '');`);
+
+    // Reminders can be about a habit (reminder kind `habit`).
+    this.addSql(`alter table "reminders" drop constraint if exists "reminders_kind_check";`);
+    this.addSql(`alter table "reminders" add constraint "reminders_kind_check" check("kind" in ('task_start', 'task_at_time', 'deadline', 'happening', 'birthday', 'bedtime_in_bed', 'bedtime_lights_out', 'morning_brief', 'evening_review', 'habit'));`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`delete from "reminders" where "kind" = 'habit';`);
+    this.addSql(`alter table "reminders" drop constraint if exists "reminders_kind_check";`);
+    this.addSql(`alter table "reminders" add constraint "reminders_kind_check" check("kind" in ('task_start', 'task_at_time', 'deadline', 'happening', 'birthday', 'bedtime_in_bed', 'bedtime_lights_out', 'morning_brief', 'evening_review'));`);
     this.addSql(`drop trigger if exists "habits_cap_insert" on "habits";`);
     this.addSql(`alter table "habit_entries" drop constraint "habit_entries_habit_id_foreign";`);
 
