@@ -64,6 +64,28 @@ export function periodOf(habit: Pick<HabitRules, 'schedule'>, date: string): { s
   return { start, end: addDays(start, 6) };
 }
 
+const BYDAY = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+/**
+ * A habit as a calendar series (the agenda feed): its dates as an RRULE from its start. A quota has no
+ * fixed days: it is one all-day reminder on the Monday of each week (the 1st of each month), its title
+ * saying the quota.
+ */
+export function calendarRuleOf(habit: HabitRules & { name: string }): { rule: string; start: string; title: string } {
+  switch (habit.schedule) {
+    case HabitSchedule.WEEKDAYS:
+      return { rule: `FREQ=WEEKLY;BYDAY=${habit.weekdays.map((d) => BYDAY[d - 1]).join(',')}`, start: habit.startDate, title: habit.name };
+    case HabitSchedule.TIMES_PER_WEEK:
+      return { rule: 'FREQ=WEEKLY;BYDAY=MO', start: mondayOf(habit.startDate), title: `${habit.name} (${habit.timesPerPeriod}× this week)` };
+    case HabitSchedule.TIMES_PER_MONTH:
+      return { rule: 'FREQ=MONTHLY;BYMONTHDAY=1', start: firstOfMonth(habit.startDate), title: `${habit.name} (${habit.timesPerPeriod}× this month)` };
+    case HabitSchedule.RRULE:
+      return { rule: habit.recurrence!, start: habit.startDate, title: habit.name };
+    default:
+      return { rule: 'FREQ=DAILY', start: habit.startDate, title: habit.name };
+  }
+}
+
 /** Days from `from` to `to`, both included (empty when `to` is earlier). */
 export function datesBetween(from: string, to: string): string[] {
   const dates: string[] = [];
