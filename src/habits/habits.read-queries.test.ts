@@ -53,7 +53,10 @@ describe('statements per habits read', () => {
     const small = await count(() => read(few, fewDay));
     const large = await count(() => read(many, manyDay));
     expect(large.n, `${small.sql.join('\n')}\n---\n${large.sql.join('\n')}`).toBe(small.n);
-    expect(small.n).toBeLessThanOrEqual(9);
+    console.info(`${_name}: ${small.n} statements`);
+    // The page and its count, the person's settings (time zone), the habits, the three history reads,
+    // and for REST the habits' streaks (Habit.streak: the history of the streak window, three more).
+    expect(small.n).toBeLessThanOrEqual(12);
   });
 
   it('GET /days/:dayId adds the habits relation at a fixed cost', async () => {
