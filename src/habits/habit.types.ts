@@ -192,7 +192,7 @@ export type HabitEntryPage = InstanceType<typeof HabitEntryPage>;
 
 // ---------------------------------------------------------------- day, week and streak reads
 
-@ObjectType({ description: 'A habit on one day: its state and what was logged.' })
+@ObjectType({ description: 'A habit on one day: its state and what was logged.', simpleResolvers: true })
 export class HabitDay {
   @Field(() => ID)
   habitId!: string;
@@ -222,7 +222,7 @@ export class HabitDay {
   periodRequired!: number | null;
 }
 
-@ObjectType({ description: 'A habit over one week (Monday to Sunday).' })
+@ObjectType({ description: 'A habit over one week (Monday to Sunday).', simpleResolvers: true })
 export class HabitWeek {
   @Field(() => ID)
   habitId!: string;
@@ -237,7 +237,7 @@ export class HabitWeek {
   done!: number;
 }
 
-@ObjectType({ description: 'A habit\'s streak on today (your time zone).' })
+@ObjectType({ description: "A habit's streak on today (your time zone).", simpleResolvers: true })
 export class HabitStreak {
   @Field(() => ID)
   habitId!: string;
