@@ -35,6 +35,7 @@ export const migrationNames = [
   'Migration20261128140000SessionAuthNotify',
   'Migration20261128150000DayIdsNotify',
   'Migration20261128163400AnswerCacheDataVersions',
+  'Migration20261128163600Habits',
 ];
 
 /**
@@ -75,5 +76,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128140000SessionAuthNotify', class: (await import('./Migration20261128140000SessionAuthNotify.js')).Migration20261128140000SessionAuthNotify },
     { name: 'Migration20261128150000DayIdsNotify', class: (await import('./Migration20261128150000DayIdsNotify.js')).Migration20261128150000DayIdsNotify },
     { name: 'Migration20261128163400AnswerCacheDataVersions', class: (await import('./Migration20261128163400AnswerCacheDataVersions.js')).Migration20261128163400AnswerCacheDataVersions },
+    { name: 'Migration20261128163600Habits', class: (await import('./Migration20261128163600Habits.js')).Migration20261128163600Habits },
   ];
 }

@@ -133,6 +133,7 @@ describe('reminders', () => {
       deadline: (await client.post('/api/v1/deadlines', { title: 'Due', dueDate: `${date}T15:00:00Z` })).body.data.id,
       happening: (await client.post('/api/v1/social-happenings', { dayId: task.dayId, title: 'Lunch', startTime: `${date}T11:00:00Z`, endTime: `${date}T12:00:00Z` })).body.data.id,
       person: (await client.post('/api/v1/people', { name: 'Carla', birthday: '1990-07-04' })).body.data.id,
+      habit: (await client.post('/api/v1/habits', { name: 'Floss' })).body.data.id,
     };
     for (const kind of Object.values(REMINDER_KIND_IMPLEMENTATIONS)) {
       const body = { kind: kind.name, channel: 'email', ...(kind.target ? { targetId: targets[kind.target] } : {}) };

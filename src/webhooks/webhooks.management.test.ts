@@ -86,7 +86,7 @@ describe('create', () => {
   it('accepts every catalog event, and `test`', async () => {
     const all = ['task_completed', 'task_deferred', 'task_created', 'training_logged', 'training_updated', 'checklist_completed', 'cardio_logged',
       'water_logged', 'meditation_logged', 'day_completed', 'minimum_mode_toggled', 'achievement_unlocked', 'level_up', 'streak_updated',
-      'friend_added', 'message_received', 'brain_form_submitted', 'test'];
+      'friend_added', 'message_received', 'brain_form_submitted', 'habit_logged', 'habit_streak_updated', 'test'];
     const res = await bob.post('/api/v1/webhooks', { url: PUBLIC_URL, events: [...all, 'test'] });
     expect(res.status).toBe(201);
     expect(res.body.data.events).toEqual(all);

@@ -61,13 +61,13 @@ describe('the layers of the code', () => {
     }
   });
 
-  // A new folder (here src/habits/) that imports the composition, imported by core: the table does not
+  // A new folder (here src/zz-chores/) that imports the composition, imported by core: the table does not
   // place it, so it fails as such, and core's import of it fails whatever it holds; once placed (as a
   // domain), its own upward import fails by the rules the table gives its layer.
   const newFolder = {
     'src/app/loaders.ts': 'export const loaders = 1;\n',
-    'src/habits/habit.service.ts': "import { loaders } from '../app/loaders.js';\nexport const habits = loaders;\n",
-    'src/core/context.ts': "import { habits } from '../habits/habit.service.js';\nexport const context = habits;\n",
+    'src/zz-chores/chore.service.ts': "import { loaders } from '../app/loaders.js';\nexport const habits = loaders;\n",
+    'src/core/context.ts': "import { habits } from '../zz-chores/chore.service.js';\nexport const context = habits;\n",
   };
 
   it('fails on a folder under src/ that is in no layer, and on imports of it from below', async () => {
@@ -76,12 +76,12 @@ describe('the layers of the code', () => {
       const violations = await layerViolations(['src'], root);
       expect(violations).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ rule: 'folder-in-no-layer', from: 'src/habits/' }),
+          expect.objectContaining({ rule: 'folder-in-no-layer', from: 'src/zz-chores/' }),
           expect.objectContaining({ rule: 'folder-in-no-layer', from: 'src/zz-planted.ts' }),
-          { rule: 'no-upward-import-from-core', from: 'src/core/context.ts', to: 'src/habits/habit.service.ts' },
+          { rule: 'no-upward-import-from-core', from: 'src/core/context.ts', to: 'src/zz-chores/chore.service.ts' },
         ]),
       );
-      expect(violations.filter((v) => v.rule === 'folder-in-no-layer').map((v) => v.from)).toEqual(['src/habits/', 'src/zz-planted.ts']);
+      expect(violations.filter((v) => v.rule === 'folder-in-no-layer').map((v) => v.from)).toEqual(['src/zz-chores/', 'src/zz-planted.ts']);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -89,13 +89,13 @@ describe('the layers of the code', () => {
 
   it('derives the rules from the table: a new folder placed as a domain may not import the composition', async () => {
     const root = await plant(newFolder);
-    const table = { ...FOLDER_LAYERS, 'src/habits/': { layer: 'domains' as const, what: 'habits' } };
+    const table = { ...FOLDER_LAYERS, 'src/zz-chores/': { layer: 'domains' as const, what: 'chores' } };
     try {
       const violations = await layerViolations(['src'], root, table);
       expect(violations).toEqual(
         expect.arrayContaining([
-          { rule: 'no-upward-import-from-domains', from: 'src/habits/habit.service.ts', to: 'src/app/loaders.ts' },
-          { rule: 'no-upward-import-from-core', from: 'src/core/context.ts', to: 'src/habits/habit.service.ts' },
+          { rule: 'no-upward-import-from-domains', from: 'src/zz-chores/chore.service.ts', to: 'src/app/loaders.ts' },
+          { rule: 'no-upward-import-from-core', from: 'src/core/context.ts', to: 'src/zz-chores/chore.service.ts' },
         ]),
       );
       expect(violations.filter((v) => v.rule === 'folder-in-no-layer')).toEqual([]);

@@ -14,6 +14,7 @@ import { COLUMN_TASKS_MAX } from '../../src/projects/projects.types.js';
 import { LIST_ITEMS_MAX } from '../../src/nutrition/nutrition.types.js';
 import { MAX_DATABASES } from '../../src/brain/databases/properties.js';
 import { MAX_FORMS } from '../../src/brain/forms/form-config.js';
+import { HABITS_MAX } from '../../src/habits/habit-limits.js';
 import { keyHolder } from '../../src/public-api/public-api.test-helpers.js';
 import { PERSON_HAPPENINGS_SHOWN } from '../../src/social/social.types.js';
 import { MAX_AGENDA_ENTRIES } from '../../src/agenda/agenda.service.js';
@@ -80,6 +81,7 @@ describe('every list has a known bound', () => {
       grocery_items: LIST_ITEMS_MAX,
       brain_database: MAX_DATABASES,
       brain_form: MAX_FORMS,
+      habits: HABITS_MAX,
     });
   });
 });

@@ -504,7 +504,7 @@ describe('registry', () => {
   it('holds every kind, each under its own name', () => {
     for (const [name, implementation] of Object.entries(REMINDER_KIND_IMPLEMENTATIONS)) expect(implementation!.name).toBe(name);
     expect(Object.keys(REMINDER_KIND_IMPLEMENTATIONS).sort()).toEqual(
-      ['bedtime_in_bed', 'bedtime_lights_out', 'birthday', 'deadline', 'evening_review', 'happening', 'morning_brief', 'task_at_time', 'task_start'].sort(),
+      ['bedtime_in_bed', 'bedtime_lights_out', 'birthday', 'deadline', 'evening_review', 'habit', 'happening', 'morning_brief', 'task_at_time', 'task_start'].sort(),
     );
   });
 });
