@@ -62,6 +62,9 @@ export const sessionRoutes: RouteTable = {
   'Mutation.deletePerimeterTask': { method: 'DELETE', path: '/perimeter/tasks/:taskId' },
   'Mutation.setDayPerimeter': { method: 'POST', path: '/perimeter/:dayId' },
 
+  // Quick add (src/quick-add): one line of text, one record
+  'Mutation.quickAdd': { method: 'POST', path: '/quick', responseStatus: 201 },
+
   // Settings
   'Query.settings': { method: 'GET', path: '/settings' },
   'Mutation.updateSettings': { method: 'PATCH', path: '/settings' },
