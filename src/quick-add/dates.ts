@@ -27,6 +27,8 @@ export interface SaidDate {
   weekdayOnly: boolean;
   /** Whether a day was said at all (a lone "at 3pm" says only a time). */
   daySaid: boolean;
+  /** The same words read backwards ("this morning" said in the evening is today, not tomorrow): for logs. */
+  pastDate: string;
 }
 
 const PARSERS: Readonly<Record<QuickAddLocale, chrono.Chrono>> = { en: chrono.en.casual, 'en-GB': chrono.en.GB };
@@ -55,14 +57,20 @@ function wallClock(clock: Clock): Date {
  * The first date or time in `text` (its masked form: spans already understood are blanks) that does not
  * overlap `taken`, read with chrono (forward: "friday" is the coming one). Durations are not dates.
  */
-export function findDate(text: string, clock: Clock, taken: readonly Token[]): SaidDate | null {
-  const results = PARSERS[clock.locale].parse(text, wallClock(clock), { forwardDate: true });
+export function findDate(text: string, clock: Clock, taken: readonly Pick<Token, 'start' | 'end'>[]): SaidDate | null {
+  const parser = PARSERS[clock.locale];
+  const reference = wallClock(clock);
+  const results = parser.parse(text, reference, { forwardDate: true });
   for (const r of results) {
-    const span = { start: r.index, end: r.index + r.text.length };
+    // chrono's text may end in the blanks of a part taken out before: the date is its words only.
+    const words = r.text.trimEnd();
+    const span = { start: r.index, end: r.index + words.length };
     if (taken.some((t) => overlaps(t, span))) continue;
-    if (BARE_DURATION.test(r.text.trim()) || /^\d+$/.test(r.text.trim())) continue;
+    if (BARE_DURATION.test(words.trim()) || /^\d+$/.test(words.trim())) continue;
     const s = r.start;
     const date = `${s.get('year')}-${pad(s.get('month')!)}-${pad(s.get('day')!)}`;
+    const backward = parser.parse(text, reference).find((b) => b.index === r.index)?.start;
+    const pastDate = backward ? `${backward.get('year')}-${pad(backward.get('month')!)}-${pad(backward.get('day')!)}` : date;
     const timeSaid = s.isCertain('hour');
     const time = timeSaid ? `${pad(s.get('hour')!)}:${pad(s.get('minute') ?? 0)}` : null;
     const endTime = r.end?.isCertain('hour') ? `${pad(r.end.get('hour')!)}:${pad(r.end.get('minute') ?? 0)}` : null;
@@ -80,6 +88,7 @@ export function findDate(text: string, clock: Clock, taken: readonly Token[]): S
       endTime,
       weekdayOnly,
       daySaid: !onlyTime,
+      pastDate: onlyTime ? today : pastDate,
     };
   }
   return null;

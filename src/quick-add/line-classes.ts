@@ -94,13 +94,19 @@ const problem = (field: string, message: string) => ({ field, message });
 /** The date a log goes on: the said one, or today. A bare weekday ("friday") is the last one, not the coming one. */
 function logDate(found: Found): string {
   if (!found.date) return found.today;
-  if (found.date.weekdayOnly && found.date.date > found.today) return addDaysText(found.date.date, -7);
-  return found.date.date;
+  if (found.date.date <= found.today) return found.date.date;
+  if (found.date.weekdayOnly) return addDaysText(found.date.date, -7);
+  return found.date.pastDate <= found.today ? found.date.pastDate : found.date.date;
 }
 function addDaysText(date: string, days: number): string {
   const d = new Date(`${date}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + days);
   return d.toISOString().slice(0, 10);
+}
+/** Minutes from one HH:MM to the next (past midnight when the second is earlier). */
+function minutesBetween(from: string, to: string): number {
+  const m = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+  return (((m(to) - m(from)) % 1440) + 1440) % 1440 || 1440;
 }
 const logTime = (found: Found) => (found.date?.time ? { time: found.date.time } : {});
 
@@ -186,7 +192,8 @@ export const LINE_CLASSES: readonly LineClass[] = [
       }
       if (minutes === null) return null;
       // A night is logged on the day one wakes up: "last night" and a lone time range are today's.
-      const date = found.date && !found.date.time ? logDate(found) : found.today;
+      const lastNight = found.date !== null && /night/i.test(found.date.token.text);
+      const date = found.date && !found.date.time && !lastNight ? logDate(found) : found.today;
       const hours = Math.round((minutes / 60) * 100) / 100;
       const quality = g.quality ? Number(g.quality) : undefined;
       const problems = [
@@ -504,19 +511,22 @@ export const LINE_CLASSES: readonly LineClass[] = [
     name: 'task',
     kind: 'task',
     example: 'write report tomorrow 9am ~90m #work',
-    patterns: [new RegExp(String.raw`^\s*(?:(?<prefix>todo|task|to\s*do|remind\s+me\s+to|reminder)\s*:?\s+)?(?<title>[\p{L}\p{N}].*?)(?:\s+(?<filler>on|at|by|due|before|until|for|from|in))?\s*$`, 'iud')],
+    patterns: [new RegExp(String.raw`^\s*(?:(?<prefix>todo|task|to\s*do|remind\s+me\s+to|reminder)\s*:?\s+)?(?<title>[\p{L}\p{N}].*?)(?:\s+(?<filler>(?:on|at|by|due|before|until|for|from|in)(?:\s+the)?))?\s*$`, 'iud')],
     meanings: { prefix: { meaning: 'keyword' }, title: { meaning: 'title', field: 'title' }, filler: { meaning: 'keyword' } },
     takes: { date: true, category: true, timebox: true },
     needs: (found, g) => found.date !== null || found.timebox !== null || found.category !== null || g.prefix !== undefined,
     build(g, found) {
-      const assumptions = found.timebox === null ? ['no timebox: 30 minutes'] : [];
-      const problems = found.timebox !== null && !inBounds(found.timebox, 1, 1440) ? [problem('timebox', 'timebox must be 1 to 1440 minutes')] : [];
+      // A time range ("3-4pm") says the timebox when no ~timebox does.
+      const ranged = found.date?.time && found.date.endTime ? minutesBetween(found.date.time, found.date.endTime) : null;
+      const timebox = found.timebox ?? ranged ?? 30;
+      const assumptions = found.timebox === null && ranged === null ? ['no timebox: 30 minutes'] : [];
+      const problems = !inBounds(timebox, 1, 1440) ? [problem('timebox', 'timebox must be 1 to 1440 minutes')] : [];
       return {
         fields: {
           title: clean(g.title),
           ...(found.date ? { date: found.date.date } : {}),
           ...(found.date?.time ? { startTime: found.date.time } : {}),
-          timebox: found.timebox ?? 30,
+          timebox,
           ...(found.category ? { categoryName: found.category } : {}),
         },
         assumptions,

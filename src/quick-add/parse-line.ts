@@ -42,9 +42,25 @@ function genericParts(text: string, clock: Clock): { found: Omit<Found, 'line'>;
     tokens.push({ ...schedule.token, text: text.slice(schedule.token.start, schedule.token.end) });
     line = masked(text, tokens);
   }
-  const date = findDate(line, clock, tokens);
+  const date = findDate(line, clock, [...tokens, ...notDates(line)]);
   if (date) tokens.push({ ...date.token, text: text.slice(date.token.start, date.token.end) });
   return { found: { today: todayOf(clock), date, schedule: schedule?.schedule ?? null, category, timebox }, tokens };
+}
+
+/**
+ * Amounts chrono would read as dates or times: durations with a unit ("20 min" is not "in 20
+ * minutes", "6 hours 45 minutes"), a sleep's length written as a clock ("slept 7:45"), a score out of
+ * ten ("mood 8/10" is not the 10th of August). "in 2 hours" stays a time.
+ */
+const NOT_DATES: readonly RegExp[] = [
+  /(?<!\bin\s+)\b\d+(?:[.,]\d+)?\s*(?:h|hrs?|hours?)(?:\s*\d{1,2}\s*(?:m|mins?|minutes?)?)?(?![\p{L}\d])/giu,
+  /\b\d+\s*(?:m|mins?|minutes?)(?![\p{L}\d])/giu,
+  /(?<=\b(?:slept|sleep|sleeping)\s*:?\s*(?:for\s+)?)\d{1,2}:\d{2}(?!\s*-)/giu,
+  /(?<=\b(?:mood|feeling|feel|energy|quality|q)\s*:?\s*)\d{1,2}\s*\/\s*10\b/giu,
+];
+
+function notDates(line: string): { start: number; end: number }[] {
+  return NOT_DATES.flatMap((pattern) => [...line.matchAll(pattern)].map((m) => ({ start: m.index, end: m.index + m[0].length })));
 }
 
 /** Whether the class can take every generic part the line holds. */

@@ -9,7 +9,8 @@ import { NotUnderstoodError } from './not-understood.js';
 import { isParsed, parseLine } from './parse-line.js';
 import { token, type Token } from './spans.js';
 import { summarize } from './summaries.js';
-import { WRITERS, type WriteScope } from './writers.js';
+import type { WriteScope } from './writer.js';
+import { WRITERS } from './writers.js';
 
 export interface QuickAddInput {
   text: string;
@@ -64,15 +65,6 @@ export class QuickAddService {
       throw new ValidationError(draft.problems.map((p) => p.message).join('; '), draft.problems.map((p) => ({ path: [p.field], message: p.message })), { tokens: parsed.tokens });
     }
     const writer = WRITERS[draft.kind];
-    if (!writer) {
-      throw new NotUnderstoodError(`Read as a ${draft.kind.replace('_', ' ')}, but habits are not available yet: nothing was written`, {
-        text: parsed.text,
-        tokens: parsed.tokens,
-        unknown: [],
-        kind: draft.kind,
-        alternatives: parsed.alternatives,
-      });
-    }
     const scope: WriteScope = { userId, timezone, service: (service) => serviceFor(this.scope, service) };
     const resolved = await writer.resolve(draft, scope);
     if (resolved.misses.length) {

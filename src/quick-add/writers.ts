@@ -1,7 +1,6 @@
 import { addDays } from '../core/dates.js';
 import { nullIfNotFound, ValidationError } from '../core/errors.js';
 import { occurrencesBetween } from '../core/recurrence/recurrence.js';
-import type { RequestService } from '../core/request-services.js';
 import { DayService } from '../planning/day.service.js';
 import { WeekService } from '../planning/week.service.js';
 import { TaskCategoryService } from '../tasks/task-category.service.js';
@@ -17,38 +16,13 @@ import { ReadingSessionService } from '../reading/reading-session.service.js';
 import { PersonService } from '../social/person.service.js';
 import { SocialHappeningService } from '../social/social-happening.service.js';
 import { instantOf } from './dates.js';
-import type { Draft, QuickKind } from './draft.js';
+import type { QuickKind } from './draft.js';
+import type { KindWriter, NameMiss, WriteScope } from './writer.js';
 import { EXERCISE_ALIASES, matchName, type NamedRecord } from './names.js';
+import { habitEntryWriter, habitWriter } from './habit-writers.js';
 
 /** Records read to match one name (the person's first ones by the list's order; the cap keeps it one bounded read). */
 const NAME_READ_LIMIT = 100;
-
-/** What a writer is handed: the person, their zone, services made on this request's entity manager. */
-export interface WriteScope {
-  userId: string;
-  timezone: string;
-  service<T>(service: RequestService<T>): T;
-}
-
-/** A name in the line that matched none or several of the person's records. */
-export interface NameMiss {
-  field: string;
-  name: string;
-  candidates: NamedRecord[];
-}
-
-/**
- * One kind's way to the domain: `resolve` turns the names of the draft into the person's own record
- * ids (only their own: the domain services read by owner) and fills what the record needs, reading
- * only; `write` calls the domain service that owns the record, so its rules, events and checklist
- * ticks are the domain's own. A dry run stops after `resolve`.
- */
-export interface KindWriter {
-  /** The record type in the answer (the GraphQL type's name). */
-  type: string;
-  resolve(draft: Draft, scope: WriteScope): Promise<{ fields: Record<string, unknown>; misses: NameMiss[]; assumptions?: string[] }>;
-  write(fields: Record<string, any>, scope: WriteScope): Promise<{ id: string }>;
-}
 
 type F = Record<string, any>;
 
@@ -262,9 +236,11 @@ const social: KindWriter = {
   },
 };
 
-/** Every kind's writer; the habit kinds are added where habits exist (see quick-add.service.ts). */
-export const WRITERS: Partial<Readonly<Record<QuickKind, KindWriter>>> = {
+/** Every kind's writer. */
+export const WRITERS: Readonly<Record<QuickKind, KindWriter>> = {
   task,
+  habit: habitWriter,
+  habit_entry: habitEntryWriter,
   recurring_task: recurringTask,
   water,
   steps,
