@@ -30,6 +30,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'real-exports': () => import('./scenarios/real-exports.js'),
   'live-budget': () => import('./scenarios/live-budget.js'),
   'recurrence-horizon': () => import('./scenarios/recurrence-horizon.js'),
+  'quick-add': () => import('./scenarios/quick-add.js'),
 };
 
 function parseArgs(argv: string[]) {

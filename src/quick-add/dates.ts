@@ -69,7 +69,8 @@ export function findDate(text: string, clock: Clock, taken: readonly Pick<Token,
     if (BARE_DURATION.test(words.trim()) || /^\d+$/.test(words.trim())) continue;
     const s = r.start;
     const date = `${s.get('year')}-${pad(s.get('month')!)}-${pad(s.get('day')!)}`;
-    const backward = parser.parse(text, reference).find((b) => b.index === r.index)?.start;
+    // Read backwards only when forwards lands after today (a second chrono pass costs as much as the first).
+    const backward = date > todayOf(clock) ? parser.parse(text, reference).find((b) => b.index === r.index)?.start : undefined;
     const pastDate = backward ? `${backward.get('year')}-${pad(backward.get('month')!)}-${pad(backward.get('day')!)}` : date;
     const timeSaid = s.isCertain('hour');
     const time = timeSaid ? `${pad(s.get('hour')!)}:${pad(s.get('minute') ?? 0)}` : null;

@@ -126,6 +126,18 @@ export type Query = {
   /** Your reading sessions, oldest first; filter by day, date range or book. */
   readingSessions: ReadingSessionPage;
   readingSession: ReadingSession;
+  /** Your active habits in their order (archived: true for the archived ones). */
+  habits: HabitPage;
+  habit: Habit;
+  /** A habit's entries, oldest first; filter by day or date range. */
+  habitEntries: HabitEntryPage;
+  /** Your active habits on one day, each with its state. */
+  habitsOnDay: HabitDayPage;
+  /** Your active habits over the week holding startDate, Monday to Sunday. */
+  habitsInWeek: HabitWeekPage;
+  /** Your active habits' streaks on today, in the habits' order. */
+  habitStreaks: HabitStreakPage;
+  habitStreak: HabitStreak;
   /** Your people by name; filter by relationshipType, search name and notes. */
   people: PersonPage;
   person: Person;
@@ -482,6 +494,53 @@ export type QueryReadingSessionsArgs = {
 
 export type QueryReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  archived?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitEntriesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitsOnDayArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitsInWeekArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['LocalDate']['input'];
+};
+
+
+export type QueryHabitStreaksArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryHabitStreakArgs = {
+  habitId: Scalars['UUID']['input'];
 };
 
 
@@ -854,6 +913,8 @@ export type Day = {
   journalEntries: Array<JournalEntry>;
   /** Oldest first. */
   readingSessions: Array<ReadingSession>;
+  /** Your active habits on this day, each with its state (issue 37). */
+  habits: Array<HabitDay>;
   /** By start time. */
   socialHappenings: Array<SocialHappening>;
 };
@@ -1234,6 +1295,100 @@ export type ImageVariantStatus =
   | 'ready'
   | 'failed';
 
+/** A habit on one day: its state and what was logged. */
+export type HabitDay = {
+  habitId: Scalars['ID']['output'];
+  habit: Habit;
+  date: Scalars['LocalDate']['output'];
+  state: HabitDayState;
+  /** The sum of the day's entries. */
+  value: Scalars['Float']['output'];
+  target: Scalars['Float']['output'];
+  mark?: Maybe<HabitDayMark>;
+  /** Quota habits: the days of this date's week or month done. */
+  periodDone?: Maybe<Scalars['Int']['output']>;
+  /** Quota habits: the days that period needs (the quota, fewer when rest days leave too few). */
+  periodRequired?: Maybe<Scalars['Int']['output']>;
+};
+
+export type Habit = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** An emoji or an icon name. */
+  icon?: Maybe<Scalars['String']['output']>;
+  /** #RRGGBB. */
+  colour?: Maybe<Scalars['String']['output']>;
+  kind: HabitKind;
+  /** AMOUNT (required) and COUNT (optional): what is counted, e.g. km. */
+  unit?: Maybe<Scalars['String']['output']>;
+  /** What one due day's entries must add up to (CHECK: 1; DURATION: minutes). */
+  target: Scalars['Float']['output'];
+  schedule: HabitSchedule;
+  /** WEEKDAYS: ISO weekdays, Monday 1 … Sunday 7; empty otherwise. */
+  weekdays: Array<Scalars['Int']['output']>;
+  /** TIMES_PER_WEEK (1-7) and TIMES_PER_MONTH (1-28): the quota of days. */
+  timesPerPeriod?: Maybe<Scalars['Int']['output']>;
+  /** RRULE: an RFC 5545 rule (FREQ=…;…), read from startDate. */
+  recurrence?: Maybe<Scalars['String']['output']>;
+  /** The habit's first day (the rule's DTSTART); streaks count from it. */
+  startDate: Scalars['LocalDate']['output'];
+  /** Order in the list, from 0. */
+  position: Scalars['Int']['output'];
+  /** Set while archived: not due, not on the day and week reads. */
+  archivedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The streak on today (your time zone). */
+  streak: HabitStreak;
+};
+
+/** CHECK (done or not), COUNT (times), DURATION (minutes), AMOUNT (in the habit's unit). */
+export type HabitKind =
+  | 'CHECK'
+  | 'COUNT'
+  | 'DURATION'
+  | 'AMOUNT';
+
+/** DAILY, WEEKDAYS (given ISO weekdays), TIMES_PER_WEEK / TIMES_PER_MONTH (a quota of any days), RRULE (an RFC 5545 rule from startDate). */
+export type HabitSchedule =
+  | 'DAILY'
+  | 'WEEKDAYS'
+  | 'TIMES_PER_WEEK'
+  | 'TIMES_PER_MONTH'
+  | 'RRULE';
+
+/** A habit's streak on today (your time zone). */
+export type HabitStreak = {
+  habitId: Scalars['ID']['output'];
+  unit: HabitStreakUnit;
+  /** Consecutive due days (or weeks, months for quotas) done, up to today. */
+  current: Scalars['Int']['output'];
+  /** The longest streak ever computed. */
+  longest: Scalars['Int']['output'];
+  freezesUsedThisMonth: Scalars['Int']['output'];
+  freezesLeftThisMonth: Scalars['Int']['output'];
+};
+
+/** DAY for day-based schedules, WEEK or MONTH for quotas. */
+export type HabitStreakUnit =
+  | 'DAY'
+  | 'WEEK'
+  | 'MONTH';
+
+export type HabitDayState =
+  | 'DONE'
+  | 'PARTIAL'
+  | 'SKIPPED'
+  | 'REST'
+  | 'PENDING'
+  | 'MISSED'
+  | 'NOT_DUE';
+
+/** SKIP or REST: the day keeps the streak (neither counts nor breaks it). */
+export type HabitDayMark =
+  | 'SKIP'
+  | 'REST';
+
 export type SocialHappening = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -1264,6 +1419,18 @@ export type Week = {
   /** Stress weeks use the stress-week bedtime targets (spec rule 7). */
   isStressWeek: Scalars['Boolean']['output'];
   days: Array<Day>;
+  /** Your active habits over this week (issue 37). */
+  habits: Array<HabitWeek>;
+};
+
+/** A habit over one week (Monday to Sunday). */
+export type HabitWeek = {
+  habitId: Scalars['ID']['output'];
+  habit: Habit;
+  /** Monday to Sunday. */
+  days: Array<HabitDay>;
+  /** Days of the week DONE. */
+  done: Scalars['Int']['output'];
 };
 
 export type Settings = {
@@ -1650,6 +1817,44 @@ export type BookPage = {
 
 export type ReadingSessionPage = {
   items: Array<ReadingSession>;
+  meta: PageMeta;
+};
+
+export type HabitPage = {
+  items: Array<Habit>;
+  meta: PageMeta;
+};
+
+export type HabitEntryPage = {
+  items: Array<HabitEntry>;
+  meta: PageMeta;
+};
+
+export type HabitEntry = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  habitId: Scalars['ID']['output'];
+  date: Scalars['LocalDate']['output'];
+  /** CHECK: 1; COUNT: times; DURATION: minutes; AMOUNT: in the unit. */
+  value: Scalars['Float']['output'];
+  note?: Maybe<Scalars['String']['output']>;
+  habit: Habit;
+};
+
+export type HabitDayPage = {
+  items: Array<HabitDay>;
+  meta: PageMeta;
+};
+
+export type HabitWeekPage = {
+  items: Array<HabitWeek>;
+  meta: PageMeta;
+};
+
+export type HabitStreakPage = {
+  items: Array<HabitStreak>;
   meta: PageMeta;
 };
 
@@ -2154,6 +2359,8 @@ export type Mutation = {
   narrowConnection: AssistantConnection;
   /** Revokes a connection: every token of the assistant stops working at once. */
   revokeConnection: Deleted;
+  /** POST /quick (201; 200 on a dry run). Quick add: one line of text ("write report tomorrow 9am ~90m #work", "coffee 3.50 eur #food from checking", "slept 7h20") becomes one record, written by its domain; `dryRun` writes nothing. The answer gives the line token by token, the record, the defaults filled in and other readings. A line or a name not understood answers 422 NOT_UNDERSTOOD with what was. */
+  quickAdd: QuickAddResult;
   /** POST /water: logs water intake. Logged on the caller's today (their time zone); `dayId` is never taken. */
   publicLogWater: PublicWaterLogged;
   /** POST /workouts: logs a training session. Logged on the caller's today (their time zone); `dayId` is never taken. */
@@ -2170,6 +2377,8 @@ export type Mutation = {
   publicLogSleep: PublicSleepLogged;
   /** POST /body-metrics: logs a body measurement. Logged on the caller's today (their time zone); `dayId` is never taken. */
   publicLogBodyMetrics: PublicBodyMetricsLogged;
+  /** POST /quick (201; 200 on a dry run). Quick add: one line of text ("write report tomorrow 9am ~90m #work", "coffee 3.50 eur #food from checking", "slept 7h20") becomes one record, written by its domain; `dryRun` writes nothing. The answer gives the line token by token, the record, the defaults filled in and other readings. A line or a name not understood answers 422 NOT_UNDERSTOOD with what was. Dates are the key owner's (their time zone). */
+  publicQuickAdd: QuickAddResult;
   /** Toggles a checklist item; `value` is kept when it becomes done. */
   toggleChecklistItem: ChecklistItem;
   updateDay: Day;
@@ -2291,6 +2500,23 @@ export type Mutation = {
   updateReadingSession: ReadingSession;
   /** Moves the book's currentPage back by what the session added; the READING item stays. */
   deleteReadingSession: Deleted;
+  /** At most 100 habits (archived ones count). */
+  createHabit: Habit;
+  /** The kind stays as made; a new schedule drops the old one's fields. */
+  updateHabit: Habit;
+  /** Deletes the habit with its entries and marks. */
+  deleteHabit: Deleted;
+  /** Off the day and week reads, its history kept. */
+  archiveHabit: Habit;
+  unarchiveHabit: Habit;
+  /** The listed habits first, in that order; answers all your habits in the new order. */
+  reorderHabits: Array<Habit>;
+  /** Logs an entry on a day (default today in your time zone); at most 50 a day per habit. */
+  logHabitEntry: HabitEntry;
+  /** Deletes an entry; XP its day earned is taken back when the day falls below the target. */
+  deleteHabitEntry: Deleted;
+  /** Marks a habit SKIP or REST on a day (null clears): the day keeps the streak. */
+  markHabitDay: HabitDay;
   /** `pictureUrl` is the id of one of your image files; relationshipType `friend` fires friend_added. */
   createPerson: Person;
   /** Changing relationshipType to `friend` fires friend_added. */
@@ -2506,6 +2732,13 @@ export type MutationRevokeConnectionArgs = {
 };
 
 
+export type MutationQuickAddArgs = {
+  text: Scalars['String']['input'];
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  locale?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationPublicLogWaterArgs = {
   volume: Scalars['Float']['input'];
   time?: InputMaybe<Scalars['DateTimeISO']['input']>;
@@ -2576,6 +2809,13 @@ export type MutationPublicLogBodyMetricsArgs = {
   bodyFat?: InputMaybe<Scalars['Float']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
   time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+};
+
+
+export type MutationPublicQuickAddArgs = {
+  text: Scalars['String']['input'];
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  locale?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -3110,6 +3350,77 @@ export type MutationDeleteReadingSessionArgs = {
 };
 
 
+export type MutationCreateHabitArgs = {
+  name: Scalars['String']['input'];
+  icon?: InputMaybe<Scalars['String']['input']>;
+  colour?: InputMaybe<Scalars['String']['input']>;
+  kind?: InputMaybe<HabitKind>;
+  unit?: InputMaybe<Scalars['String']['input']>;
+  target?: InputMaybe<Scalars['Float']['input']>;
+  schedule?: InputMaybe<HabitSchedule>;
+  weekdays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  timesPerPeriod?: InputMaybe<Scalars['Int']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type MutationUpdateHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  icon?: InputMaybe<Scalars['String']['input']>;
+  colour?: InputMaybe<Scalars['String']['input']>;
+  unit?: InputMaybe<Scalars['String']['input']>;
+  target?: InputMaybe<Scalars['Float']['input']>;
+  schedule?: InputMaybe<HabitSchedule>;
+  weekdays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  timesPerPeriod?: InputMaybe<Scalars['Int']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type MutationDeleteHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type MutationArchiveHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type MutationUnarchiveHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type MutationReorderHabitsArgs = {
+  habitIds: Array<Scalars['UUID']['input']>;
+};
+
+
+export type MutationLogHabitEntryArgs = {
+  habitId: Scalars['UUID']['input'];
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  date?: InputMaybe<Scalars['LocalDate']['input']>;
+  value?: InputMaybe<Scalars['Float']['input']>;
+  note?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteHabitEntryArgs = {
+  entryId: Scalars['UUID']['input'];
+};
+
+
+export type MutationMarkHabitDayArgs = {
+  habitId: Scalars['UUID']['input'];
+  dayId: Scalars['UUID']['input'];
+  mark?: InputMaybe<HabitDayMark>;
+};
+
+
 export type MutationCreatePersonArgs = {
   name: Scalars['String']['input'];
   relationshipType?: InputMaybe<Scalars['String']['input']>;
@@ -3470,6 +3781,57 @@ export type CreatedApiKey = {
 export type ApiKeyMessage = {
   id: Scalars['ID']['output'];
   message: Scalars['String']['output'];
+};
+
+/** What quick add understood and made. */
+export type QuickAddResult = {
+  text: Scalars['String']['output'];
+  dryRun: Scalars['Boolean']['output'];
+  /** Whether the record was written (false on a dry run). */
+  created: Scalars['Boolean']['output'];
+  /** task, recurring_task, habit, habit_entry, water, steps, sleep, mood, weight, expense, income, training, reading, social. */
+  kind: Scalars['String']['output'];
+  /** One sentence saying what is recorded. */
+  summary: Scalars['String']['output'];
+  record: QuickAddRecord;
+  /** The line token by token. */
+  tokens: Array<QuickAddToken>;
+  /** Each value the line did not give and the default filled in. */
+  assumptions: Array<Scalars['String']['output']>;
+  /** Other readings of the line, when it is ambiguous. */
+  alternatives: Array<QuickAddAlternative>;
+};
+
+/** The record written, or that would be written on a dry run. */
+export type QuickAddRecord = {
+  /** Its type: Task, WaterIntake, FinanceTransaction … */
+  type: Scalars['String']['output'];
+  /** Its id; null on a dry run. */
+  id?: Maybe<Scalars['String']['output']>;
+  /** Its fields as understood, names matched to ids. */
+  fields: Scalars['JSONObject']['output'];
+};
+
+/** A span of the line and what it was read as. */
+export type QuickAddToken = {
+  /** Offset of its first character. */
+  start: Scalars['Int']['output'];
+  /** Offset after its last character. */
+  end: Scalars['Int']['output'];
+  text: Scalars['String']['output'];
+  /** What it was read as ("date", "amount", "exercise", "keyword" …). */
+  meaning: Scalars['String']['output'];
+  /** The record field it fills. */
+  field?: Maybe<Scalars['String']['output']>;
+  /** The value it gave that field. */
+  value?: Maybe<Scalars['JSON']['output']>;
+};
+
+/** Another reading of the same line. */
+export type QuickAddAlternative = {
+  kind: Scalars['String']['output'];
+  summary: Scalars['String']['output'];
+  fields: Scalars['JSONObject']['output'];
 };
 
 export type PublicWaterLogged = {
