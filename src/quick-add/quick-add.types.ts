@@ -5,8 +5,16 @@ import { RequiredText } from '../core/validation/text.js';
 import { OneOf } from '../core/validation/choice.js';
 import { QUICK_ADD_LOCALES, type QuickAddLocale } from './dates.js';
 import { QUICK_TEXT_MAX } from './parse-line.js';
+import { QUICK_KINDS } from './draft.js';
 
 export { QUICK_TEXT_MAX };
+
+/** A token holds at least one character of the line. */
+export const QUICK_TOKENS_MAX = QUICK_TEXT_MAX;
+/** Other readings: one per kind at most (the parser keeps one reading of each kind). */
+export const QUICK_ALTERNATIVES_MAX = QUICK_KINDS.length;
+/** Defaults filled in: a builder and a writer add at most a few each (a happening's time and end, a glass's size …). */
+export const QUICK_ASSUMPTIONS_MAX = 10;
 
 @ArgsType()
 export class QuickAddArgs {
