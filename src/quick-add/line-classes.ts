@@ -110,7 +110,7 @@ function minutesBetween(from: string, to: string): number {
 }
 const logTime = (found: Found) => (found.date?.time ? { time: found.date.time } : {});
 
-/** Task-ish verbs and nouns: a line with these and a schedule is a recurring task rather than a habit. */
+/** Self-care and practice words: a line with one of these and a schedule (and no task marker) is a habit rather than a recurring task. */
 const HABIT_WORDS = /\b(floss|flossing|meditat\w*|journal\w*|stretch\w*|run|running|jog\w*|walk|walking|exercise|work\s*out|workout|yoga|pilates|gym|lift\w*|read|reading|study|studying|practi[cs]e\w*|pray\w*|skincare|vitamins?|supplements?|no\s+\w+|drink\s+water|water|cold\s+shower|push-?ups?|sit-?ups?|plank\w*|sleep\s+by|bed\s+by|wake\s+up|duolingo|piano|guitar|draw\w*|write|writing|gratitude|swim\w*|cycl\w*|bike|steps|brush\w*|teeth|make\s+(?:the\s+)?bed|tidy|declutter|language|spanish|french|german)\b/i;
 
 // ---------------------------------------------------------------- the table
