@@ -31,6 +31,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'live-budget': () => import('./scenarios/live-budget.js'),
   'recurrence-horizon': () => import('./scenarios/recurrence-horizon.js'),
   'scale-out': () => import('./scenarios/scale-out.js'),
+  'quick-add': () => import('./scenarios/quick-add.js'),
 };
 
 function parseArgs(argv: string[]) {

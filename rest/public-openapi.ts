@@ -61,10 +61,12 @@ export function buildPublicOpenApi(
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
       '401': ref('Unauthorized'),
       ...(route.referencesRecord ? { '404': ref('NotFound') } : {}),
+      ...(route.field === 'publicQuickAdd' ? { '422': ref('NotUnderstood') } : {}),
       '429': ref('RateLimited'),
       '500': ref('InternalError'),
     }),
     responses: {
+      NotUnderstood: errorResponse('NOT_UNDERSTOOD: quick add did not understand the line, or a name in it matches none or several of your own records; nothing was written. `details` holds `text`, `tokens` (each span: `start`, `end`, `text`, `meaning`, `field`, `value`), `unknown` (the spans not understood), and where a name was the trouble `kind`, `candidates` (`{ id, name }`) and `alternatives`.'),
       ValidationError: errorResponse(
         'VALIDATION_ERROR: the input failed validation; `details.errors` lists `{ path, message }` per field.',
         {},

@@ -27,6 +27,8 @@ export interface RestRoute {
    * repeated `generate`: HttpBridge.setStatus(200)); the OpenAPI documents describe both.
    */
   existingStatus?: 200;
+  /** What `existingStatus` means on this route, when it is not "it existed already" (quick add's dry run). */
+  existingStatusMeans?: string;
   /**
    * The answer's shape where the spec's table fixes one (rest/answer-shape.ts). Without it the answer is
    * Sofa's default: every field reachable within the surface's depth limit.

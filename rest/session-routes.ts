@@ -90,6 +90,9 @@ export const sessionRoutes: RouteTable = answeringFields(SPEC_FIELDS, {
   'Mutation.deletePerimeterTask': { method: 'DELETE', path: '/perimeter/tasks/:taskId' },
   'Mutation.setDayPerimeter': { method: 'POST', path: '/perimeter/:dayId' },
 
+  // Quick add (src/quick-add): one line of text, one record
+  'Mutation.quickAdd': { method: 'POST', path: '/quick', responseStatus: 201, existingStatus: 200, existingStatusMeans: 'Success of a dry run: what would be made, nothing written, `{ ok: true, data }`.' },
+
   // Settings
   'Query.settings': { method: 'GET', path: '/settings' },
   'Mutation.updateSettings': { method: 'PATCH', path: '/settings' },

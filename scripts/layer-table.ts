@@ -73,6 +73,10 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
     what: 'live updates: GraphQL subscriptions over WebSocket (graphql-ws), the event stream, their limits',
   },
   'src/portability/': { layer: 'cross-cutting features', what: 'export, import, account deletion' },
+  'src/quick-add/': {
+    layer: 'cross-cutting features',
+    what: 'quick add: one line of text read by a table of line classes (chrono-node for dates), written through the domain services',
+  },
   'src/reminders/': {
     layer: 'cross-cutting features',
     what: 'reminders and notifications: kinds, scanner, delivery engine, channels (web push, email, HTTP)',

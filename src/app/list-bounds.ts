@@ -21,6 +21,7 @@ import { ChecklistKey } from '../planning/checklist-key.js';
 import { DAY_ENTRIES_MAX, DAY_TRAINING_SESSIONS_MAX } from '../planning/day-record.entity.js';
 import { COLUMN_TASKS_MAX, MAX_COLUMNS, MAX_LINKS } from '../projects/projects.types.js';
 import { PUBLIC_SEARCH_MAX } from '../public-api/public.types.js';
+import { QUICK_ALTERNATIVES_MAX, QUICK_ASSUMPTIONS_MAX, QUICK_TOKENS_MAX } from '../quick-add/quick-add.types.js';
 import { PERSON_HAPPENINGS_SHOWN, IDS_MAX } from '../social/social.types.js';
 import { DAY_TASKS_MAX } from '../tasks/task.types.js';
 import { MAX_EXERCISES, MAX_SETS } from '../training/training.types.js';
@@ -51,6 +52,9 @@ export const LIST_BOUNDS: ListBounds = {
   'Query.passkeys': MAX_PASSKEYS,
   'Passkey.transports': KNOWN_TRANSPORTS.length,
   'Query.publicSearchExercises': PUBLIC_SEARCH_MAX,
+  'QuickAddResult.tokens': QUICK_TOKENS_MAX,
+  'QuickAddResult.alternatives': QUICK_ALTERNATIVES_MAX,
+  'QuickAddResult.assumptions': QUICK_ASSUMPTIONS_MAX,
   'Query.checklist': CHECKLIST_KEYS,
   'Query.agendaRange': MAX_AGENDA_ENTRIES,
   'Query.achievements': ACHIEVEMENTS.length,

@@ -48,6 +48,7 @@ import { GamificationLiveResolver } from '../gamification/gamification.live.js';
 import { NutritionLiveResolver } from '../nutrition/nutrition.live.js';
 import { ProjectsLiveResolver } from '../projects/projects.live.js';
 import { MyChangesResolver } from '../live/my-changes.resolver.js';
+import { QuickAddResolver } from '../quick-add/quick-add.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -60,6 +61,7 @@ export const resolvers: NonEmptyArray<Function> = [
   ApiKeyResolver,
   ConnectionResolver,
   PublicApiResolver,
+  QuickAddResolver,
   SettingsResolver,
   WeekResolver,
   DayResolver,

@@ -29,6 +29,8 @@ export type ErrorCode =
   // The connector: a name that fits several records, a tool outside the connection's grant.
   | 'AMBIGUOUS_NAME'
   | 'INSUFFICIENT_SCOPE'
+  // Quick add (src/quick-add): a line, or a name in it, that was not understood (422, with what was).
+  | 'NOT_UNDERSTOOD'
   // OpenID Connect sign-in (src/accounts/oidc/oidc-errors.ts): refused, the email's account needs its
   // password first, the identity provider unreachable (503) or answering nonsense (502).
   | 'OIDC_SIGN_IN_FAILED'

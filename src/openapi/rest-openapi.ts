@@ -46,6 +46,8 @@ export interface DescribedRoute {
   responseStatus?: number;
   /** A second success status, answered when the record already existed (a `generate` repeated). */
   existingStatus?: number;
+  /** What the second status means, when it is not "it existed already". */
+  existingStatusMeans?: string;
 }
 
 /** What a route takes, for choosing its error answers. */
@@ -624,7 +626,7 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
       ...(requestBody ? { requestBody } : {}),
       responses: {
         [status]: success,
-        ...(route.existingStatus ? { [String(route.existingStatus)]: { ...success, description: 'Success: it existed already and is answered as it is, `{ ok: true, data }`.' } } : {}),
+        ...(route.existingStatus ? { [String(route.existingStatus)]: { ...success, description: route.existingStatusMeans ?? 'Success: it existed already and is answered as it is, `{ ok: true, data }`.' } } : {}),
         ...options.errors(traits),
       },
     };

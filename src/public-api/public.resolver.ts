@@ -25,6 +25,9 @@ import {
   PUBLIC_SEARCH_MAX,
 } from './public.types.js';
 import { Service } from '../core/request-services.js';
+import { QuickAddService } from '../quick-add/quick-add.service.js';
+import { QuickAddArgs, QuickAddResult } from '../quick-add/quick-add.types.js';
+import { QUICK_ADD_DESCRIPTION } from '../quick-add/quick-add.resolver.js';
 
 /**
  * The caller of a Public API operation: the API key's owner on `/api/public/v1`, or the signed-in user
@@ -85,5 +88,13 @@ export class PublicApiResolver {
   @Mutation(() => PublicBodyMetricsLogged, { description: `POST /body-metrics: logs a body measurement. ${TODAY}` })
   publicLogBodyMetrics(@Args(() => PublicBodyMetricsArgs) args: PublicBodyMetricsArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicBodyMetricsLogged> {
     return publicApiService.logBodyMetrics(requirePublicCaller(ctx), args);
+  }
+
+  @Mutation(() => QuickAddResult, { description: `POST /quick (201; 200 on a dry run). ${QUICK_ADD_DESCRIPTION} Dates are the key owner's (their time zone).` })
+  async publicQuickAdd(@Args(() => QuickAddArgs) args: QuickAddArgs, @Service(QuickAddService) quickAdd: QuickAddService, @Ctx() ctx: AppContext): Promise<QuickAddResult> {
+    const caller = requirePublicCaller(ctx);
+    const answer = await quickAdd.add(caller.userId, args, { timezone: caller.timezone });
+    if (answer.dryRun) ctx.http.setStatus(200);
+    return answer;
   }
 }

@@ -2361,6 +2361,8 @@ export type Mutation = {
   narrowConnection: AssistantConnection;
   /** Revokes a connection: every token of the assistant stops working at once. */
   revokeConnection: Deleted;
+  /** POST /quick (201; 200 on a dry run). Quick add: one line of text ("write report tomorrow 9am ~90m #work", "coffee 3.50 eur #food from checking", "slept 7h20") becomes one record, written by its domain; `dryRun` writes nothing. The answer gives the line token by token, the record, the defaults filled in and other readings. A line or a name not understood answers 422 NOT_UNDERSTOOD with what was. */
+  quickAdd: QuickAddResult;
   /** POST /water: logs water intake. Logged on the caller's today (their time zone); `dayId` is never taken. */
   publicLogWater: PublicWaterLogged;
   /** POST /workouts: logs a training session. Logged on the caller's today (their time zone); `dayId` is never taken. */
@@ -2377,6 +2379,8 @@ export type Mutation = {
   publicLogSleep: PublicSleepLogged;
   /** POST /body-metrics: logs a body measurement. Logged on the caller's today (their time zone); `dayId` is never taken. */
   publicLogBodyMetrics: PublicBodyMetricsLogged;
+  /** POST /quick (201; 200 on a dry run). Quick add: one line of text ("write report tomorrow 9am ~90m #work", "coffee 3.50 eur #food from checking", "slept 7h20") becomes one record, written by its domain; `dryRun` writes nothing. The answer gives the line token by token, the record, the defaults filled in and other readings. A line or a name not understood answers 422 NOT_UNDERSTOOD with what was. Dates are the key owner's (their time zone). */
+  publicQuickAdd: QuickAddResult;
   /** Toggles a checklist item; `value` is kept when it becomes done. */
   toggleChecklistItem: ChecklistItem;
   updateDay: Day;
@@ -2730,6 +2734,13 @@ export type MutationRevokeConnectionArgs = {
 };
 
 
+export type MutationQuickAddArgs = {
+  text: Scalars['String']['input'];
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  locale?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type MutationPublicLogWaterArgs = {
   volume: Scalars['Float']['input'];
   time?: InputMaybe<Scalars['DateTimeISO']['input']>;
@@ -2800,6 +2811,13 @@ export type MutationPublicLogBodyMetricsArgs = {
   bodyFat?: InputMaybe<Scalars['Float']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
   time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+};
+
+
+export type MutationPublicQuickAddArgs = {
+  text: Scalars['String']['input'];
+  dryRun?: InputMaybe<Scalars['Boolean']['input']>;
+  locale?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -3770,6 +3788,57 @@ export type CreatedApiKey = {
 export type ApiKeyMessage = {
   id: Scalars['ID']['output'];
   message: Scalars['String']['output'];
+};
+
+/** What quick add understood and made. */
+export type QuickAddResult = {
+  text: Scalars['String']['output'];
+  dryRun: Scalars['Boolean']['output'];
+  /** Whether the record was written (false on a dry run). */
+  created: Scalars['Boolean']['output'];
+  /** task, recurring_task, habit, habit_entry, water, steps, sleep, mood, weight, expense, income, training, reading, social. */
+  kind: Scalars['String']['output'];
+  /** One sentence saying what is recorded. */
+  summary: Scalars['String']['output'];
+  record: QuickAddRecord;
+  /** The line token by token. */
+  tokens: Array<QuickAddToken>;
+  /** Each value the line did not give and the default filled in. */
+  assumptions: Array<Scalars['String']['output']>;
+  /** Other readings of the line, when it is ambiguous. */
+  alternatives: Array<QuickAddAlternative>;
+};
+
+/** The record written, or that would be written on a dry run. */
+export type QuickAddRecord = {
+  /** Its type: Task, WaterIntake, FinanceTransaction … */
+  type: Scalars['String']['output'];
+  /** Its id; null on a dry run. */
+  id?: Maybe<Scalars['String']['output']>;
+  /** Its fields as understood, names matched to ids. */
+  fields: Scalars['JSONObject']['output'];
+};
+
+/** A span of the line and what it was read as. */
+export type QuickAddToken = {
+  /** Offset of its first character. */
+  start: Scalars['Int']['output'];
+  /** Offset after its last character. */
+  end: Scalars['Int']['output'];
+  text: Scalars['String']['output'];
+  /** What it was read as ("date", "amount", "exercise", "keyword" …). */
+  meaning: Scalars['String']['output'];
+  /** The record field it fills. */
+  field?: Maybe<Scalars['String']['output']>;
+  /** The value it gave that field. */
+  value?: Maybe<Scalars['JSON']['output']>;
+};
+
+/** Another reading of the same line. */
+export type QuickAddAlternative = {
+  kind: Scalars['String']['output'];
+  summary: Scalars['String']['output'];
+  fields: Scalars['JSONObject']['output'];
 };
 
 export type PublicWaterLogged = {

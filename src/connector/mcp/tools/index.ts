@@ -18,6 +18,7 @@ import { gamificationTools } from './gamification.tools.js';
 import { remindersTools } from './reminders.tools.js';
 import type { ConnectorTool } from './tool.js';
 import { wellnessTools } from './wellness.tools.js';
+import { quickAddTools } from './quick-add.tools.js';
 
 /**
  * Every tool the connector offers, one list per domain file (`<domain>.tools.ts`). A new domain adds
@@ -43,6 +44,7 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   projectsTools,
   financeTools,
   remindersTools,
+  quickAddTools,
 ];
 
 export function connectorTools(): ConnectorTool[] {
