@@ -47,6 +47,7 @@ import { GamificationLiveResolver } from '../gamification/gamification.live.js';
 import { NutritionLiveResolver } from '../nutrition/nutrition.live.js';
 import { ProjectsLiveResolver } from '../projects/projects.live.js';
 import { MyChangesResolver } from '../live/my-changes.resolver.js';
+import { InsightResolver } from '../insights/insights.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -127,6 +128,8 @@ export const resolvers: NonEmptyArray<Function> = [
   // Reminders and notifications
   ReminderResolver,
   NotificationResolver,
+  // Insights: findings across the domains, weekly summary, this day last year
+  InsightResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,
