@@ -1,3 +1,4 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { findPage } from '../core/database/find-page.js';
 import { NotFoundError } from '../core/errors.js';
@@ -13,6 +14,8 @@ import { summaryRange, weeklySummary, type WeeklySummary } from './weekly-summar
 export interface InsightFilter extends PageArgs {
   /** Only insights with this metric as condition or outcome. */
   metric?: InsightMetric | null;
+  /** Only insights whose two metrics are both among these (an assistant's grant). */
+  within?: readonly InsightMetric[];
 }
 
 /**
@@ -24,7 +27,9 @@ export class InsightService {
 
   /** The person's insights, strongest first (smallest q, then largest |rho|). */
   list(userId: string, filter: InsightFilter = {}): Promise<Page<Insight>> {
-    const where = filter.metric ? { userId, $or: [{ condition: filter.metric }, { outcome: filter.metric }] } : { userId };
+    const where: FilterQuery<Insight> = { userId };
+    if (filter.metric) where.$or = [{ condition: filter.metric }, { outcome: filter.metric }];
+    if (filter.within) Object.assign(where, { condition: { $in: [...filter.within] }, outcome: { $in: [...filter.within] } });
     return findPage(this.em, Insight, where, { q: 'asc', rho: 'desc', id: 'asc' }, filter);
   }
 

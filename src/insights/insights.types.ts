@@ -58,6 +58,9 @@ export class InsightMetricChange {
 
   @Field(() => Int, { description: 'Days of this week with a value.' })
   daysLogged!: number;
+
+  @Field(() => String, { nullable: true, description: 'What rose or fell, in a sentence; null when steady or unknown.' })
+  sentence!: string | null;
 }
 
 @ObjectType({ simpleResolvers: true })

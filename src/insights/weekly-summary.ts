@@ -23,6 +23,8 @@ export interface MetricChange {
   change: number | null;
   direction: TrendDirection;
   daysLogged: number;
+  /** What rose or fell, in a sentence; null when steady or unknown. */
+  sentence: string | null;
 }
 
 export interface Streak {
@@ -109,9 +111,11 @@ export function weeklySummary(rows: readonly AggregateRow[], date: string, today
       change = thisWeek - previous;
       const needed = Math.max(metric.minChange, RELATIVE_CHANGE * Math.abs(previous));
       direction = Math.abs(change) < needed ? 'steady' : change > 0 ? 'rose' : 'fell';
-      changes.push({ metric: metric.key, label: metric.label, thisWeek, previousWeek: previous, change, direction, daysLogged: now.logged });
-    } else if (now.logged || before.logged) {
-      changes.push({ metric: metric.key, label: metric.label, thisWeek: now.mean, previousWeek: before.mean, change, direction, daysLogged: now.logged });
+      const entry: MetricChange = { metric: metric.key, label: metric.label, thisWeek, previousWeek: previous, change, direction, daysLogged: now.logged, sentence: null };
+      if (direction === 'rose' || direction === 'fell') entry.sentence = changeSentence(metric, entry);
+      changes.push(entry);
+    } else if (metric.kind === 'measure' && (now.logged || before.logged)) {
+      changes.push({ metric: metric.key, label: metric.label, thisWeek: now.mean, previousWeek: before.mean, change, direction, daysLogged: now.logged, sentence: null });
     }
   }
   const streaks: Streak[] = [];
@@ -125,8 +129,6 @@ export function weeklySummary(rows: readonly AggregateRow[], date: string, today
     }
   }
   streaks.sort((a, b) => b.days - a.days);
-  const byKey = new Map(metrics.map((m) => [m.key, m]));
-  const moved = changes.filter((c) => c.direction === 'rose' || c.direction === 'fell');
   return {
     weekStart: range.weekStart,
     weekEnd: range.weekEnd,
@@ -135,6 +137,26 @@ export function weeklySummary(rows: readonly AggregateRow[], date: string, today
     rose: changes.filter((c) => c.direction === 'rose').map((c) => c.metric),
     fell: changes.filter((c) => c.direction === 'fell').map((c) => c.metric),
     streaks,
-    sentences: [...moved.map((c) => changeSentence(byKey.get(c.metric)!, c)), ...streaks.map((s) => s.sentence)],
+    sentences: [...changes.flatMap((c) => (c.sentence ? [c.sentence] : [])), ...streaks.map((s) => s.sentence)],
   };
+}
+
+/**
+ * The week in one line for a notification (the evening review): "This week: sleep up, steps down.
+ * Streak: logged your mood 12 days in a row." Null when nothing moved and no streak runs.
+ */
+export function weekLine(summary: WeeklySummary, metrics: readonly MetricDefinition[] = METRICS): string | null {
+  const byKey = new Map(metrics.map((m) => [m.key, m]));
+  const moved = summary.metrics
+    .filter((m) => m.direction === 'rose' || m.direction === 'fell')
+    .map((m) => {
+      const later = byKey.get(m.metric)?.lowIsCondition;
+      return `${m.label} ${m.direction === 'rose' ? (later ? 'later' : 'up') : later ? 'earlier' : 'down'}`;
+    });
+  const streak = summary.streaks[0];
+  const parts = [
+    moved.length ? `This week: ${moved.join(', ')}.` : null,
+    streak ? `Streak: ${byKey.get(streak.metric)?.streak ?? streak.label} ${streak.days} days in a row.` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(' ') : null;
 }

@@ -15,6 +15,7 @@ import { projectsTools } from './projects.tools.js';
 import { financeTools } from './finance.tools.js';
 import { gamificationTools } from './gamification.tools.js';
 import { remindersTools } from './reminders.tools.js';
+import { insightsTools } from './insights.tools.js';
 import type { ConnectorTool } from './tool.js';
 import { wellnessTools } from './wellness.tools.js';
 
@@ -41,6 +42,7 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   projectsTools,
   financeTools,
   remindersTools,
+  insightsTools,
 ];
 
 export function connectorTools(): ConnectorTool[] {
