@@ -30,6 +30,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'real-exports': () => import('./scenarios/real-exports.js'),
   'live-budget': () => import('./scenarios/live-budget.js'),
   'recurrence-horizon': () => import('./scenarios/recurrence-horizon.js'),
+  insights: () => import('./scenarios/insights.js'),
 };
 
 function parseArgs(argv: string[]) {

@@ -26,7 +26,7 @@ const NOT_CLONED = new Set(['users', 'login_sessions', 'api_keys', 'auth_tokens'
  * (md5(old id, new user)), so relations between the copied rows hold. Foreign-key triggers are off
  * during the copy (session_replication_role), which is why the ids must be consistent by construction.
  */
-async function cloneUsers(databaseUrl: string, templateId: string, count: number): Promise<string[]> {
+export async function cloneUsers(databaseUrl: string, templateId: string, count: number): Promise<string[]> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {

@@ -7,6 +7,8 @@ import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { generateWeeks, runNight, seeded, setDays } from './insights.test-helpers.js';
 import { REBUILD_DAYS } from './nightly-insights.js';
+import { unzip } from '../../test/support/zip.js';
+import { getBytes, pathOf, runExport } from '../portability/export/export.test-helpers.js';
 
 /**
  * Insights through HTTP on the real database: the aggregates read what the domains hold, the nightly
@@ -30,7 +32,7 @@ async function ok(res: Promise<{ status: number; text?: string; body: any }>, st
 }
 
 /** A person with 70 days where sleep drives mood (planted) and energy is noise; answers their id and client. */
-async function plantedPerson(): Promise<{ client: HttpClient; id: string }> {
+async function plantedPerson(): Promise<{ client: HttpClient; id: string; password: string }> {
   const person = await signUp(app.url);
   const from = addDays(today, -70);
   await generateWeeks(person.client, from, today);
@@ -229,4 +231,27 @@ describe('weekly summary', () => {
     expect(gql.body.data.insightsWeeklySummary.rose).toEqual(['sleepHours']);
     expectValidation(await client.get('/api/v1/insights/weekly-summary?date=2026-13-01'));
   });
+});
+
+describe('the account', () => {
+  it("exports the person's insights and days, and takes them when it is deleted", async () => {
+    const person = await plantedPerson();
+    const { id, client } = person;
+    await runNight(app, tomorrowNight, [id]);
+    const stored = (await client.get('/api/v1/insights')).body.data;
+    expect(stored.length).toBeGreaterThan(0);
+    const finished = await runExport(client);
+    expect(finished.status).toBe('done');
+    const zip = await getBytes(client, pathOf(finished.url!));
+    const data = JSON.parse((await unzip(zip.body)).get('data.json')!.toString('utf8'));
+    expect(data.insights.insights.map((i: any) => i.id).sort()).toEqual(stored.map((i: any) => i.id).sort());
+    expect(data.insights.insights[0]).toMatchObject({ sentence: expect.any(String), days: expect.any(Array) });
+    expect(data.insights.days.length).toBeGreaterThanOrEqual(70);
+
+    const res = await client.delete('/api/v1/account', { body: { password: person.password } });
+    expect(res.status, res.text).toBe(200);
+    for (const table of ['insights', 'insight_days', 'insight_runs']) {
+      expect(await sql(app.databaseUrl, `select id from ${table} where user_id = $1`, [id])).toEqual([]);
+    }
+  }, 120_000);
 });
