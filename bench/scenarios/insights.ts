@@ -81,7 +81,7 @@ interface NightResult {
 
 /** Runs the job until nobody is due at `now`, measuring it. */
 async function night(label: string, em: Parameters<typeof runNightlyInsights>[0], now: Date): Promise<NightResult> {
-  const total: NightlyRun = { people: 0, days: 0, tests: 0, insights: 0, batches: 0, more: true };
+  const total: NightlyRun = { people: 0, days: 0, tests: 0, insights: 0, batches: 0, slowestPersonMs: 0, more: true };
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -93,6 +93,7 @@ async function night(label: string, em: Parameters<typeof runNightlyInsights>[0]
     const run = await runNightlyInsights(em.fork(), { now });
     runs++;
     for (const key of ['people', 'days', 'tests', 'insights', 'batches'] as const) total[key] += run[key];
+    total.slowestPersonMs = Math.max(total.slowestPersonMs, run.slowestPersonMs);
     total.more = run.more;
   }
   const seconds = (performance.now() - started) / 1000;
@@ -139,8 +140,8 @@ async function run(ctx: ScenarioContext) {
     const second = await night('next night (the last weeks)', orm.em, new Date(`${addDays(today, 2)}T04:00:00.000Z`));
     console.log('');
     printTable(
-      ['night', 'people', 'person-days written', 'tests', 'insights', 'batches', 'job runs', 'seconds', 'CPU s (this process)', 'peak RSS MB', 'max loop delay ms'],
-      [first, second].map((n) => [n.label, n.run.people, n.run.days, n.run.tests, n.run.insights, n.run.batches, n.runs, round(n.seconds, 1), round(n.cpuSeconds, 1), round(n.peakRssMb, 0), round(n.maxLoopDelayMs, 0)]),
+      ['night', 'people', 'person-days written', 'tests', 'insights', 'batches', 'job runs', 'seconds', 'CPU s (this process)', 'peak RSS MB', 'max loop delay ms', 'slowest person ms'],
+      [first, second].map((n) => [n.label, n.run.people, n.run.days, n.run.tests, n.run.insights, n.run.batches, n.runs, round(n.seconds, 1), round(n.cpuSeconds, 1), round(n.peakRssMb, 0), round(n.maxLoopDelayMs, 0), round(n.run.slowestPersonMs, 0)]),
     );
     console.log(`load average ${loadavg().map((l) => round(l, 1)).join(' ')} (2 cores here; a busy machine stretches the seconds)`);
     return { people: PEOPLE, days: DAYS, rows: counts, nights: [first, second] };

@@ -54,6 +54,8 @@ export interface NightlyRun {
   tests: number;
   insights: number;
   batches: number;
+  /** The longest one person's tests held the event loop (ms): the 50 ms rule. */
+  slowestPersonMs: number;
   /** Stopped at the batch cap (or asked to stop) with people possibly still due. */
   more: boolean;
 }
@@ -73,11 +75,11 @@ export function rangeOf(person: DuePerson): AggregateRange {
  * between people), replace their insights and mark them done for their local date; commit. Either all
  * of it is committed or none: a restart repeats nothing a committed batch did and redoes the rest.
  */
-async function runBatch(em: EntityManager, now: Date, options: NightlyOptions): Promise<{ people: number; days: number; tests: number; insights: number }> {
+async function runBatch(em: EntityManager, now: Date, options: NightlyOptions): Promise<{ people: number; days: number; tests: number; insights: number; slowestPersonMs: number }> {
   return em.transactional(async (tx) => {
     const limit = options.batchPeople ?? BATCH_PEOPLE;
     const people = await claimDuePeople(tx, now, NIGHTLY_LOCAL_TIME, DEFAULT_TIMEZONE, limit, options.onlyUserIds ?? null);
-    if (!people.length) return { people: 0, days: 0, tests: 0, insights: 0 };
+    if (!people.length) return { people: 0, days: 0, tests: 0, insights: 0, slowestPersonMs: 0 };
     const ranges = people.map(rangeOf);
     const days = await rebuildAggregates(tx, ranges);
     const rows = await storedAggregates(tx, ranges.map((r) => ({ userId: r.userId, from: r.keepFrom })));
@@ -91,8 +93,11 @@ async function runBatch(em: EntityManager, now: Date, options: NightlyOptions): 
     const runs = [];
     let tests = 0;
     let insights = 0;
+    let slowestPersonMs = 0;
     for (const person of people) {
+      const started = performance.now();
       const result: InsightResult = findInsights(byPerson.get(person.userId) ?? []);
+      slowestPersonMs = Math.max(slowestPersonMs, performance.now() - started);
       found.push({ userId: person.userId, findings: result.findings });
       runs.push({ userId: person.userId, runDate: person.today, aggregatedThrough: addDays(person.today, -1), tests: result.tests.length, found: result.findings.length });
       tests += result.tests.length;
@@ -101,7 +106,7 @@ async function runBatch(em: EntityManager, now: Date, options: NightlyOptions): 
     }
     await replaceInsights(tx, found, now);
     await finishRuns(tx, runs);
-    return { people: people.length, days, tests, insights };
+    return { people: people.length, days, tests, insights, slowestPersonMs };
   });
 }
 
@@ -113,7 +118,7 @@ async function runBatch(em: EntityManager, now: Date, options: NightlyOptions): 
  */
 export async function runNightlyInsights(em: EntityManager, options: NightlyOptions = {}): Promise<NightlyRun> {
   const now = options.now ?? new Date();
-  const run: NightlyRun = { people: 0, days: 0, tests: 0, insights: 0, batches: 0, more: false };
+  const run: NightlyRun = { people: 0, days: 0, tests: 0, insights: 0, batches: 0, slowestPersonMs: 0, more: false };
   await ensureRunRows(em.fork());
   const maxBatches = options.maxBatches ?? BATCHES_PER_RUN;
   const limit = options.batchPeople ?? BATCH_PEOPLE;
@@ -125,6 +130,7 @@ export async function runNightlyInsights(em: EntityManager, options: NightlyOpti
     run.days += result.days;
     run.tests += result.tests;
     run.insights += result.insights;
+    run.slowestPersonMs = Math.max(run.slowestPersonMs, result.slowestPersonMs);
     if (result.people < limit) return run;
     await nextTurn();
   }
