@@ -181,6 +181,24 @@ export const sessionRoutes: RouteTable = {
   'Mutation.updateSocialHappening': { method: 'PATCH', path: '/social-happenings/:happeningId' },
   'Mutation.deleteSocialHappening': { method: 'DELETE', path: '/social-happenings/:happeningId' },
 
+  // Habits (issue 37; docs/habits.md). Literal paths (/habits/streaks, /habits/day/…) win over /habits/:habitId.
+  'Query.habits': { method: 'GET', path: '/habits' },
+  'Mutation.createHabit': { method: 'POST', path: '/habits', responseStatus: 201 },
+  'Mutation.reorderHabits': { method: 'POST', path: '/habits/reorder' },
+  'Query.habitStreaks': { method: 'GET', path: '/habits/streaks' },
+  'Query.habitsOnDay': { method: 'GET', path: '/habits/day/:dayId' },
+  'Query.habitsInWeek': { method: 'GET', path: '/habits/week/:startDate' },
+  'Mutation.deleteHabitEntry': { method: 'DELETE', path: '/habits/entries/:entryId' },
+  'Query.habit': { method: 'GET', path: '/habits/:habitId' },
+  'Mutation.updateHabit': { method: 'PATCH', path: '/habits/:habitId' },
+  'Mutation.deleteHabit': { method: 'DELETE', path: '/habits/:habitId' },
+  'Mutation.archiveHabit': { method: 'POST', path: '/habits/:habitId/archive' },
+  'Mutation.unarchiveHabit': { method: 'POST', path: '/habits/:habitId/unarchive' },
+  'Query.habitStreak': { method: 'GET', path: '/habits/:habitId/streak' },
+  'Query.habitEntries': { method: 'GET', path: '/habits/:habitId/entries' },
+  'Mutation.logHabitEntry': { method: 'POST', path: '/habits/:habitId/entries', responseStatus: 201 },
+  'Mutation.markHabitDay': { method: 'POST', path: '/habits/:habitId/days/:dayId/mark' },
+
   // Finance: accounts and transactions (GET /transactions/export is a CSV route: src/app/hand-written-routes.ts)
   'Query.accounts': { method: 'GET', path: '/accounts' },
   'Mutation.createAccount': { method: 'POST', path: '/accounts', responseStatus: 201 },

@@ -57,6 +57,7 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
   'src/body/': { layer: 'domains', what: 'body measurements, progress photos' },
   'src/brain/': { layer: 'domains', what: 'notes, databases, forms (and their public routes), search, stats, export' },
   'src/finance/': { layer: 'domains', what: 'accounts, transactions, recurring bookings, CSV export' },
+  'src/habits/': { layer: 'domains', what: 'habits of one\'s own: schedules and quotas, entries, day marks, states, streaks' },
   'src/journal/': { layer: 'domains', what: 'journal entries and questions' },
   'src/nutrition/': { layer: 'domains', what: 'meal templates, dinner plans, grocery lists' },
   'src/projects/': { layer: 'domains', what: 'projects, board columns, project tasks, deadlines, tags' },

@@ -45,7 +45,9 @@ export function agendaFeedRoutes(deps: AppDeps, stores: LimiterStores): Router {
         return;
       }
       if (await limits.tokenLimited(feed.userId, res)) return;
-      const contents = await feeds.contents(feed);
+      // Opt-in parts of the feed, named in its query string (`?include=habits`).
+      const include = typeof req.query.include === 'string' ? req.query.include.split(',') : [];
+      const contents = await feeds.contents(feed, new Date(), { habits: include.includes('habits') });
       const etag = `"${contents.etag}"`;
       res.setHeader('ETag', etag);
       res.setHeader('Last-Modified', contents.changedAt.toUTCString());

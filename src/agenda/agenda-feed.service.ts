@@ -5,7 +5,10 @@ import { feedRowByTokenHash, saveFeedFingerprint, upsertFeedToken } from './agen
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { iCalDateRule } from '../core/recurrence/recurrence.js';
 import { AgendaService, type AgendaSeries } from './agenda.service.js';
-import type { AgendaEntry } from './agenda.types.js';
+import { AgendaEntryType, type AgendaEntry } from './agenda.types.js';
+import { HABITS_MAX } from '../habits/habit-limits.js';
+import { calendarRuleOf } from '../habits/habit-schedule.js';
+import { HabitService } from '../habits/habit.service.js';
 
 /** The feed covers the last and the next 90 days (operations.md "Agenda"). */
 export const FEED_WINDOW_DAYS = 90;
@@ -24,6 +27,24 @@ function foldLongLines(text: string, foldLines: (line: string) => string): strin
     .split('\r\n')
     .map((line) => (line.length > 18 && Buffer.byteLength(line) > 74 ? foldLines(line) : line))
     .join('\r\n');
+}
+
+/** What a feed URL opts into (its query string). */
+export interface FeedOptions {
+  /** `?include=habits`: each active habit as an all-day series (issue 37). */
+  habits?: boolean;
+}
+
+/**
+ * The person's active habits (at most HABITS_MAX) as all-day series: each written once with its RRULE
+ * (habit-schedule.ts `calendarRuleOf`: a quota as a weekly or monthly reminder of it).
+ */
+async function habitSeries(em: EntityManager, userId: string): Promise<AgendaSeries[]> {
+  const habits = await new HabitService(em).list(userId, { limit: HABITS_MAX });
+  return habits.items.map((habit) => {
+    const { rule, start, title } = calendarRuleOf(habit);
+    return { key: `habit-${habit.id}`, type: AgendaEntryType.habit, sourceId: habit.id, title, recurrence: { rule, start } };
+  });
 }
 
 export interface FeedRecord {
@@ -87,11 +108,12 @@ export class AgendaFeedService {
    * give the same ETag, an added, changed or deleted one (or another time zone) a new one. The time the
    * fingerprint last changed is kept with the feed (its Last-Modified): one write when it changes.
    */
-  async contents(feed: FeedRecord, now = new Date()): Promise<FeedContents> {
+  async contents(feed: FeedRecord, now = new Date(), options: FeedOptions = {}): Promise<FeedContents> {
     const start = new Date(now.getTime() - FEED_WINDOW_DAYS * 86_400_000);
     const end = new Date(now.getTime() + FEED_WINDOW_DAYS * 86_400_000);
     const { entries, series, timezone } = await AgendaService.read(this.em, feed.userId, { start, end }, { everySeries: true });
-    const hash = createHash('sha256').update(`${FEED_FORMAT}\n${timezone}\n`);
+    if (options.habits) series.push(...(await habitSeries(this.em, feed.userId)));
+    const hash = createHash('sha256').update(`${FEED_FORMAT}\n${timezone}\n${options.habits ? 'habits\n' : ''}`);
     for (const e of entries) hash.update(`${e.id}\t${e.type}\t${e.title}\t${e.start.getTime()}\t${e.end?.getTime() ?? ''}\t${e.allDay}\n`);
     // A rule's dates past the window change the feed too (its RRULE), not only those in it.
     for (const s of series) hash.update(`${s.key}\t${s.title}\t${s.recurrence.start}\t${s.recurrence.rule}\t${(s.recurrence.exceptions ?? []).join(',')}\n`);

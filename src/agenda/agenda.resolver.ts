@@ -3,7 +3,7 @@ import type { AppContext } from '../core/context.js';
 import { CurrentUserId } from '../core/current-user.js';
 import { AgendaFeedService, feedPath } from './agenda-feed.service.js';
 import { AgendaService, MAX_AGENDA_ENTRIES } from './agenda.service.js';
-import { AgendaEntry, AgendaFeedUrl, AgendaRangeArgs } from './agenda.types.js';
+import { AgendaEntry, AgendaFeedUrl, AgendaRangeArgs, CreateAgendaFeedArgs } from './agenda.types.js';
 import { Service } from '../core/request-services.js';
 
 @Authorized()
@@ -19,9 +19,16 @@ export class AgendaResolver {
     return AgendaService.range(ctx.em, userId, args);
   }
 
-  @Mutation(() => AgendaFeedUrl, { description: 'A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on.' })
-  async createAgendaFeed(@CurrentUserId() userId: string, @Service(AgendaFeedService) agendaFeedService: AgendaFeedService, @Ctx() ctx: AppContext): Promise<AgendaFeedUrl> {
+  @Mutation(() => AgendaFeedUrl, {
+    description: 'A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on. includeHabits: the URL also carries your active habits (`?include=habits`).',
+  })
+  async createAgendaFeed(
+    @Args(() => CreateAgendaFeedArgs) args: CreateAgendaFeedArgs,
+    @CurrentUserId() userId: string,
+    @Service(AgendaFeedService) agendaFeedService: AgendaFeedService,
+    @Ctx() ctx: AppContext,
+  ): Promise<AgendaFeedUrl> {
     const token = await agendaFeedService.rotate(userId);
-    return { url: `${ctx.deps.config.baseUrl}${feedPath(token)}` };
+    return { url: `${ctx.deps.config.baseUrl}${feedPath(token)}${args.includeHabits ? '?include=habits' : ''}` };
   }
 }

@@ -15,6 +15,8 @@ export enum AgendaEntryType {
   meditation = 'meditation',
   /** A person's birthday, every year (all-day). */
   birthday = 'birthday',
+  /** A habit's due days (the calendar feed, when asked for: `?include=habits`). */
+  habit = 'habit',
 }
 
 registerEnumType(AgendaEntryType, { name: 'AgendaEntryType', description: 'Which domain an agenda entry comes from.' });
@@ -69,4 +71,10 @@ export class AgendaRangeArgs {
 export class AgendaFeedUrl {
   @Field(() => String, { description: 'The secret iCalendar URL; creating a new one makes the previous answer 404.' })
   url!: string;
+}
+
+@ArgsType()
+export class CreateAgendaFeedArgs {
+  @Field(() => Boolean, { nullable: true, description: 'The feed also shows your active habits as all-day series (default false).' })
+  includeHabits?: boolean;
 }

@@ -47,6 +47,9 @@ import { JournalQuestion } from '../journal/journal-question.entity.js';
 import { JournalEntry } from '../journal/journal-entry.entity.js';
 import { Book } from '../reading/book.entity.js';
 import { ReadingSession } from '../reading/reading-session.entity.js';
+import { Habit } from '../habits/habit.entity.js';
+import { HabitEntry } from '../habits/habit-entry.entity.js';
+import { HabitDayMarkRecord } from '../habits/habit-day-mark.entity.js';
 import { Tag } from '../projects/tag.entity.js';
 import { Project } from '../projects/project.entity.js';
 import { BoardColumn } from '../projects/board-column.entity.js';
@@ -136,6 +139,10 @@ export const entities = [
   // Books and reading
   Book,
   ReadingSession,
+  // Habits
+  Habit,
+  HabitEntry,
+  HabitDayMarkRecord,
   // Projects, boards, deadlines, tags
   Tag,
   Project,

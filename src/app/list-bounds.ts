@@ -15,6 +15,7 @@ import { MAX_CHANGES_PER_BATCH } from '../core/live/change-collector.js';
 import { VariantName } from '../files/file-kinds.js';
 import { ACHIEVEMENTS } from '../gamification/achievement-catalog.seed.js';
 import { SHOP_ITEMS } from '../gamification/shop-catalog.seed.js';
+import { HABITS_MAX } from '../habits/habit-limits.js';
 import { LIST_ITEMS_MAX, MAX_INGREDIENTS } from '../nutrition/nutrition.types.js';
 import { ChecklistKey } from '../planning/checklist-key.js';
 import { DAY_ENTRIES_MAX, DAY_TRAINING_SESSIONS_MAX } from '../planning/day-record.entity.js';
@@ -103,4 +104,10 @@ export const LIST_BOUNDS: ListBounds = {
   'BrainReindexResult.types': BRAIN_SEARCH_SOURCES.length,
   'Mutation.setDayPerimeter': PERIMETER_MAX,
   'Mutation.generateDinnerWeek': DAYS_PER_WEEK,
+  // Habits: a person holds at most HABITS_MAX (archived ones included).
+  'Day.habits': HABITS_MAX,
+  'Week.habits': HABITS_MAX,
+  'HabitWeek.days': DAYS_PER_WEEK,
+  'Habit.weekdays': DAYS_PER_WEEK,
+  'Mutation.reorderHabits': HABITS_MAX,
 };

@@ -12,6 +12,7 @@ import { createJournalLoaders, JOURNAL_DAY_FIELDS } from '../journal/journal.loa
 import { createReadingLoaders, READING_DAY_FIELDS } from '../reading/reading.loaders.js';
 import { createProjectsLoaders } from '../projects/projects.loaders.js';
 import { createSocialLoaders, SOCIAL_DAY_FIELDS } from '../social/social.loaders.js';
+import { createHabitsLoaders, HABITS_DAY_FIELDS } from '../habits/habits.loaders.js';
 import type { DayFieldSources } from '../planning/day-fields.js';
 import { PLANNING_DAY_FIELDS } from '../planning/day-fields.js';
 import { followDayFields } from '../planning/planning.live.js';
@@ -31,6 +32,7 @@ export const DAY_FIELD_SOURCES: DayFieldSources = {
   ...JOURNAL_DAY_FIELDS,
   ...READING_DAY_FIELDS,
   ...SOCIAL_DAY_FIELDS,
+  ...HABITS_DAY_FIELDS,
 };
 followDayFields(DAY_FIELD_SOURCES);
 
@@ -58,6 +60,7 @@ export function createLoaders(em: EntityManager) {
   const reading = lazy(() => createReadingLoaders(em));
   const projects = lazy(() => createProjectsLoaders(em));
   const social = lazy(() => createSocialLoaders(em));
+  const habits = lazy(() => createHabitsLoaders(em, async (userId) => (await settings().byUserId.load(userId)).timezone));
   return {
     get planning() {
       return planning();
@@ -97,6 +100,9 @@ export function createLoaders(em: EntityManager) {
     },
     get social() {
       return social();
+    },
+    get habits() {
+      return habits();
     },
   };
 }

@@ -31,6 +31,7 @@ import { GroceryListResolver } from '../nutrition/grocery-list.resolver.js';
 import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from '../journal/journal.resolver.js';
 import { BoardColumnResolver, BoardResolver, DeadlineResolver, ProjectResolver, ProjectTaskResolver, TagResolver } from '../projects/projects.resolver.js';
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from '../reading/reading.resolver.js';
+import { DayHabitsResolver, HabitEntryResolver, HabitResolver, WeekHabitsResolver } from '../habits/habit.resolver.js';
 import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from '../social/social.resolver.js';
 import { FinanceAccountResolver, FinanceTransactionResolver } from '../finance/finance.resolver.js';
 import { AgendaResolver } from '../agenda/agenda.resolver.js';
@@ -97,6 +98,11 @@ export const resolvers: NonEmptyArray<Function> = [
   ReadingSessionResolver,
   DayReadingResolver,
   ChecklistBookResolver,
+  // Habits
+  HabitResolver,
+  HabitEntryResolver,
+  DayHabitsResolver,
+  WeekHabitsResolver,
   // Projects, boards, deadlines, tags
   TagResolver,
   ProjectResolver,

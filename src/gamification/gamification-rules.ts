@@ -13,6 +13,8 @@ export const XP = {
   reading: 10,
   meditation: 10,
   journal: 5,
+  /** A habit's day reaching its target earns what a checklist item earns (issue 37: "by the same rules"). */
+  habit: 5,
 } as const;
 
 export type XpAction = keyof typeof XP | 'task';

@@ -40,6 +40,8 @@ const LEDGER: { [N in FactName]?: (data: FactPayloads[N]) => LedgerOp } = {
   meditation_logged: (d) => ({ grant: true, action: 'meditation', sourceId: d.sessionId }),
   journal_entry_created: (d) => ({ grant: true, action: 'journal', sourceId: d.entryId }),
   journal_entry_deleted: (d) => ({ grant: false, action: 'journal', sourceId: d.entryId }),
+  habit_day_done: (d) => ({ grant: true, action: 'habit', sourceId: `${d.habitId}:${d.dayId}` }),
+  habit_day_undone: (d) => ({ grant: false, action: 'habit', sourceId: `${d.habitId}:${d.dayId}` }),
 };
 
 function ledgerOp(fact: Fact): LedgerOp | null {

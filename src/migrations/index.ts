@@ -34,6 +34,7 @@ export const migrationNames = [
   'Migration20261128120000ReminderBudgetDailyKinds',
   'Migration20261128140000SessionAuthNotify',
   'Migration20261128150000DayIdsNotify',
+  'Migration20261128163600Habits',
   'Migration20261128163800Insights',
 ];
 
@@ -74,6 +75,7 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128120000ReminderBudgetDailyKinds', class: (await import('./Migration20261128120000ReminderBudgetDailyKinds.js')).Migration20261128120000ReminderBudgetDailyKinds },
     { name: 'Migration20261128140000SessionAuthNotify', class: (await import('./Migration20261128140000SessionAuthNotify.js')).Migration20261128140000SessionAuthNotify },
     { name: 'Migration20261128150000DayIdsNotify', class: (await import('./Migration20261128150000DayIdsNotify.js')).Migration20261128150000DayIdsNotify },
+    { name: 'Migration20261128163600Habits', class: (await import('./Migration20261128163600Habits.js')).Migration20261128163600Habits },
     { name: 'Migration20261128163800Insights', class: (await import('./Migration20261128163800Insights.js')).Migration20261128163800Insights },
   ];
 }

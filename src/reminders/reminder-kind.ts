@@ -24,6 +24,8 @@ export const REMINDER_KINDS = [
   'morning_brief',
   /** At `localTime` each day: the unfinished checklist and the journal questions. */
   'evening_review',
+  /** At `localTime` on each day a habit is due and not yet done (issue 37). */
+  'habit',
 ] as const;
 export type ReminderKindName = (typeof REMINDER_KINDS)[number];
 
@@ -35,7 +37,7 @@ export interface ReminderSpec {
   id: string;
   userId: string;
   kind: ReminderKindName;
-  /** The record it is about (task, deadline, happening, person); null for the daily kinds. */
+  /** The record it is about (task, deadline, happening, person, habit); null for the daily kinds. */
   targetId: string | null;
   /** Minutes before the moment (task start, deadline, happening, bedtime targets); 0 = at it. */
   offsetMinutes: number;
@@ -77,7 +79,7 @@ export type LocalTimeUse = 'required' | 'optional' | 'unused';
 export interface ReminderKind {
   name: ReminderKindName;
   /** Whether `targetId` is required (and which record kind it names, for 404s). */
-  target: 'task' | 'deadline' | 'happening' | 'person' | null;
+  target: 'task' | 'deadline' | 'happening' | 'person' | 'habit' | null;
   /**
    * Whether the kind rings at `localTime`: `required` (the service refuses a reminder without one),
    * `optional` (a default without one), or `unused` (its moment comes from its target or the bedtime

@@ -14,7 +14,8 @@ registerEnumType(ReminderKindValue, {
   name: 'ReminderKind',
   description:
     'task_start (offsetMinutes before a task starts), task_at_time (localTime on the task\'s day), deadline, happening (offsetMinutes before), ' +
-    'birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at localTime, else at the wake target), evening_review (localTime).',
+    'birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at localTime, else at the wake target), evening_review (localTime), ' +
+    'habit (localTime on each day the habit is due and not done).',
 });
 registerEnumType(ReminderChannelValue, {
   name: 'ReminderChannel',
@@ -42,7 +43,7 @@ export class Reminder extends BaseEntity {
   @Enum({ items: () => ReminderKindValue, type: 'string' })
   kind!: ReminderKindName;
 
-  @Field(() => ID, { nullable: true, description: 'The task, deadline, happening or person it is about; null for the daily kinds.' })
+  @Field(() => ID, { nullable: true, description: 'The task, deadline, happening, person or habit it is about; null for the daily kinds.' })
   @Property({ type: 'uuid', nullable: true })
   targetId?: string | null = null;
 

@@ -14,6 +14,7 @@ import { allows, SCOPE_AREAS, type ScopeArea } from './connector-scopes.js';
 /** The area each kind of agenda entry belongs to (exhaustive: a new kind must say which). */
 export const AGENDA_ENTRY_AREAS: Readonly<Record<AgendaEntryType, ScopeArea>> = {
   [AgendaEntryType.task]: 'planning',
+  [AgendaEntryType.habit]: 'planning',
   [AgendaEntryType.training]: 'health',
   [AgendaEntryType.mobility]: 'health',
   [AgendaEntryType.cardio]: 'health',

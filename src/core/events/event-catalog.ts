@@ -19,6 +19,10 @@ export interface EventPayloads {
   streak_updated: { streakType: string; currentStreak: number; updatedAt: string };
   friend_added: { friendId: string; addedAt: string };
   message_received: { messageId: string; receivedAt: string };
+  /** Issue 37 (an addition to the spec's catalog): an entry of one of the person's habits was logged. */
+  habit_logged: { habitId: string; entryId: string; dayId: string; date: string; value: number; loggedAt: string };
+  /** Issue 37: a write changed a habit's current streak (days, or weeks and months for quotas). */
+  habit_streak_updated: { habitId: string; currentStreak: number; longestStreak: number; updatedAt: string };
   brain_form_submitted: {
     formId: string;
     formName: string;
@@ -52,6 +56,8 @@ export const EVENT_NAMES = [
   'friend_added',
   'message_received',
   'brain_form_submitted',
+  'habit_logged',
+  'habit_streak_updated',
 ] as const satisfies readonly EventName[];
 
 export function isEventName(name: string): name is EventName {

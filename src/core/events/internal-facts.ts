@@ -20,6 +20,10 @@ export interface InternalFactPayloads {
   book_progressed: { bookId: string };
   journal_entry_created: { entryId: string };
   journal_entry_deleted: { entryId: string };
+  /** A habit's entries on a day reached its target (the day became DONE). */
+  habit_day_done: { habitId: string; dayId: string };
+  /** A habit's day fell below its target again (an entry deleted). */
+  habit_day_undone: { habitId: string; dayId: string };
   /** A week (with its 7 days) was created: things that recur get their occurrences in it. */
   week_generated: { weekId: string; startDate: string };
 }

@@ -83,6 +83,10 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   await ok(client.post('/api/v1/journal/entries', { dayId: day, questionId: question.id, answer: 'The cat' }));
   const book = await ok(client.post('/api/v1/books', { title: 'Dune', author: 'Frank Herbert', totalPages: 600, coverUrl: image.id }));
   await ok(client.post('/api/v1/reading-sessions', { dayId: day, bookId: book.id, pagesRead: 30, duration: 25 }));
+  const habit = await ok(client.post('/api/v1/habits', { name: 'Floss', startDate: '2027-01-01' }));
+  await ok(client.post(`/api/v1/habits/${habit.id}/entries`, { dayId: day }));
+  await ok(client.post(`/api/v1/habits/${habit.id}/days/${week.days[1].id}/mark`, { mark: 'SKIP' }), 200);
+  await ok(client.post('/api/v1/reminders', { kind: 'habit', targetId: habit.id, channel: 'email', localTime: '08:00' }));
   const project = await ok(client.post('/api/v1/projects', { title: 'House' }));
   await ok(client.post(`/api/v1/projects/${project.id}/tasks`, { title: 'Paint' }));
   await ok(client.post('/api/v1/deadlines', { title: 'Ship', dueDate: '2027-02-01T00:00:00.000Z', projectId: project.id }));

@@ -153,6 +153,10 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   // reading
   Book: { domain: 'reading', collection: 'books' },
   ReadingSession: { domain: 'reading', collection: 'sessions', csv: 'reading-sessions.csv' },
+  // habits (issue 37): definitions, entries (also as a spreadsheet), SKIP/REST marks
+  Habit: { domain: 'habits', collection: 'habits' },
+  HabitEntry: { domain: 'habits', collection: 'entries', csv: 'habit-entries.csv' },
+  HabitDayMarkRecord: { domain: 'habits', collection: 'marks' },
   // social
   Person: { domain: 'social', collection: 'people' },
   SocialHappening: { domain: 'social', collection: 'happenings' },

@@ -65,6 +65,11 @@ async function fillAccount(client: HttpClient, tag: string, track: (key: string,
   const book = await ok(await client.post('/api/v1/books', { title: `${tag} book`, author: 'Someone', totalPages: 300 }));
   track('reading.books', book.id);
   track('reading.sessions', (await ok(await client.post('/api/v1/reading-sessions', { dayId: day, bookId: book.id, pagesRead: 20, duration: 30 }))).id);
+  const habit = await ok(await client.post('/api/v1/habits', { name: `${tag} floss`, startDate: '2026-03-01' }));
+  track('habits.habits', habit.id);
+  track('habits.entries', (await ok(await client.post(`/api/v1/habits/${habit.id}/entries`, { dayId: day, note: `${tag} evening` }))).id);
+  await ok(await client.post(`/api/v1/habits/${habit.id}/days/${days[1]}/mark`, { mark: 'REST' }), 200);
+  track('habits.marks', (await sql(app.databaseUrl, 'select id from habit_day_marks where habit_id = $1', [habit.id]))[0]!.id);
   track('social.people', (await ok(await client.post('/api/v1/people', { name: `${tag} friend` }))).id);
   track('projects.projects', (await ok(await client.post('/api/v1/projects', { title: `${tag} project` }))).id);
   const account = await ok(await client.post('/api/v1/accounts', { name: `${tag} bank`, type: 'checking', currency: 'EUR' }));
@@ -187,6 +192,7 @@ describe('account export', () => {
     const transactions = csv('transactions.csv');
     expect(transactions.map((t) => [t.amount, t.description, t.date]).sort()).toEqual([['-12.50', 'alice lunch', '2026-03-02'], ['2000.00', 'salary', '2026-03-02']]);
     expect(csv('reading-sessions.csv').map((r) => r.pagesRead)).toEqual(['20']);
+    expect(csv('habit-entries.csv').map((r) => [r.value, r.note])).toEqual([['1', 'alice evening']]);
     expect(csv('water.csv').map((r) => Number(r.volume)).sort((a, b) => a - b)).toEqual([250, 500]);
     expect(csv('sleep.csv').map((r) => [r.duration, r.quality])).toEqual([['7.5', '8']]);
     const mood = csv('mood.csv');

@@ -4,6 +4,7 @@ import { bedtimeInBedKind, bedtimeLightsOutKind } from './bedtime.js';
 import { birthdayKind } from './birthday.js';
 import { deadlineKind } from './deadline.js';
 import { eveningReviewKind } from './evening-review.js';
+import { habitKind } from './habit.js';
 import { happeningKind } from './happening.js';
 import { morningBriefKind } from './morning-brief.js';
 import { taskStartKind } from './task-start.js';
@@ -22,4 +23,5 @@ export const REMINDER_KIND_IMPLEMENTATIONS: Partial<Record<ReminderKindName, Rem
   bedtime_lights_out: bedtimeLightsOutKind,
   morning_brief: morningBriefKind,
   evening_review: eveningReviewKind,
+  habit: habitKind,
 };

@@ -8,6 +8,7 @@ import { healthTools } from './health.tools.js';
 import { nutritionTools } from './nutrition.tools.js';
 import { journalTools } from './journal.tools.js';
 import { readingTools } from './reading.tools.js';
+import { habitsTools } from './habits.tools.js';
 import { filesTools } from './files.tools.js';
 import { brainNoteTools } from './brain-notes.tools.js';
 import { socialTools } from './social.tools.js';
@@ -35,6 +36,7 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   nutritionTools,
   journalTools,
   readingTools,
+  habitsTools,
   brainFormTools,
   brainNoteTools,
   filesTools,

@@ -4,6 +4,7 @@ import { todayIn } from '../../../core/dates.js';
 import { ValidationError } from '../../../core/errors.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
 import { boundedInt, pageArgs } from '../../../core/validation/tool-arguments.js';
+import { HabitService } from '../../../habits/habit.service.js';
 import { DayService } from '../../../planning/day.service.js';
 import { DeadlineService } from '../../../projects/deadline.service.js';
 import { ProjectTaskService } from '../../../projects/project-task.service.js';
@@ -46,12 +47,13 @@ const KIND_HELP =
   'task_start (offsetMinutes before a task starts: its startTime on its day), task_at_time (at localTime on the task\'s day; every date of a recurring series when the target is the series\' first task), ' +
   'deadline (offsetMinutes before a project deadline or a card with a due date), happening (offsetMinutes before a social happening), birthday (localTime, 09:00 by default, on a person\'s birthday every year), ' +
   'bedtime_in_bed and bedtime_lights_out (offsetMinutes before the bedtime target each day, the stress-week value in a stress week), morning_brief (each day at localTime, or at the wake target without one: perimeter, tasks, training, dinner, deadlines), ' +
-  'evening_review (each day at localTime, 21:00 by default: the unfinished checklist and unanswered journal questions; not sent when nothing is left).';
+  'evening_review (each day at localTime, 21:00 by default: the unfinished checklist and unanswered journal questions; not sent when nothing is left), ' +
+  'habit (at localTime on each day a habit is due and not yet done, skipped or resting).';
 
 const reminderOut = z.object({
   id: z.string(),
   kind: z.enum(REMINDER_KINDS),
-  targetId: z.string().nullable().describe('The task, deadline or card, happening or person; null for the daily kinds.'),
+  targetId: z.string().nullable().describe('The task, deadline or card, happening, person or habit; null for the daily kinds.'),
   channel: z.enum(REMINDER_CHANNELS),
   offsetMinutes: z.number(),
   localTime: z.string().nullable(),
@@ -84,7 +86,7 @@ const timezoneOf = (ctx: ToolContext) => ctx.service(SettingsService).timezoneOf
  * whose name contains it; a deadline's or card's title among the upcoming deadlines and the cards with
  * a due date; a happening's title among those from today on.
  */
-async function candidates(ctx: ToolContext, target: 'task' | 'deadline' | 'happening' | 'person', name: string, date: string | undefined): Promise<Named[]> {
+async function candidates(ctx: ToolContext, target: 'task' | 'deadline' | 'happening' | 'person' | 'habit', name: string, date: string | undefined): Promise<Named[]> {
   const wanted = name.trim();
   switch (target) {
     case 'task': {
@@ -96,6 +98,8 @@ async function candidates(ctx: ToolContext, target: 'task' | 'deadline' | 'happe
       const open = await Promise.all([TaskStatus.todo, TaskStatus.doing].map((status) => tasks.list(ctx.userId, { status, limit: NAME_CANDIDATES })));
       return open.flatMap((page) => page.items).map((t) => ({ id: t.id, name: t.title }));
     }
+    case 'habit':
+      return (await ctx.service(HabitService).list(ctx.userId, { limit: NAME_CANDIDATES })).items.map((h) => ({ id: h.id, name: h.name }));
     case 'person': {
       const people = ctx.service(PersonService);
       const found = (await people.list(ctx.userId, { search: wanted, limit: NAME_CANDIDATES })).items;
@@ -116,7 +120,7 @@ async function candidates(ctx: ToolContext, target: 'task' | 'deadline' | 'happe
   }
 }
 
-const TARGET_WORDS = { task: 'Task', deadline: 'Deadline', happening: 'SocialHappening', person: 'Person' } as const;
+const TARGET_WORDS = { task: 'Task', deadline: 'Deadline', happening: 'SocialHappening', person: 'Person', habit: 'Habit' } as const;
 
 /** The target's id: the one given, else the record named by `target`; null for the daily kinds. */
 async function targetIdOf(ctx: ToolContext, kind: ReminderKindName, given: { targetId?: string; target?: string; date?: string }): Promise<string | null> {
@@ -155,12 +159,12 @@ export const remindersTools: ConnectorTool[] = [
     title: 'Add a reminder',
     description:
       `Asks to be reminded (a new reminder each call). Kinds: ${KIND_HELP} ` +
-      'The record it is about is given by id (`targetId`) or by what a person calls it (`target`): a task\'s title (narrowed to the tasks of `date` when given), a deadline\'s or card\'s title, a happening\'s title, a person\'s name. ' +
+      'The record it is about is given by id (`targetId`) or by what a person calls it (`target`): a task\'s title (narrowed to the tasks of `date` when given), a deadline\'s or card\'s title, a happening\'s title, a person\'s name, a habit\'s name. ' +
       `Times are in the user's time zone. The channel is ${DEFAULT_CHANNEL} unless named. A reminder that would never be sent (the moment passed, the task is done or has no start time, the person has no birthday) is refused.`,
     inputSchema: {
       kind: kindArg,
-      targetId: z.string().uuid().optional().describe('The task, deadline or card, happening or person (kinds about a record).'),
-      target: z.string().min(1).max(TITLE_MAX).optional().describe("Instead of targetId: the task's or deadline's or happening's title, or the person's name (exact, or a unique part of it)."),
+      targetId: z.string().uuid().optional().describe('The task, deadline or card, happening, person or habit (kinds about a record).'),
+      target: z.string().min(1).max(TITLE_MAX).optional().describe("Instead of targetId: the task's or deadline's or happening's title, or the person's or habit's name (exact, or a unique part of it)."),
       date: dateArg('date').describe('With `target` for a task: the day (YYYY-MM-DD) whose tasks the title is looked for among.'),
       channel: channelArg.optional(),
       offsetMinutes: offsetArg.optional(),

@@ -1,0 +1,49 @@
+import { expect } from 'vitest';
+import type { HttpClient } from '../../test/support/http-client.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { sql } from '../../test/support/db.js';
+import { addDays, todayIn } from '../core/dates.js';
+
+export { MISSING_ID } from '../../test/support/fixtures.js';
+
+export async function createHabit(client: HttpClient, body: Record<string, unknown> = {}): Promise<any> {
+  const res = await client.post('/api/v1/habits', { name: 'Floss', ...body });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data;
+}
+
+export async function logEntry(client: HttpClient, habitId: string, body: Record<string, unknown> = {}): Promise<any> {
+  const res = await client.post(`/api/v1/habits/${habitId}/entries`, body);
+  expect(res.status, res.text).toBe(201);
+  return res.body.data;
+}
+
+export async function setTimezone(client: HttpClient, timezone: string): Promise<void> {
+  const res = await client.patch('/api/v1/settings', { timezone });
+  expect(res.status, res.text).toBe(200);
+}
+
+/** Today in the zone, and `n` days from it. */
+export const today = (zone = 'UTC') => todayIn(zone);
+export const daysFromToday = (n: number, zone = 'UTC') => addDays(todayIn(zone), n);
+
+/** The person's day id on a date (its week generated when needed). */
+export async function dayIdOn(client: HttpClient, date: string): Promise<string> {
+  const { mondayOf } = await import('../core/dates.js');
+  const res = await client.post('/api/v1/weeks/generate', { startDate: mondayOf(date) });
+  expect([200, 201], res.text).toContain(res.status);
+  return res.body.data.days.find((d: any) => d.date === date).id;
+}
+
+/** Copies a row `times` times straight in the database (to reach a cap quickly). */
+export async function copyRow(app: TestApp, table: string, id: string, times: number): Promise<void> {
+  const columns = (await sql(app.databaseUrl, `select column_name from information_schema.columns where table_name = $1 and column_name <> 'id'`, [table])).map((c) => String(c.column_name));
+  const list = columns.map((c) => `"${c}"`).join(', ');
+  await sql(app.databaseUrl, `insert into "${table}" (id, ${list}) select gen_random_uuid(), ${columns.map((c) => `t."${c}"`).join(', ')} from "${table}" t, generate_series(1, $2) where t.id = $1`, [id, times]);
+}
+
+export async function xpOf(client: HttpClient): Promise<number> {
+  const res = await client.get('/api/v1/gamification/stats');
+  expect(res.status, res.text).toBe(200);
+  return res.body.data.xp;
+}
