@@ -8,8 +8,7 @@
  * - `scoped_days(day_id, user_id, date, sleep_hours, mood, energy)`: their days in range.
  *
  * Pluggable: a module that brings a new daily measure adds its source here (its column must exist in
- * `insight_days` and in metrics.ts). A column no source fills stays null: `habits_done` until the habits
- * module (issue 37, a separate branch) lands and adds its source.
+ * `insight_days` and in metrics.ts). A column no source fills stays null.
  */
 export interface DailySource {
   name: string;
@@ -80,6 +79,16 @@ export const DAILY_SOURCES: readonly DailySource[] = [
     columns: [{ column: 'social_happenings', value: 'coalesce(src.happenings, 0)' }],
   },
   {
+    // Habits done: a habit whose entries of the day add up to its target (a CHECK habit's one entry is 1).
+    name: 'habits',
+    sql: `select d.user_id, d.date, count(*)::int as done from (
+            select e.day_id, e.habit_id, sum(e.value) as total from habit_entries e join scoped_days d on d.day_id = e.day_id group by e.day_id, e.habit_id
+          ) x join habits h on h.id = x.habit_id join scoped_days d on d.day_id = x.day_id
+          where x.total >= h.target
+          group by d.user_id, d.date`,
+    columns: [{ column: 'habits_done', value: 'coalesce(src.done, 0)' }],
+  },
+  {
     // A task counts on the local date it was finished (or deferred), whatever day it was planned on.
     name: 'tasks_done',
     sql: `select t.user_id, (t.completed_at at time zone s.tz)::date as date, count(*)::int as done
@@ -133,8 +142,6 @@ export const AGGREGATE_COLUMNS = [
   'tasks_deferred',
 ] as const;
 
-/** The value of a column no source fills (a count is 0 on a day in the aggregates; a measure unknown). */
-const UNFILLED: Record<string, string> = { habits_done: 'null::int' };
 
 /**
  * The SELECT of the person-days of the batch: `user_id, date, <AGGREGATE_COLUMNS>` for every day on
@@ -149,7 +156,7 @@ export function aggregateSelect(sources: readonly DailySource[] = DAILY_SOURCES)
   const ctes = sources.map((source, i) => `s${i} as (${source.sql})`);
   const keys = sources.map((_, i) => `select user_id, date from s${i}`).join(' union ');
   const joins = sources.map((_, i) => `left join s${i} on s${i}.user_id = k.user_id and s${i}.date = k.date`).join(' ');
-  const values = AGGREGATE_COLUMNS.map((column) => `${filled.get(column) ?? UNFILLED[column] ?? 'null'} as ${column}`).join(', ');
+  const values = AGGREGATE_COLUMNS.map((column) => `${filled.get(column) ?? 'null'} as ${column}`).join(', ');
   return (
     `with scope as (select * from unnest($1::uuid[], $2::date[], $3::date[], $4::text[]) as x(user_id, from_date, to_date, tz)),` +
     ` scoped_days as (select d.id as day_id, d.user_id, d.date, d.sleep_hours, d.mood, d.energy from days d join scope s on s.user_id = d.user_id and d.date between s.from_date and s.to_date),` +

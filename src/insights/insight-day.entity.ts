@@ -45,7 +45,7 @@ export class InsightDay extends BaseEntity {
   @Property({ type: 'integer' })
   readingMinutes: Opt<number> = 0;
 
-  /** Null while no habits source is installed (see daily-sources.queries.ts). */
+  /** Habits whose entries of the day reached their target. */
   @Property({ type: 'integer', nullable: true })
   habitsDone?: number | null = null;
 

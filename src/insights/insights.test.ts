@@ -72,6 +72,11 @@ describe('daily aggregates', () => {
     await ok(client.post('/api/v1/transactions', { accountId: account.id, amount: -30, date }));
     await ok(client.post('/api/v1/transactions', { accountId: account.id, amount: 1000, date, category: 'salary' }));
     await ok(client.post('/api/v1/social-happenings', { dayId: day.id, title: 'Lunch', startTime: `${date}T11:00:00.000Z`, endTime: `${date}T12:00:00.000Z` }));
+    // Habits: one reached its target that day (flossed), one did not (one glass of three).
+    const floss = await ok(client.post('/api/v1/habits', { name: 'Floss' }));
+    await ok(client.post(`/api/v1/habits/${floss.id}/entries`, { dayId: day.id }));
+    const glasses = await ok(client.post('/api/v1/habits', { name: 'Glasses', kind: 'COUNT', target: 3 }));
+    await ok(client.post(`/api/v1/habits/${glasses.id}/entries`, { dayId: day.id, value: 1 }));
     const task = await ok(client.post('/api/v1/tasks', { title: 'Report', timebox: 30, dayId: day.id }));
     await ok(client.patch(`/api/v1/tasks/${task.id}`, { status: 'done' }), 200);
 
@@ -91,7 +96,7 @@ describe('daily aggregates', () => {
       spending_by_category: { food: 20, '': 30 },
       tasks_done: 1,
       tasks_deferred: 0,
-      habits_done: null,
+      habits_done: 1,
     });
     // 23:10 (winter) or 00:10 (summer) in Berlin, as minutes after noon.
     expect([670, 730]).toContain(row!.bedtime_minutes);
