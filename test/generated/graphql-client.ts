@@ -126,6 +126,18 @@ export type Query = {
   /** Your reading sessions, oldest first; filter by day, date range or book. */
   readingSessions: ReadingSessionPage;
   readingSession: ReadingSession;
+  /** Your active habits in their order (archived: true for the archived ones). */
+  habits: HabitPage;
+  habit: Habit;
+  /** A habit's entries, oldest first; filter by day or date range. */
+  habitEntries: HabitEntryPage;
+  /** Your active habits on one day, each with its state. */
+  habitsOnDay: HabitDayPage;
+  /** Your active habits over the week holding startDate, Monday to Sunday. */
+  habitsInWeek: HabitWeekPage;
+  /** Your active habits' streaks on today, in the habits' order. */
+  habitStreaks: HabitStreakPage;
+  habitStreak: HabitStreak;
   /** Your people by name; filter by relationshipType, search name and notes. */
   people: PersonPage;
   person: Person;
@@ -489,6 +501,53 @@ export type QueryReadingSessionsArgs = {
 
 export type QueryReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  archived?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+
+export type QueryHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitEntriesArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  endDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitsOnDayArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  dayId: Scalars['UUID']['input'];
+};
+
+
+export type QueryHabitsInWeekArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  startDate: Scalars['LocalDate']['input'];
+};
+
+
+export type QueryHabitStreaksArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryHabitStreakArgs = {
+  habitId: Scalars['UUID']['input'];
 };
 
 
@@ -883,6 +942,8 @@ export type Day = {
   journalEntries: Array<JournalEntry>;
   /** Oldest first. */
   readingSessions: Array<ReadingSession>;
+  /** Your active habits on this day, each with its state (issue 37). */
+  habits: Array<HabitDay>;
   /** By start time. */
   socialHappenings: Array<SocialHappening>;
 };
@@ -1263,6 +1324,100 @@ export type ImageVariantStatus =
   | 'ready'
   | 'failed';
 
+/** A habit on one day: its state and what was logged. */
+export type HabitDay = {
+  habitId: Scalars['ID']['output'];
+  habit: Habit;
+  date: Scalars['LocalDate']['output'];
+  state: HabitDayState;
+  /** The sum of the day's entries. */
+  value: Scalars['Float']['output'];
+  target: Scalars['Float']['output'];
+  mark?: Maybe<HabitDayMark>;
+  /** Quota habits: the days of this date's week or month done. */
+  periodDone?: Maybe<Scalars['Int']['output']>;
+  /** Quota habits: the days that period needs (the quota, fewer when rest days leave too few). */
+  periodRequired?: Maybe<Scalars['Int']['output']>;
+};
+
+export type Habit = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  name: Scalars['String']['output'];
+  /** An emoji or an icon name. */
+  icon?: Maybe<Scalars['String']['output']>;
+  /** #RRGGBB. */
+  colour?: Maybe<Scalars['String']['output']>;
+  kind: HabitKind;
+  /** AMOUNT (required) and COUNT (optional): what is counted, e.g. km. */
+  unit?: Maybe<Scalars['String']['output']>;
+  /** What one due day's entries must add up to (CHECK: 1; DURATION: minutes). */
+  target: Scalars['Float']['output'];
+  schedule: HabitSchedule;
+  /** WEEKDAYS: ISO weekdays, Monday 1 … Sunday 7; empty otherwise. */
+  weekdays: Array<Scalars['Int']['output']>;
+  /** TIMES_PER_WEEK (1-7) and TIMES_PER_MONTH (1-28): the quota of days. */
+  timesPerPeriod?: Maybe<Scalars['Int']['output']>;
+  /** RRULE: an RFC 5545 rule (FREQ=…;…), read from startDate. */
+  recurrence?: Maybe<Scalars['String']['output']>;
+  /** The habit's first day (the rule's DTSTART); streaks count from it. */
+  startDate: Scalars['LocalDate']['output'];
+  /** Order in the list, from 0. */
+  position: Scalars['Int']['output'];
+  /** Set while archived: not due, not on the day and week reads. */
+  archivedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The streak on today (your time zone). */
+  streak: HabitStreak;
+};
+
+/** CHECK (done or not), COUNT (times), DURATION (minutes), AMOUNT (in the habit's unit). */
+export type HabitKind =
+  | 'CHECK'
+  | 'COUNT'
+  | 'DURATION'
+  | 'AMOUNT';
+
+/** DAILY, WEEKDAYS (given ISO weekdays), TIMES_PER_WEEK / TIMES_PER_MONTH (a quota of any days), RRULE (an RFC 5545 rule from startDate). */
+export type HabitSchedule =
+  | 'DAILY'
+  | 'WEEKDAYS'
+  | 'TIMES_PER_WEEK'
+  | 'TIMES_PER_MONTH'
+  | 'RRULE';
+
+/** A habit's streak on today (your time zone). */
+export type HabitStreak = {
+  habitId: Scalars['ID']['output'];
+  unit: HabitStreakUnit;
+  /** Consecutive due days (or weeks, months for quotas) done, up to today. */
+  current: Scalars['Int']['output'];
+  /** The longest streak ever computed. */
+  longest: Scalars['Int']['output'];
+  freezesUsedThisMonth: Scalars['Int']['output'];
+  freezesLeftThisMonth: Scalars['Int']['output'];
+};
+
+/** DAY for day-based schedules, WEEK or MONTH for quotas. */
+export type HabitStreakUnit =
+  | 'DAY'
+  | 'WEEK'
+  | 'MONTH';
+
+export type HabitDayState =
+  | 'DONE'
+  | 'PARTIAL'
+  | 'SKIPPED'
+  | 'REST'
+  | 'PENDING'
+  | 'MISSED'
+  | 'NOT_DUE';
+
+/** SKIP or REST: the day keeps the streak (neither counts nor breaks it). */
+export type HabitDayMark =
+  | 'SKIP'
+  | 'REST';
+
 export type SocialHappening = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -1293,6 +1448,18 @@ export type Week = {
   /** Stress weeks use the stress-week bedtime targets (spec rule 7). */
   isStressWeek: Scalars['Boolean']['output'];
   days: Array<Day>;
+  /** Your active habits over this week (issue 37). */
+  habits: Array<HabitWeek>;
+};
+
+/** A habit over one week (Monday to Sunday). */
+export type HabitWeek = {
+  habitId: Scalars['ID']['output'];
+  habit: Habit;
+  /** Monday to Sunday. */
+  days: Array<HabitDay>;
+  /** Days of the week DONE. */
+  done: Scalars['Int']['output'];
 };
 
 export type Settings = {
@@ -1682,6 +1849,44 @@ export type ReadingSessionPage = {
   meta: PageMeta;
 };
 
+export type HabitPage = {
+  items: Array<Habit>;
+  meta: PageMeta;
+};
+
+export type HabitEntryPage = {
+  items: Array<HabitEntry>;
+  meta: PageMeta;
+};
+
+export type HabitEntry = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  dayId: Scalars['ID']['output'];
+  habitId: Scalars['ID']['output'];
+  date: Scalars['LocalDate']['output'];
+  /** CHECK: 1; COUNT: times; DURATION: minutes; AMOUNT: in the unit. */
+  value: Scalars['Float']['output'];
+  note?: Maybe<Scalars['String']['output']>;
+  habit: Habit;
+};
+
+export type HabitDayPage = {
+  items: Array<HabitDay>;
+  meta: PageMeta;
+};
+
+export type HabitWeekPage = {
+  items: Array<HabitWeek>;
+  meta: PageMeta;
+};
+
+export type HabitStreakPage = {
+  items: Array<HabitStreak>;
+  meta: PageMeta;
+};
+
 export type PersonPage = {
   items: Array<Person>;
   meta: PageMeta;
@@ -1790,7 +1995,8 @@ export type AgendaEntryType =
   | 'transaction'
   | 'reading'
   | 'meditation'
-  | 'birthday';
+  | 'birthday'
+  | 'habit';
 
 export type GamificationStats = {
   /** Total XP: the sum of what your current actions earned. */
@@ -2036,7 +2242,7 @@ export type Reminder = {
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
   kind: ReminderKind;
-  /** The task, deadline, happening or person it is about; null for the daily kinds. */
+  /** The task, deadline, happening, person or habit it is about; null for the daily kinds. */
   targetId?: Maybe<Scalars['ID']['output']>;
   channel: ReminderChannel;
   /** Minutes before the moment (task start, deadline, happening, bedtime target); 0 = at it. */
@@ -2049,7 +2255,7 @@ export type Reminder = {
   nextDueAt?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
-/** task_start (offsetMinutes before a task starts), task_at_time (localTime on the task's day), deadline, happening (offsetMinutes before), birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at localTime, else at the wake target), evening_review (localTime). */
+/** task_start (offsetMinutes before a task starts), task_at_time (localTime on the task's day), deadline, happening (offsetMinutes before), birthday (localTime on the day), bedtime_in_bed, bedtime_lights_out (offsetMinutes before the target), morning_brief (at localTime, else at the wake target), evening_review (localTime), habit (localTime on each day the habit is due and not done). */
 export type ReminderKind =
   | 'task_start'
   | 'task_at_time'
@@ -2059,7 +2265,8 @@ export type ReminderKind =
   | 'bedtime_in_bed'
   | 'bedtime_lights_out'
   | 'morning_brief'
-  | 'evening_review';
+  | 'evening_review'
+  | 'habit';
 
 /** web_push (every registered push subscription), email (the account address), push_url (an HTTP POST to the notification settings' pushUrl). */
 export type ReminderChannel =
@@ -2450,6 +2657,23 @@ export type Mutation = {
   updateReadingSession: ReadingSession;
   /** Moves the book's currentPage back by what the session added; the READING item stays. */
   deleteReadingSession: Deleted;
+  /** At most 100 habits (archived ones count). */
+  createHabit: Habit;
+  /** The kind stays as made; a new schedule drops the old one's fields. */
+  updateHabit: Habit;
+  /** Deletes the habit with its entries and marks. */
+  deleteHabit: Deleted;
+  /** Off the day and week reads, its history kept. */
+  archiveHabit: Habit;
+  unarchiveHabit: Habit;
+  /** The listed habits first, in that order; answers all your habits in the new order. */
+  reorderHabits: Array<Habit>;
+  /** Logs an entry on a day (default today in your time zone); at most 50 a day per habit. */
+  logHabitEntry: HabitEntry;
+  /** Deletes an entry; XP its day earned is taken back when the day falls below the target. */
+  deleteHabitEntry: Deleted;
+  /** Marks a habit SKIP or REST on a day (null clears): the day keeps the streak. */
+  markHabitDay: HabitDay;
   /** `pictureUrl` is the id of one of your image files; relationshipType `friend` fires friend_added. */
   createPerson: Person;
   /** Changing relationshipType to `friend` fires friend_added. */
@@ -2474,7 +2698,7 @@ export type Mutation = {
   updateTransaction: Transaction;
   /** Takes the amount back out of the account's balance. */
   deleteTransaction: Deleted;
-  /** A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on. */
+  /** A new secret iCalendar URL of your agenda (last and next 90 days); the previous URL answers 404 from now on. includeHabits: the URL also carries your active habits (`?include=habits`). */
   createAgendaFeed: AgendaFeedUrl;
   /** Buys one item; 400 when your coins are short (coins never go below 0). */
   purchaseShopItem: ShopPurchase;
@@ -3269,6 +3493,77 @@ export type MutationDeleteReadingSessionArgs = {
 };
 
 
+export type MutationCreateHabitArgs = {
+  name: Scalars['String']['input'];
+  icon?: InputMaybe<Scalars['String']['input']>;
+  colour?: InputMaybe<Scalars['String']['input']>;
+  kind?: InputMaybe<HabitKind>;
+  unit?: InputMaybe<Scalars['String']['input']>;
+  target?: InputMaybe<Scalars['Float']['input']>;
+  schedule?: InputMaybe<HabitSchedule>;
+  weekdays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  timesPerPeriod?: InputMaybe<Scalars['Int']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type MutationUpdateHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+  name?: InputMaybe<Scalars['String']['input']>;
+  icon?: InputMaybe<Scalars['String']['input']>;
+  colour?: InputMaybe<Scalars['String']['input']>;
+  unit?: InputMaybe<Scalars['String']['input']>;
+  target?: InputMaybe<Scalars['Float']['input']>;
+  schedule?: InputMaybe<HabitSchedule>;
+  weekdays?: InputMaybe<Array<Scalars['Int']['input']>>;
+  timesPerPeriod?: InputMaybe<Scalars['Int']['input']>;
+  recurrence?: InputMaybe<Scalars['String']['input']>;
+  startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type MutationDeleteHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type MutationArchiveHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type MutationUnarchiveHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+};
+
+
+export type MutationReorderHabitsArgs = {
+  habitIds: Array<Scalars['UUID']['input']>;
+};
+
+
+export type MutationLogHabitEntryArgs = {
+  habitId: Scalars['UUID']['input'];
+  dayId?: InputMaybe<Scalars['UUID']['input']>;
+  date?: InputMaybe<Scalars['LocalDate']['input']>;
+  value?: InputMaybe<Scalars['Float']['input']>;
+  note?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationDeleteHabitEntryArgs = {
+  entryId: Scalars['UUID']['input'];
+};
+
+
+export type MutationMarkHabitDayArgs = {
+  habitId: Scalars['UUID']['input'];
+  dayId: Scalars['UUID']['input'];
+  mark?: InputMaybe<HabitDayMark>;
+};
+
+
 export type MutationCreatePersonArgs = {
   name: Scalars['String']['input'];
   relationshipType?: InputMaybe<Scalars['String']['input']>;
@@ -3371,6 +3666,11 @@ export type MutationUpdateTransactionArgs = {
 
 export type MutationDeleteTransactionArgs = {
   transactionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationCreateAgendaFeedArgs = {
+  includeHabits?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
 
