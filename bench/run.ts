@@ -32,6 +32,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'recurrence-horizon': () => import('./scenarios/recurrence-horizon.js'),
   'scale-out': () => import('./scenarios/scale-out.js'),
   'quick-add': () => import('./scenarios/quick-add.js'),
+  insights: () => import('./scenarios/insights.js'),
 };
 
 function parseArgs(argv: string[]) {

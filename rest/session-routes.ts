@@ -242,6 +242,11 @@ export const sessionRoutes: RouteTable = answeringFields(SPEC_FIELDS, {
   'Mutation.updateTransaction': { method: 'PATCH', path: '/transactions/:transactionId' },
   'Mutation.deleteTransaction': { method: 'DELETE', path: '/transactions/:transactionId' },
 
+  // Insights (src/insights): the summaries before /insights/:insightId, which would take their names as ids
+  'Query.insights': { method: 'GET', path: '/insights' },
+  'Query.insightsWeeklySummary': { method: 'GET', path: '/insights/weekly-summary' },
+  'Query.thisDayLastYear': { method: 'GET', path: '/insights/this-day-last-year' },
+  'Query.insight': { method: 'GET', path: '/insights/:insightId' },
   // Agenda (GET /agenda/feed/<token>.ics is outside /api/v1: src/agenda/agenda-feed.routes.ts)
   'Query.agendaRange': { method: 'GET', path: '/agenda/range' },
   'Mutation.createAgendaFeed': { method: 'POST', path: '/agenda/feed' },

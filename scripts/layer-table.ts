@@ -72,6 +72,10 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
     layer: 'cross-cutting features',
     what: 'live updates: GraphQL subscriptions over WebSocket (graphql-ws), the event stream, their limits',
   },
+  'src/insights/': {
+    layer: 'cross-cutting features',
+    what: 'daily aggregates of every domain, the nightly correlation job (Spearman, Benjamini–Hochberg), weekly summary, this day last year',
+  },
   'src/portability/': { layer: 'cross-cutting features', what: 'export, import, account deletion' },
   'src/quick-add/': {
     layer: 'cross-cutting features',

@@ -80,6 +80,8 @@ import { Reminder } from '../reminders/reminder.entity.js';
 import { ReminderDelivery } from '../reminders/reminder-delivery.entity.js';
 import { PushSubscription } from '../reminders/push-subscription.entity.js';
 import { NotificationSettings } from '../reminders/notification-settings.entity.js';
+import { Insight } from '../insights/insight.entity.js';
+import { InsightDay, InsightRun } from '../insights/insight-day.entity.js';
 
 /** Every MikroORM entity; a new domain module adds its entities here. */
 export const entities = [
@@ -180,6 +182,10 @@ export const entities = [
   ReminderDelivery,
   PushSubscription,
   NotificationSettings,
+  // Insights: daily aggregates, the nightly job's bookkeeping, the findings
+  InsightDay,
+  InsightRun,
+  Insight,
   // Portability
   AccountExport,
   // Portability: imports and account deletion

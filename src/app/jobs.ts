@@ -4,6 +4,7 @@ import { registerExportJobs } from '../portability/export/export.jobs.js';
 import { registerImportJobs } from '../portability/import/import.jobs.js';
 import { registerDeletionJobs } from '../portability/deletion/deletion.jobs.js';
 import { registerFinanceJobs } from '../finance/finance.jobs.js';
+import { registerInsightsJobs } from '../insights/insights.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -17,4 +18,5 @@ export function registerJobs(deps: AppDeps): void {
   registerImportJobs(deps);
   registerDeletionJobs(deps);
   registerFinanceJobs(deps);
+  registerInsightsJobs(deps);
 }

@@ -49,6 +49,7 @@ import { NutritionLiveResolver } from '../nutrition/nutrition.live.js';
 import { ProjectsLiveResolver } from '../projects/projects.live.js';
 import { MyChangesResolver } from '../live/my-changes.resolver.js';
 import { QuickAddResolver } from '../quick-add/quick-add.resolver.js';
+import { InsightResolver } from '../insights/insights.resolver.js';
 
 /** Every GraphQL resolver class; a new domain module adds its resolvers here. */
 export const resolvers: NonEmptyArray<Function> = [
@@ -135,6 +136,8 @@ export const resolvers: NonEmptyArray<Function> = [
   // Reminders and notifications
   ReminderResolver,
   NotificationResolver,
+  // Insights: findings across the domains, weekly summary, this day last year
+  InsightResolver,
   // Outgoing webhooks
   WebhookResolver,
   WebhookDeliveryResolver,

@@ -60,6 +60,7 @@ describe('resources', () => {
       'life-planner://brain/note/{noteId}',
       'life-planner://day/{date}',
       'life-planner://grocery-list/{date}',
+      'life-planner://insights/week/{date}',
       'life-planner://week/{date}',
     ]);
 
@@ -88,7 +89,10 @@ describe('resources', () => {
       return uris;
     };
     try {
-      expect(await readsAll()).toEqual(['life-planner://day/today']);
+      // The insights (empty at first) and the two latest weekly summaries always read.
+      const first = await readsAll();
+      expect(first.filter((u) => !u.startsWith('life-planner://insights'))).toEqual(['life-planner://day/today']);
+      expect(first.filter((u) => u.startsWith('life-planner://insights'))).toHaveLength(3);
       const today = await callOk(fresh.client, 'planning_get_today');
       const monday = (await callOk(fresh.client, 'planning_get_week', { date: today.date })).startDate;
       const listed = await readsAll();
@@ -121,7 +125,7 @@ describe('resources', () => {
     const planner = await connectedUser(app, { areas: ['planning'], access: 'read' });
     try {
       const { resourceTemplates } = await planner.client.listResourceTemplates();
-      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['life-planner://day/{date}', 'life-planner://week/{date}']);
+      expect(resourceTemplates.map((t) => t.uriTemplate).sort()).toEqual(['life-planner://day/{date}', 'life-planner://insights/week/{date}', 'life-planner://week/{date}']);
       await expect(planner.client.readResource({ uri: `life-planner://grocery-list/2026-11-23` })).rejects.toThrow();
       const prompts = (await planner.client.listPrompts()).prompts.map((p) => p.name).sort();
       expect(prompts).toEqual(['plan_my_day', 'weekly_review']);

@@ -36,6 +36,7 @@ export const migrationNames = [
   'Migration20261128150000DayIdsNotify',
   'Migration20261128163400AnswerCacheDataVersions',
   'Migration20261128163600Habits',
+  'Migration20261128163800Insights',
   'Migration20261128181000DataVersionNewTables',
 ];
 
@@ -78,6 +79,7 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128150000DayIdsNotify', class: (await import('./Migration20261128150000DayIdsNotify.js')).Migration20261128150000DayIdsNotify },
     { name: 'Migration20261128163400AnswerCacheDataVersions', class: (await import('./Migration20261128163400AnswerCacheDataVersions.js')).Migration20261128163400AnswerCacheDataVersions },
     { name: 'Migration20261128163600Habits', class: (await import('./Migration20261128163600Habits.js')).Migration20261128163600Habits },
+    { name: 'Migration20261128163800Insights', class: (await import('./Migration20261128163800Insights.js')).Migration20261128163800Insights },
     { name: 'Migration20261128181000DataVersionNewTables', class: (await import('./Migration20261128181000DataVersionNewTables.js')).Migration20261128181000DataVersionNewTables },
   ];
 }

@@ -199,6 +199,13 @@ export type Query = {
   pushSubscriptions: PushSubscriptionPage;
   /** The push URL and quiet hours. */
   notificationSettings: NotificationSettings;
+  /** Your insights (found each night), strongest first: smallest q, then largest |rho|. */
+  insights: InsightPage;
+  insight: Insight;
+  /** The week holding `date` (the current week by default) against the same weekdays of the week before, and your streaks. */
+  insightsWeeklySummary: WeeklyInsightSummary;
+  /** What you logged on `date` (today by default) a year before. */
+  thisDayLastYear: ThisDayLastYear;
 };
 
 
@@ -711,6 +718,28 @@ export type QueryReminderDeliveriesArgs = {
 export type QueryPushSubscriptionsArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryInsightsArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  metric?: InputMaybe<InsightMetric>;
+};
+
+
+export type QueryInsightArgs = {
+  insightId: Scalars['UUID']['input'];
+};
+
+
+export type QueryInsightsWeeklySummaryArgs = {
+  date?: InputMaybe<Scalars['LocalDate']['input']>;
+};
+
+
+export type QueryThisDayLastYearArgs = {
+  date?: InputMaybe<Scalars['LocalDate']['input']>;
 };
 
 export type User = {
@@ -2310,6 +2339,136 @@ export type NotificationSettings = {
   quietHoursStart?: Maybe<Scalars['String']['output']>;
   /** HH:MM local: quiet hours end; a reminder falling in them is held until then. */
   quietHoursEnd?: Maybe<Scalars['String']['output']>;
+};
+
+export type InsightPage = {
+  items: Array<Insight>;
+  meta: PageMeta;
+};
+
+export type Insight = {
+  id: Scalars['ID']['output'];
+  createdAt: Scalars['DateTimeISO']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+  /** The finding in a plain sentence, with its days and q-value. */
+  sentence: Scalars['String']['output'];
+  /** The measure whose days are split (at `threshold`). */
+  condition: InsightMetric;
+  /** The measure compared between the two groups of days, `lag` days later. */
+  outcome: InsightMetric;
+  /** Days between the condition day and the outcome day: 0, 1 or 2. */
+  lag: Scalars['Int']['output'];
+  /** Spearman's rank correlation (ties averaged), -1..1. */
+  rho: Scalars['Float']['output'];
+  /** Pairs of days the correlation rests on. */
+  n: Scalars['Int']['output'];
+  /** Two-sided p-value of rho (t-approximation, n - 2 degrees of freedom). */
+  p: Scalars['Float']['output'];
+  /** Benjamini–Hochberg adjusted p-value across all of the night's tests of this person. */
+  q: Scalars['Float']['output'];
+  /** The condition split: days at or above it (at or below it for bedtime) against the rest. */
+  threshold: Scalars['Float']['output'];
+  /** Effect size: mean outcome on condition days minus mean outcome on the other days, in the outcome's unit. */
+  effect: Scalars['Float']['output'];
+  /** Mean outcome on the condition days. */
+  meanWith: Scalars['Float']['output'];
+  /** Mean outcome on the other days. */
+  meanWithout: Scalars['Float']['output'];
+  /** Days in the condition group. */
+  conditionDays: Scalars['Int']['output'];
+  /** The condition days of the pairs, oldest first (each outcome day is `lag` days later). */
+  days: Array<Scalars['LocalDate']['output']>;
+  /** When the nightly job found it. */
+  computedAt: Scalars['DateTimeISO']['output'];
+};
+
+/** A daily measure insights relate (see docs/insights.md). */
+export type InsightMetric =
+  | 'sleepHours'
+  | 'bedtime'
+  | 'steps'
+  | 'water'
+  | 'trainingSessions'
+  | 'trainingLoad'
+  | 'readingMinutes'
+  | 'habitsDone'
+  | 'socialHappenings'
+  | 'spending'
+  | 'tasksDone'
+  | 'tasksDeferred'
+  | 'mood'
+  | 'energy';
+
+/** A week against the same weekdays of the week before, and the streaks alive at its end. */
+export type WeeklyInsightSummary = {
+  weekStart: Scalars['LocalDate']['output'];
+  weekEnd: Scalars['LocalDate']['output'];
+  /** The last day summarised: Sunday, or today in the current week. */
+  through: Scalars['LocalDate']['output'];
+  metrics: Array<InsightMetricChange>;
+  rose: Array<InsightMetric>;
+  fell: Array<InsightMetric>;
+  streaks: Array<InsightStreak>;
+  /** What rose, what fell and the streaks, in plain sentences. */
+  sentences: Array<Scalars['String']['output']>;
+};
+
+export type InsightMetricChange = {
+  metric: InsightMetric;
+  label: Scalars['String']['output'];
+  /** Daily mean this week, through `through` (a count: per day; a measure: per logged day). */
+  thisWeek?: Maybe<Scalars['Float']['output']>;
+  /** Daily mean over the same weekdays of the week before. */
+  previousWeek?: Maybe<Scalars['Float']['output']>;
+  change?: Maybe<Scalars['Float']['output']>;
+  direction: TrendDirection;
+  /** Days of this week with a value. */
+  daysLogged: Scalars['Int']['output'];
+  /** What rose or fell, in a sentence; null when steady or unknown. */
+  sentence?: Maybe<Scalars['String']['output']>;
+};
+
+/** How a measure moved against the same days of the week before; unknown: too few days logged. */
+export type TrendDirection =
+  | 'rose'
+  | 'fell'
+  | 'steady'
+  | 'unknown';
+
+export type InsightStreak = {
+  metric: InsightMetric;
+  label: Scalars['String']['output'];
+  /** Days in a row (up to 90). */
+  days: Scalars['Int']['output'];
+  /** Its last day. */
+  through: Scalars['LocalDate']['output'];
+  sentence: Scalars['String']['output'];
+};
+
+/** What you logged on this date a year before. */
+export type ThisDayLastYear = {
+  date: Scalars['LocalDate']['output'];
+  /** The same calendar date a year before (28 February for a 29 February). */
+  lastYearDate: Scalars['LocalDate']['output'];
+  values: Array<InsightDayValue>;
+  /** Spending by category that day, largest first. */
+  spending: Array<CategorySpending>;
+  /** null when nothing was logged that day. */
+  sentence?: Maybe<Scalars['String']['output']>;
+};
+
+export type InsightDayValue = {
+  metric: InsightMetric;
+  label: Scalars['String']['output'];
+  value: Scalars['Float']['output'];
+  /** As a sentence writes it: "7.5 h", "23:10". */
+  text: Scalars['String']['output'];
+};
+
+export type CategorySpending = {
+  /** The category as stored ('' without one). */
+  category: Scalars['String']['output'];
+  amount: Scalars['Float']['output'];
 };
 
 export type Mutation = {

@@ -87,18 +87,20 @@ export const CONNECTOR_PROMPTS: readonly ConnectorPrompt[] = [
     name: 'weekly_review',
     title: 'Weekly review',
     description:
-      "Reviews a week (last week by default) with the person: days completed, checklist progress, mood, energy and sleep, training and other agenda entries, spending by category, and the journal.",
+      "Reviews a week (last week by default) with the person: days completed, checklist progress, mood, energy and sleep, training and other agenda entries, spending by category, what rose and fell against the week before with the streaks, the strongest insights, and the journal.",
     needs: 'planning:read',
     argsSchema: { date: dateArg.describe('Any day of the week to review (YYYY-MM-DD); last week when absent.') },
     async build(args, ctx) {
       const monday = mondayOf(args.date ?? addDays(await userToday(ctx), -7));
       const sunday = addDays(monday, 6);
       const gather = gatherer(ctx);
-      const [week, agenda, spending, training] = await Promise.all([
+      const [week, agenda, spending, training, summary, insights] = await Promise.all([
         gather('planning_get_week', { date: monday }),
         gather('agenda_range', { start: monday, end: `${sunday}T23:59:59` }),
         gather('finance_spending_summary', { start: monday, end: sunday }),
         gather('training_sessions', { start: monday, end: sunday }),
+        gather('insights_weekly_summary', { date: monday }),
+        gather('insights_list', { limit: 5 }),
       ]);
       // The journal day by day (the week's seven days at most).
       const dayIds = 'value' in week ? (week.value as { days: { id: string }[] }).days.map((day) => day.id) : [];
@@ -106,11 +108,13 @@ export const CONNECTOR_PROMPTS: readonly ConnectorPrompt[] = [
       const missing = entries.find((entry): entry is Extract<Gathered, { missing: string }> => 'missing' in entry);
       const journal: Gathered = missing ?? { tool: 'journal_today', value: entries.map((entry) => ('value' in entry ? entry.value : null)) };
       const text = [
-        `Let's review the week of ${monday} to ${sunday}. Say what went well and what did not (completion, sleep and mood against the bedtime targets, training volume, spending), ask me what I want to change, and turn the answers into tasks for next week with tasks_create.`,
+        `Let's review the week of ${monday} to ${sunday}. Say what went well and what did not (completion, sleep and mood against the bedtime targets, training volume, spending, what rose and fell and the streaks), mention the insights that bear on it, ask me what I want to change, and turn the answers into tasks for next week with tasks_create.`,
         section('Completion, mood, energy and sleep by day', week),
         section('Agenda (training, reading, meditation, people, deadlines, transactions)', agenda),
         section('Training sessions and volume', training),
         section('Spending by category', spending),
+        section('What rose, what fell, streaks (against the week before)', summary),
+        section('What my data says (strongest insights)', insights),
         section('Journal', journal),
       ].join('\n\n');
       return { description: `Weekly review of ${monday}`, messages: [userMessage(text)] };

@@ -90,6 +90,26 @@ export const CONNECTOR_RESOURCES: readonly ConnectorResource[] = [
     },
   },
   {
+    name: 'insights',
+    title: 'Insights',
+    description: "What the user's data says: the strongest findings of the nightly insights (insights_list).",
+    uri: `${RESOURCE_SCHEME}://insights`,
+    tool: 'insights_list',
+    args: () => ({ limit: 20 }),
+  },
+  {
+    name: 'insights-week',
+    title: 'Weekly summary',
+    description: 'The week holding a date, YYYY-MM-DD, against the week before: what rose, what fell, streaks (insights_weekly_summary).',
+    uri: `${RESOURCE_SCHEME}://insights/week/{date}`,
+    tool: 'insights_weekly_summary',
+    args: (v) => ({ date: v.date }),
+    async list(ctx) {
+      const monday = mondayOf(await today(ctx));
+      return [monday, addDays(monday, -7)].map((date) => ({ uri: `${RESOURCE_SCHEME}://insights/week/${date}`, name: `Summary of the week of ${date}` }));
+    },
+  },
+  {
     name: 'brain-note',
     title: 'A Brain note',
     description: 'A Brain note by id (brain_read_note).',

@@ -11,6 +11,7 @@ import { mailsTo } from '../../../test/support/mailbox.js';
 import { blobsOnDisk, makeImage, postMultipart, until, upload, waitForVariants } from '../../files/files.test-helpers.js';
 import { runExport } from '../export/export.test-helpers.js';
 import { childrenFirst } from './deletion.queries.js';
+import { runNight } from '../../insights/insights.test-helpers.js';
 
 /**
  * DELETE /account: every record of the user in every table, their blobs, keys, webhooks, sessions,
@@ -140,6 +141,14 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   // A passkey and an open WebAuthn registration challenge (issue 28, src/accounts/passkeys).
   await sql(app.databaseUrl, `insert into passkeys (id, created_at, updated_at, user_id, credential_id, public_key, name, device_type) values (gen_random_uuid(), now(), now(), $1, md5(random()::text), '\\x00', 'Phone', 'singleDevice')`, [id]);
   await sql(app.databaseUrl, `insert into webauthn_challenges (id, user_id, purpose, challenge, created_at, expires_at) values (gen_random_uuid(), $1, 'registration', md5(random()::text), now(), now() + interval '5 minutes')`, [id]);
+  // Insights (issue 37): the nightly job's person-days and bookkeeping for the week above, and a finding.
+  expect((await runNight(app, new Date('2027-01-06T04:00:00.000Z'), [id])).people).toBe(1);
+  await sql(
+    app.databaseUrl,
+    `insert into insights (id, created_at, updated_at, user_id, sentence, condition, outcome, lag, rho, n, p, q, threshold, effect, mean_with, mean_without, condition_days, days, computed_at)
+     values (gen_random_uuid(), now(), now(), $1, 'On days after you sleep 7 h or more, your mood is 1 point higher (30 days, q = 0.01)', 'sleepHours', 'mood', 0, 0.5, 30, 0.001, 0.01, 7, 1, 7, 6, 15, '{2027-01-04}', now())`,
+    [id],
+  );
   // The webhook engine has turned the events into deliveries (pending: the receiver does not answer).
   await until(async () => (await sql(app.databaseUrl, 'select count(*)::int as n from webhook_deliveries where user_id = $1', [id]))[0]!.n > 0);
   return { ...user, formSlug };

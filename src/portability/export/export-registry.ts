@@ -186,6 +186,9 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   ReminderDelivery: { domain: 'reminders', collection: 'deliveries' },
   PushSubscription: { domain: 'reminders', collection: 'pushSubscriptions', omit: ['p256dh', 'auth'] },
   NotificationSettings: { domain: 'reminders', collection: 'notificationSettings' },
+  // insights (the person-days the nightly job built, and what it found)
+  InsightDay: { domain: 'insights', collection: 'days' },
+  Insight: { domain: 'insights', collection: 'insights' },
   // apiKeys
   ApiKey: { domain: 'apiKeys', collection: 'keys', omit: ['keyHash'] },
   // connections (assistant connector: which OAuth clients the user allowed)
@@ -204,6 +207,7 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   OAuthCode: { excluded: 'OAuth authorization codes are credentials (only their hashes are stored)' },
   OAuthToken: { excluded: 'OAuth access and refresh tokens are credentials (only their hashes are stored)' },
   Passkey: { excluded: 'passkeys are credentials bound to this service\'s RP ID: no other instance could use them' },
+  InsightRun: { excluded: 'the nightly insights job\'s bookkeeping (when it last ran), not the user\'s data' },
   WebauthnChallenge: { excluded: 'WebAuthn challenges live five minutes, for one ceremony' },
 };
 

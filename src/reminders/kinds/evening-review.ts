@@ -4,6 +4,8 @@ import { JournalEntryService } from '../../journal/journal-entry.service.js';
 import { JournalQuestionService } from '../../journal/journal-question.service.js';
 import { requiredChecklist, type ChecklistKey } from '../../planning/checklist-key.js';
 import { ChecklistService } from '../../planning/checklist.service.js';
+import { InsightService } from '../../insights/insight.service.js';
+import { weekLine } from '../../insights/weekly-summary.js';
 import type { KindContext, ReminderKind, ReminderSpec } from '../reminder-kind.js';
 import { clip, isClockTime, listed, localInstant, nextDaily, shortDate } from './local-time.js';
 import { plannedDay } from './morning-brief.js';
@@ -60,7 +62,8 @@ const timeOf = (spec: ReminderSpec) => (isClockTime(spec.localTime) ? spec.local
 /**
  * `evening_review`: each day at `localTime` (default 21:00, the user's time zone) minus
  * `offsetMinutes`, keyed by the day. The message: the day's required checklist items not done (by its
- * mode) and the journal questions without an answer that day. Not sent (stillDue false) when nothing is
+ * mode), the journal questions without an answer that day, and the week so far in one line (what rose
+ * and fell against the week before, the longest streak: insights' weekly summary). Not sent (stillDue false) when nothing is
  * left — every required item done and every question answered — or when the day was never planned (its
  * week not generated): a review of nothing is noise.
  */
@@ -90,6 +93,9 @@ export const eveningReviewKind: ReminderKind = {
       for (const question of left.questions.slice(0, QUESTIONS_SHOWN)) lines.push(`- ${clip(question, 100)}`);
     }
     if (!lines.length) lines.push('Everything is done. Well done.');
+    // The week so far against the week before (insights' weekly summary), when anything moved.
+    const week = weekLine(await ctx.service(InsightService).weeklySummary(spec.userId, occurrence.key, occurrence.dueAt));
+    if (week) lines.push(week);
     return {
       title: `Evening review: ${shortDate(occurrence.key)}`,
       body: lines.map((line) => clip(line, LINE_MAX)).join('\n'),

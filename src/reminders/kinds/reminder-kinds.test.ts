@@ -498,6 +498,21 @@ describe('evening review', () => {
     // A day never planned: nothing to review.
     expect(await k.stillDue(ctx(BERLIN), s, { dueAt: utc('2030-02-04T20:00:00Z'), key: '2030-02-04' })).toBe(false);
   });
+
+  it("ends with the week so far (insights' weekly summary): what moved against the week before and the longest streak", async () => {
+    const user = await signUp(app.url);
+    const k = kind('evening_review');
+    const before = await dayIds(user.client, '2029-12-31');
+    const { days } = await dayIds(user.client, '2030-01-07');
+    // Sleep logged on two days of each week (short, then long nights), mood the last three days in a row.
+    const log = async (dayId: string, mutation: string) => expect((await user.client.graphql(`mutation($d: UUID!) { ${mutation} }`, { d: dayId })).body.errors).toBeUndefined();
+    for (const date of ['2029-12-31', '2030-01-01']) await log(before.days[date]!, 'logSleep(dayId: $d, duration: 6) { duration }');
+    for (const date of ['2030-01-07', '2030-01-08']) await log(days[date]!, 'logSleep(dayId: $d, duration: 8) { duration }');
+    for (const date of ['2030-01-06']) await log(before.days[date]!, 'logMood(dayId: $d, mood: 6, energy: 6) { mood }');
+    for (const date of ['2030-01-07', '2030-01-08']) await log(days[date]!, 'logMood(dayId: $d, mood: 6, energy: 6) { mood }');
+    const message = await k.message(ctx('UTC'), spec(user, 'evening_review'), { dueAt: utc('2030-01-08T21:00:00Z'), key: '2030-01-08' });
+    expect(message.body.split('\n').at(-1)).toBe('This week: sleep up. Streak: logged your mood 3 days in a row.');
+  });
 });
 
 describe('registry', () => {

@@ -16,6 +16,7 @@ import { projectsTools } from './projects.tools.js';
 import { financeTools } from './finance.tools.js';
 import { gamificationTools } from './gamification.tools.js';
 import { remindersTools } from './reminders.tools.js';
+import { insightsTools } from './insights.tools.js';
 import type { ConnectorTool } from './tool.js';
 import { wellnessTools } from './wellness.tools.js';
 import { quickAddTools } from './quick-add.tools.js';
@@ -45,6 +46,7 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   financeTools,
   remindersTools,
   quickAddTools,
+  insightsTools,
 ];
 
 export function connectorTools(): ConnectorTool[] {

@@ -1,0 +1,55 @@
+import { expect } from 'vitest';
+import { addDays, mondayOf } from '../core/dates.js';
+import type { HttpClient } from '../../test/support/http-client.js';
+import { sql } from '../../test/support/db.js';
+import type { TestApp } from '../../test/support/test-app.js';
+import { runNightlyInsights, type NightlyOptions } from './nightly-insights.js';
+
+/** The nightly job on the test app's database, for these people only, at `now` (a clock passed in). */
+export function runNight(app: TestApp, now: Date, userIds: string[], options: NightlyOptions = {}) {
+  return runNightlyInsights(app.server.orm.em.fork(), { now, onlyUserIds: userIds, ...options });
+}
+
+/** Generates every week from the one holding `from` to the one holding `to` (through the API). */
+export async function generateWeeks(client: HttpClient, from: string, to: string): Promise<void> {
+  for (let monday = mondayOf(from); monday <= to; monday = addDays(monday, 7)) {
+    const res = await client.post('/api/v1/weeks/generate', { startDate: monday });
+    expect([200, 201], res.text).toContain(res.status);
+  }
+}
+
+/**
+ * Sets the days' sleep, mood and energy in one statement (a year through the API would be ~1,000
+ * requests): `values(i)` for the i-th day from `from`. The days must exist (generateWeeks).
+ */
+export async function setDays(app: TestApp, userId: string, from: string, count: number, values: (i: number) => { sleep: number | null; mood: number | null; energy: number | null }): Promise<void> {
+  const dates: string[] = [];
+  const sleep: (number | null)[] = [];
+  const mood: (number | null)[] = [];
+  const energy: (number | null)[] = [];
+  for (let i = 0; i < count; i++) {
+    const v = values(i);
+    dates.push(addDays(from, i));
+    sleep.push(v.sleep);
+    mood.push(v.mood);
+    energy.push(v.energy);
+  }
+  await sql(
+    app.databaseUrl,
+    `update days d set sleep_hours = v.sleep, mood = v.mood, energy = v.energy
+       from unnest($2::date[], $3::float8[], $4::int[], $5::int[]) as v(date, sleep, mood, energy)
+      where d.user_id = $1 and d.date = v.date`,
+    [userId, dates, sleep, mood, energy],
+  );
+}
+
+/** A deterministic generator (mulberry32). */
+export function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
