@@ -22,7 +22,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261128163400AnswerCacheDataVersions extends Migration {
   override async up(): Promise<void> {
-    // No foreign key: an account deletion's cascade bumps the version of a user that is gone.
+    // No foreign key: an account deletion's cascade would otherwise bump the version of a user that is gone
+    // (the users trigger below removes the person's row instead).
     this.addSql(`create table "lp_data_versions" ("user_id" uuid not null primary key, "version" bigint not null);`);
     this.addSql(`create or replace function lp_bump_data_version(owner uuid) returns void language plpgsql as $fn$
       declare bumped text := coalesce(current_setting('lp.data_versions_bumped', true), '');
@@ -45,6 +46,13 @@ export class Migration20261128163400AnswerCacheDataVersions extends Migration {
         before uuid;
         after uuid;
       begin
+        -- A deleted account leaves no version behind (account deletion leaves no trace of the person), and
+        -- the rest of its transaction's cascade bumps nothing more.
+        if tg_table_name = 'users' and tg_op = 'DELETE' then
+          delete from lp_data_versions where user_id = old.id;
+          perform set_config('lp.data_versions_bumped', coalesce(current_setting('lp.data_versions_bumped', true), '') || old.id::text || ',', true);
+          return null;
+        end if;
         -- The common columns read directly; another through jsonb (a whole-row conversion).
         if column_name = 'user_id' then
           if tg_op <> 'INSERT' then before := old.user_id; end if;
