@@ -16,6 +16,9 @@ import { VariantName } from '../files/file-kinds.js';
 import { ACHIEVEMENTS } from '../gamification/achievement-catalog.seed.js';
 import { SHOP_ITEMS } from '../gamification/shop-catalog.seed.js';
 import { HABITS_MAX } from '../habits/habit-limits.js';
+import { METRICS } from '../insights/metrics.js';
+import { WINDOW_DAYS } from '../insights/nightly-insights.js';
+import { SPENDING_SHOWN } from '../insights/this-day-last-year.js';
 import { LIST_ITEMS_MAX, MAX_INGREDIENTS } from '../nutrition/nutrition.types.js';
 import { ChecklistKey } from '../planning/checklist-key.js';
 import { DAY_ENTRIES_MAX, DAY_TRAINING_SESSIONS_MAX } from '../planning/day-record.entity.js';
@@ -109,6 +112,15 @@ export const LIST_BOUNDS: ListBounds = {
   'Mutation.setDayPerimeter': PERIMETER_MAX,
   'Mutation.generateDinnerWeek': DAYS_PER_WEEK,
   // Habits: a person holds at most HABITS_MAX (archived ones included).
+  // Insights: a finding rests on at most the window's days; a summary has one line of each kind per measure.
+  'Insight.days': WINDOW_DAYS,
+  'WeeklyInsightSummary.metrics': METRICS.length,
+  'WeeklyInsightSummary.rose': METRICS.length,
+  'WeeklyInsightSummary.fell': METRICS.length,
+  'WeeklyInsightSummary.streaks': METRICS.length,
+  'WeeklyInsightSummary.sentences': 2 * METRICS.length,
+  'ThisDayLastYear.values': METRICS.length,
+  'ThisDayLastYear.spending': SPENDING_SHOWN,
   'Day.habits': HABITS_MAX,
   'Week.habits': HABITS_MAX,
   'HabitWeek.days': DAYS_PER_WEEK,

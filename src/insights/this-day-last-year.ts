@@ -27,6 +27,9 @@ export function yearBefore(date: string): string {
   return last.toISOString().slice(0, 10);
 }
 
+/** The largest spending categories a year-ago day shows (a day's transactions may name many). */
+export const SPENDING_SHOWN = 20;
+
 /** What a year-ago day held: each metric logged (counts above 0), the spending by category. */
 export function lastYearDay(date: string, row: AggregateRow | undefined, metrics: readonly MetricDefinition[] = METRICS): LastYearDay {
   const lastYearDate = yearBefore(date);
@@ -39,7 +42,8 @@ export function lastYearDay(date: string, row: AggregateRow | undefined, metrics
   const spending = Object.entries(row?.spendingByCategory ?? {})
     .map(([category, amount]) => ({ category, amount: Number(amount) }))
     .filter((s) => s.amount > 0)
-    .sort((a, b) => b.amount - a.amount || a.category.localeCompare(b.category));
+    .sort((a, b) => b.amount - a.amount || a.category.localeCompare(b.category))
+    .slice(0, SPENDING_SHOWN);
   const sentence = values.length ? `A year ago (${lastYearDate}): ${values.map((v) => `${v.label} ${v.text}`).join(', ')}.` : null;
   return { date, lastYearDate, values, spending, sentence };
 }

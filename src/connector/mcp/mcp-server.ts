@@ -82,6 +82,17 @@ function argumentErrorsAsToolFailures(server: McpServer, tools: ConnectorTool[],
   };
 }
 
+/**
+ * Whether a grant sees a tool: its scope is granted; a writing tool whose area is the call's (quick_add:
+ * the line decides) is listed only to a grant that can write somewhere, so a read-only connection lists
+ * no writing tool.
+ */
+function listedFor(tool: ConnectorTool, granted: readonly string[]): boolean {
+  const needed = scopeOf(tool);
+  if (needed) return allows(granted, needed);
+  return tool.annotations.readOnlyHint || granted.some((scope) => scope.endsWith(':write'));
+}
+
 /** `tools/list` answers by the set of tools a grant hides (a handful of grants in practice; capped). */
 const listedTools = new Map<string, ListToolsResult>();
 const LISTS_CACHED = 64;
@@ -93,7 +104,7 @@ const LISTS_CACHED = 64;
  * registered so that a forced call answers INSUFFICIENT_SCOPE rather than "not found".
  */
 function listGrantedToolsOnly(server: McpServer, tools: ConnectorTool[], granted: readonly string[]): void {
-  const hidden = new Set(tools.filter((tool) => { const needed = scopeOf(tool); return needed && !allows(granted, needed); }).map((tool) => tool.name));
+  const hidden = new Set(tools.filter((tool) => !listedFor(tool, granted)).map((tool) => tool.name));
   const key = [...hidden].join(',');
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, (request: unknown, extra: unknown) => Promise<ListToolsResult>> })._requestHandlers;
   const list = handlers.get('tools/list')!;
