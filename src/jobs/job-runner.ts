@@ -116,12 +116,12 @@ export async function createJobRunner(config: Config, databaseUrl: string, logge
   } else {
     await ensureAgendaSchema(databaseUrl);
     const { PostgresBackend, PostgresNotificationChannel } = await import('@agendajs/postgres-backend');
-    const pool = jobPool(databaseUrl, logger, 10, 'jobs');
+    const pool = jobPool(databaseUrl, logger, 5, 'jobs');
     backend = new PostgresBackend({ pool, ensureSchema: false, disableNotifications: true });
     // The LISTEN/NOTIFY channel on a pool of its own: a connection it loses while (re)connecting is not
     // handed back to its pool, and must not take the job queries' connections with it. It reconnects
     // by itself; its errors must not go unheard (an EventEmitter's unheard 'error' ends the process).
-    const listenPool = jobPool(databaseUrl, logger, 4, 'job notifications');
+    const listenPool = jobPool(databaseUrl, logger, 2, 'job notifications');
     notificationChannel = new PostgresNotificationChannel({ pool: listenPool, reconnect: { enabled: true, initialDelayMs: 1000, maxDelayMs: 30_000 } });
     notificationChannel.on('error', (error: unknown) => logger.warn({ err: error }, 'job notification channel error; reconnecting'));
     pools.push(pool, listenPool);

@@ -32,7 +32,7 @@ export class QuickAddArgs {
   locale?: QuickAddLocale | null;
 }
 
-@ObjectType({ description: 'A span of the line and what it was read as.' })
+@ObjectType({ simpleResolvers: true, description: 'A span of the line and what it was read as.' })
 export class QuickAddToken {
   @Field(() => Int, { description: 'Offset of its first character.' })
   start!: number;
@@ -53,7 +53,7 @@ export class QuickAddToken {
   value?: unknown;
 }
 
-@ObjectType({ description: 'The record written, or that would be written on a dry run.' })
+@ObjectType({ simpleResolvers: true, description: 'The record written, or that would be written on a dry run.' })
 export class QuickAddRecord {
   @Field(() => String, { description: 'Its type: Task, WaterIntake, FinanceTransaction …' })
   type!: string;
@@ -65,7 +65,7 @@ export class QuickAddRecord {
   fields!: Record<string, unknown>;
 }
 
-@ObjectType({ description: 'Another reading of the same line.' })
+@ObjectType({ simpleResolvers: true, description: 'Another reading of the same line.' })
 export class QuickAddAlternative {
   @Field(() => String)
   kind!: string;
@@ -77,7 +77,7 @@ export class QuickAddAlternative {
   fields!: Record<string, unknown>;
 }
 
-@ObjectType({ description: 'What quick add understood and made.' })
+@ObjectType({ simpleResolvers: true, description: 'What quick add understood and made.' })
 export class QuickAddResult {
   @Field(() => String)
   text!: string;
