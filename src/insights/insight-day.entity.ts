@@ -70,7 +70,7 @@ export class InsightDay extends BaseEntity {
 /**
  * The nightly job's bookkeeping per person: the local date of the last finished run (a person is due
  * again once their local date moves past it and their clock passes the nightly hour) and the last day
- * its aggregates cover. A run's batch commits these with its aggregates and insights, so a restart
+ * its aggregates cover, and when the whole window was last rebuilt. A run's batch commits these with its aggregates and insights, so a restart
  * repeats nothing a committed batch did.
  */
 @Entity({ tableName: 'insight_runs' })
@@ -84,6 +84,10 @@ export class InsightRun extends BaseEntity {
 
   @Property({ type: 'date', nullable: true })
   aggregatedThrough?: string | null = null;
+
+  /** The local date of the last run that rebuilt the whole window (a week later it is rebuilt again). */
+  @Property({ type: 'date', nullable: true })
+  fullBuiltOn?: string | null = null;
 
   @Property({ type: 'integer' })
   testsRun: Opt<number> = 0;

@@ -14,6 +14,8 @@ export interface DuePerson {
   today: string;
   /** The last day the stored aggregates cover (null: none yet). */
   aggregatedThrough: string | null;
+  /** The local date of the last run that rebuilt the whole window (null: never). */
+  fullBuiltOn: string | null;
 }
 
 /** One person-day as the aggregate gives it. */
@@ -45,7 +47,7 @@ export async function claimDuePeople(em: EntityManager, now: Date, localTime: st
   const local = `($1::timestamptz at time zone coalesce(s.timezone, $2))`;
   const rows = await queryRows(
     em,
-    `select r.user_id, coalesce(s.timezone, $2) as timezone, ${local}::date::text as today, r.aggregated_through::text as aggregated_through
+    `select r.user_id, coalesce(s.timezone, $2) as timezone, ${local}::date::text as today, r.aggregated_through::text as aggregated_through, r.full_built_on::text as full_built_on
        from insight_runs r left join user_settings s on s.user_id = r.user_id
       where (r.run_date is null or r.run_date < ${local}::date) and ${local}::time >= $3::time
         and ($5::uuid[] is null or r.user_id = any($5::uuid[]))
@@ -54,7 +56,7 @@ export async function claimDuePeople(em: EntityManager, now: Date, localTime: st
       for no key update of r skip locked`,
     [now.toISOString(), defaultZone, localTime, limit, onlyUserIds],
   );
-  return rows.map((r) => ({ userId: r.user_id as string, timezone: r.timezone as string, today: r.today as string, aggregatedThrough: (r.aggregated_through as string | null) ?? null }));
+  return rows.map((r) => ({ userId: r.user_id as string, timezone: r.timezone as string, today: r.today as string, aggregatedThrough: (r.aggregated_through as string | null) ?? null, fullBuiltOn: (r.full_built_on as string | null) ?? null }));
 }
 
 /** The aggregate range of one person in a batch: rebuilt days and the days kept. */
@@ -180,13 +182,16 @@ export async function replaceInsights(em: EntityManager, found: readonly FoundIn
 }
 
 /** Marks the batch's people done for their local date: one statement. */
-export async function finishRuns(em: EntityManager, runs: readonly { userId: string; runDate: string; aggregatedThrough: string; tests: number; found: number }[]): Promise<void> {
+export async function finishRuns(
+  em: EntityManager,
+  runs: readonly { userId: string; runDate: string; aggregatedThrough: string | null; fullBuiltOn: string | null; tests: number; found: number }[],
+): Promise<void> {
   if (!runs.length) return;
   await queryRows(
     em,
-    `update insight_runs r set run_date = s.run_date, aggregated_through = s.through, tests_run = s.tests, insights_found = s.found, updated_at = now()
-       from unnest($1::uuid[], $2::date[], $3::date[], $4::int[], $5::int[]) as s(user_id, run_date, through, tests, found)
+    `update insight_runs r set run_date = s.run_date, aggregated_through = s.through, full_built_on = s.full_built_on, tests_run = s.tests, insights_found = s.found, updated_at = now()
+       from unnest($1::uuid[], $2::date[], $3::date[], $4::date[], $5::int[], $6::int[]) as s(user_id, run_date, through, full_built_on, tests, found)
       where r.user_id = s.user_id`,
-    [runs.map((r) => r.userId), runs.map((r) => r.runDate), runs.map((r) => r.aggregatedThrough), runs.map((r) => r.tests), runs.map((r) => r.found)],
+    [runs.map((r) => r.userId), runs.map((r) => r.runDate), runs.map((r) => r.aggregatedThrough), runs.map((r) => r.fullBuiltOn), runs.map((r) => r.tests), runs.map((r) => r.found)],
   );
 }

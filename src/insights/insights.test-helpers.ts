@@ -21,6 +21,9 @@ export async function generateWeeks(client: HttpClient, from: string, to: string
 /**
  * Sets the days' sleep, mood and energy in one statement (a year through the API would be ~1,000
  * requests): `values(i)` for the i-th day from `from`. The days must exist (generateWeeks).
+ * The person's nightly run is marked not yet done: the test app's own job, on the real clock, may have
+ * built their aggregates from the empty days just before (then the next night would rebuild only
+ * the last four weeks of these values). A test's nights are the clocks it passes to runNight.
  */
 export async function setDays(app: TestApp, userId: string, from: string, count: number, values: (i: number) => { sleep: number | null; mood: number | null; energy: number | null }): Promise<void> {
   const dates: string[] = [];
@@ -41,6 +44,7 @@ export async function setDays(app: TestApp, userId: string, from: string, count:
       where d.user_id = $1 and d.date = v.date`,
     [userId, dates, sleep, mood, energy],
   );
+  await sql(app.databaseUrl, 'update insight_runs set run_date = null, aggregated_through = null, full_built_on = null where user_id = $1', [userId]);
 }
 
 /** A deterministic generator (mulberry32). */

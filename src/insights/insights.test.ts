@@ -182,6 +182,31 @@ describe('the nightly job', () => {
     ]);
   });
 
+  it('builds a new person whole once they have days, and rebuilds the whole window every seventh night', async () => {
+    const person = await signUp(app.url);
+    const runOf = async () => sql(app.databaseUrl, 'select aggregated_through::text, full_built_on::text from insight_runs where user_id = $1', [person.id]);
+    const night = (k: number) => new Date(`${addDays(today, 1 + k)}T04:00:00.000Z`);
+    // The first night comes before they have a day: nothing built, they stay on their first run.
+    expect(await runNight(app, night(0), [person.id])).toMatchObject({ people: 1, days: 0 });
+    expect(await runOf()).toEqual([{ aggregated_through: null, full_built_on: null }]);
+    // Their history arrives later (an import, a backfill): the next night builds all of it.
+    const from = addDays(today, -60);
+    await generateWeeks(person.client, from, today);
+    await setDays(app, person.id, from, 61, () => ({ sleep: 7, mood: 6, energy: null }));
+    await runNight(app, night(1), [person.id]);
+    const sleepOn = async (date: string) => (await sql(app.databaseUrl, 'select sleep_hours from insight_days where user_id = $1 and date = $2', [person.id, date]))[0]?.sleep_hours;
+    expect(await sql(app.databaseUrl, 'select min(date)::text as first, count(*)::int as n from insight_days where user_id = $1 and sleep_hours is not null', [person.id])).toEqual([{ first: from, n: 61 }]);
+    expect(await runOf()).toEqual([{ aggregated_through: addDays(today, 1), full_built_on: addDays(today, 2) }]);
+    // An edit 50 days back: the ordinary nights leave it, the seventh night after the full build takes it in.
+    const old = addDays(today, -50);
+    await sql(app.databaseUrl, 'update days set sleep_hours = 4 where user_id = $1 and date = $2', [person.id, old]);
+    for (let k = 2; k < 8; k++) expect((await runNight(app, night(k), [person.id])).days).toBeLessThanOrEqual(REBUILD_DAYS + 1);
+    expect(await sleepOn(old)).toBe(7);
+    expect((await runNight(app, night(8), [person.id])).days).toBeGreaterThan(60);
+    expect(await sleepOn(old)).toBe(4);
+    expect(await runOf()).toEqual([{ aggregated_through: addDays(today, 8), full_built_on: addDays(today, 9) }]);
+  });
+
   it('works in committed batches: a run stopped at its batch cap leaves the rest due, and the next run takes them', async () => {
     const people = [await plantedPerson(), await plantedPerson(), await plantedPerson()];
     const ids = people.map((p) => p.id);

@@ -21,11 +21,12 @@ export const NIGHTLY_LOCAL_TIME = '03:00';
 /** Days the correlations look back over (ending yesterday): a year. */
 export const WINDOW_DAYS = 365;
 /**
- * Days rebuilt on a later night (a first run builds the whole window): entries added or changed for a
- * day up to four weeks back are taken in; an edit older than that waits for the window to be rebuilt
- * (never, unless the person's runs stop for REBUILD_DAYS: docs/insights.md).
+ * Days rebuilt on an ordinary night: entries added or changed for a day up to four weeks back are taken
+ * in at once. The whole window is rebuilt on a person's first night and again every FULL_REBUILD_DAYS,
+ * so an older edit, an import of past years or a deletion is taken in within a week (docs/insights.md).
  */
 export const REBUILD_DAYS = 28;
+export const FULL_REBUILD_DAYS = 7;
 /**
  * People one batch claims, aggregates, tests and commits (one transaction): 25 people with a year
  * each is about 9,000 person-days in one INSERT … SELECT and a few hundred milliseconds of tests,
@@ -60,11 +61,16 @@ export interface NightlyRun {
   more: boolean;
 }
 
-/** The range of `person` to rebuild tonight: the whole window on a first run, else the last REBUILD_DAYS. */
+/** Whether tonight rebuilds `person`'s whole window: never done yet, or done FULL_REBUILD_DAYS ago or more. */
+export function isFullRebuild(person: DuePerson): boolean {
+  return !person.aggregatedThrough || !person.fullBuiltOn || person.fullBuiltOn <= addDays(person.today, -FULL_REBUILD_DAYS);
+}
+
+/** The range of `person` to rebuild tonight: the whole window on a full rebuild, else the last REBUILD_DAYS. */
 export function rangeOf(person: DuePerson): AggregateRange {
   const to = addDays(person.today, -1);
   const keepFrom = addDays(person.today, -WINDOW_DAYS);
-  const sinceLast = person.aggregatedThrough ? addDays(person.aggregatedThrough, -REBUILD_DAYS + 1) : keepFrom;
+  const sinceLast = isFullRebuild(person) ? keepFrom : addDays(person.aggregatedThrough!, -REBUILD_DAYS + 1);
   const from = sinceLast > keepFrom ? (sinceLast > to ? to : sinceLast) : keepFrom;
   return { userId: person.userId, timezone: person.timezone, from, to, keepFrom };
 }
@@ -99,7 +105,17 @@ async function runBatch(em: EntityManager, now: Date, options: NightlyOptions): 
       const result: InsightResult = findInsights(byPerson.get(person.userId) ?? []);
       slowestPersonMs = Math.max(slowestPersonMs, performance.now() - started);
       found.push({ userId: person.userId, findings: result.findings });
-      runs.push({ userId: person.userId, runDate: person.today, aggregatedThrough: addDays(person.today, -1), tests: result.tests.length, found: result.findings.length });
+      // A person with no day at all yet (a new account) stays on their first run: the history an import
+      // or a backfill brings later is then built whole, not from four weeks back.
+      const built = byPerson.has(person.userId);
+      runs.push({
+        userId: person.userId,
+        runDate: person.today,
+        aggregatedThrough: built ? addDays(person.today, -1) : null,
+        fullBuiltOn: built ? (isFullRebuild(person) ? person.today : person.fullBuiltOn) : null,
+        tests: result.tests.length,
+        found: result.findings.length,
+      });
       tests += result.tests.length;
       insights += result.findings.length;
       await nextTurn();

@@ -38,6 +38,7 @@ export const migrationNames = [
   'Migration20261128163600Habits',
   'Migration20261128163800Insights',
   'Migration20261128181000DataVersionNewTables',
+  'Migration20261128193000InsightFullRebuild',
 ];
 
 /**
@@ -81,5 +82,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128163600Habits', class: (await import('./Migration20261128163600Habits.js')).Migration20261128163600Habits },
     { name: 'Migration20261128163800Insights', class: (await import('./Migration20261128163800Insights.js')).Migration20261128163800Insights },
     { name: 'Migration20261128181000DataVersionNewTables', class: (await import('./Migration20261128181000DataVersionNewTables.js')).Migration20261128181000DataVersionNewTables },
+    { name: 'Migration20261128193000InsightFullRebuild', class: (await import('./Migration20261128193000InsightFullRebuild.js')).Migration20261128193000InsightFullRebuild },
   ];
 }
