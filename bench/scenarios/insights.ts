@@ -5,7 +5,8 @@ import pg from 'pg';
 import { signUp } from '../../test/support/http-client.js';
 import { connectAppOrm } from '../../src/app/database.js';
 import { addDays, mondayOf, todayIn } from '../../src/core/dates.js';
-import { runNightlyInsights, type NightlyRun } from '../../src/insights/nightly-insights.js';
+import { runNightlyInsights, BATCH_PEOPLE, type NightlyRun } from '../../src/insights/nightly-insights.js';
+import { aggregateSelect } from '../../src/insights/daily-sources.queries.js';
 import { MB } from '../lib/memory.js';
 import { printTable, round } from '../lib/report.js';
 import type { Scenario, ScenarioContext } from '../lib/scenario.js';
@@ -21,7 +22,8 @@ import { cloneUsers } from '../lib/mixed-users.js';
  * builds each person's whole year, the second only the last weeks. Reported: wall time, this process's
  * CPU, peak RSS (sampled every 50 ms) and the longest event-loop delay (the 50 ms rule).
  *
- * BENCH_INSIGHTS_PEOPLE (default 1000), BENCH_INSIGHTS_DAYS (default 365).
+ * BENCH_INSIGHTS_PEOPLE (default 1000), BENCH_INSIGHTS_DAYS (default 365). BENCH_INSIGHTS_EXPLAIN=1 first prints
+ * PostgreSQL's plan (EXPLAIN ANALYZE) of one batch's aggregate SELECT over a whole year.
  */
 const PEOPLE = Number(process.env.BENCH_INSIGHTS_PEOPLE ?? 1000);
 const DAYS = Number(process.env.BENCH_INSIGHTS_DAYS ?? 365);
@@ -64,6 +66,21 @@ async function fillYear(databaseUrl: string, userId: string, from: string, to: s
     );
     await run(`insert into social_happenings (id, created_at, updated_at, user_id, day_id, title, start_time, end_time, guest_ids, item_ids)
                select gen_random_uuid(), now(), now(), user_id, id, 'Dinner', date + interval '19 hours', date + interval '21 hours', '[]', '[]' from (${days}) d where random() < 0.15`);
+  } finally {
+    await db.end();
+  }
+}
+
+/** PostgreSQL's plan of one batch's aggregate (BATCH_PEOPLE people, `from` to `to`), with its timings. */
+async function explainBatch(databaseUrl: string, from: string, to: string): Promise<void> {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    await db.query('analyze');
+    const { rows: people } = await db.query('select id from users order by id limit $1', [BATCH_PEOPLE]);
+    const ids = people.map((p) => p.id as string);
+    const { rows } = await db.query(`explain (analyze, buffers, costs off) ${aggregateSelect()}`, [ids, ids.map(() => from), ids.map(() => to), ids.map(() => 'UTC')]);
+    console.log(rows.map((r) => r['QUERY PLAN']).join('\n'));
   } finally {
     await db.end();
   }
@@ -133,6 +150,7 @@ async function run(ctx: ScenarioContext) {
   })();
   ctx.log(`rows: ${JSON.stringify(counts)}`);
   await service.stop();
+  if (process.env.BENCH_INSIGHTS_EXPLAIN) await explainBatch(database.url, from, addDays(today, -1));
 
   const orm = await connectAppOrm(database.url, { pool: { min: 0, max: 4 } });
   try {
