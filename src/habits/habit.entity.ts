@@ -75,4 +75,8 @@ export class Habit extends BaseEntity {
   /** The longest streak ever computed (kept beyond the history a streak read walks). */
   @Property({ type: 'integer' })
   longestStreak: Opt<number> = 0;
+
+  /** The person's date the stored streak was computed on (a write changing no day's done-ness that day keeps it). */
+  @Property({ type: 'date', nullable: true })
+  streakComputedOn?: string | null = null;
 }
