@@ -12,6 +12,10 @@ import { HabitKind, HabitSchedule } from './habit-enums.js';
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'habits' })
 @Index({ properties: ['userId', 'position'] })
+@Index({
+  name: 'habits_running_streak_index',
+  expression: 'create index "habits_running_streak_index" on "habits" ("streak_computed_on") where "current_streak" > 0 and "archived_at" is null',
+})
 export class Habit extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;

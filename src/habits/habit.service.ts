@@ -299,7 +299,8 @@ export class HabitService {
     return this.streaksOn(userId, habits, await this.today(userId));
   }
 
-  private async streaksOn(userId: string, habits: readonly Habit[], today: string): Promise<HabitStreak[]> {
+  /** Streaks on a known today (the sweep knows it from its claim; a write reads it). */
+  async streaksOn(userId: string, habits: readonly Habit[], today: string): Promise<HabitStreak[]> {
     const histories = await historiesOf(this.em, userId, habits.map((h) => h.id), historyStart(today), today);
     return habits.map((habit) => {
       const view = streakOf(habit, histories.get(habit.id)!, today);
