@@ -65,6 +65,7 @@ describe('a long history', () => {
     // A second entry on a day already done changes no day's done-ness: the stored streak stands, unread.
     const again = await logCounted(veteran.client, old.id);
     expect(walkedInWrite(again.sql)).toBe(false);
+    console.info(`a second entry the same day: ${again.n} statements, ${again.ms.toFixed(1)} ms`);
     expect(again.n).toBeLessThan(large.n);
     // The streak read within the window: today and the days back to its edge.
     const streak = (await veteran.client.get(`/api/v1/habits/${old.id}/streak`)).body.data;

@@ -50,7 +50,7 @@ export class PublicHabit {
   @Field(() => Float, { description: 'Today\'s entries added up.' })
   value!: number;
 
-  @Field(() => Int, { description: 'The streak stored at its last write (entries, marks), in `streakUnit`s.' })
+  @Field(() => Int, { description: 'The streak stored at its last write (entries, marks) or by the streak sweep (within ten minutes of the caller\'s midnight), in `streakUnit`s.' })
   currentStreak!: number;
 
   @Field(() => HabitStreakUnit)

@@ -886,7 +886,7 @@ export type PublicHabit = {
   state: HabitDayState;
   /** Today's entries added up. */
   value: Scalars['Float']['output'];
-  /** The streak stored at its last write (entries, marks), in `streakUnit`s. */
+  /** The streak stored at its last write (entries, marks) or by the streak sweep (within ten minutes of the caller's midnight), in `streakUnit`s. */
   currentStreak: Scalars['Int']['output'];
   streakUnit: HabitStreakUnit;
 };
