@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
@@ -14,7 +14,10 @@ import { createHabit, setTimezone, today } from './habits.test-helpers.js';
  */
 let app: TestApp;
 beforeAll(async () => {
-  app = await sharedTestApp();
+  app = await startTestApp();
+});
+afterAll(async () => {
+  await app?.close();
 });
 
 /** Weeks, days and one entry a day from `from` to yesterday, for a person with no days yet. */
