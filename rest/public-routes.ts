@@ -14,5 +14,7 @@ export const publicRoutes: RouteTable = {
   'Mutation.publicLogMood': { method: 'POST', path: '/mood' },
   'Mutation.publicLogSleep': { method: 'POST', path: '/sleep' },
   'Mutation.publicLogBodyMetrics': { method: 'POST', path: '/body-metrics' },
+  'Query.publicHabits': { method: 'GET', path: '/habits' },
+  'Mutation.publicLogHabit': { method: 'POST', path: '/habits/:habitId/entries', responseStatus: 201 },
   'Mutation.publicQuickAdd': { method: 'POST', path: '/quick', responseStatus: 201, existingStatus: 200, existingStatusMeans: 'Success of a dry run: what would be made, nothing written, `{ ok: true, data }`.' },
 };

@@ -55,6 +55,7 @@ export const LIST_BOUNDS: ListBounds = {
   'Query.passkeys': MAX_PASSKEYS,
   'Passkey.transports': KNOWN_TRANSPORTS.length,
   'Query.publicSearchExercises': PUBLIC_SEARCH_MAX,
+  'Query.publicHabits': HABITS_MAX,
   'QuickAddResult.tokens': QUICK_TOKENS_MAX,
   'QuickAddResult.alternatives': QUICK_ALTERNATIVES_MAX,
   'QuickAddResult.assumptions': QUICK_ASSUMPTIONS_MAX,

@@ -12,6 +12,10 @@ import { HabitKind, HabitSchedule } from './habit-enums.js';
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'habits' })
 @Index({ properties: ['userId', 'position'] })
+@Index({
+  name: 'habits_running_streak_index',
+  expression: 'create index "habits_running_streak_index" on "habits" ("streak_computed_on") where "current_streak" > 0 and "archived_at" is null',
+})
 export class Habit extends BaseEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
@@ -75,4 +79,8 @@ export class Habit extends BaseEntity {
   /** The longest streak ever computed (kept beyond the history a streak read walks). */
   @Property({ type: 'integer' })
   longestStreak: Opt<number> = 0;
+
+  /** The person's date the stored streak was computed on (a write changing no day's done-ness that day keeps it). */
+  @Property({ type: 'date', nullable: true })
+  streakComputedOn?: string | null = null;
 }

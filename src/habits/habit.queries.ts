@@ -61,3 +61,30 @@ export async function nextPosition(em: EntityManager, userId: string): Promise<n
   const [row] = await queryRows(em, 'select coalesce(max(position) + 1, 0)::int as next from habits where user_id = $1', [userId]);
   return Number(row?.next ?? 0);
 }
+
+/** A habit whose running streak was last computed before its owner's today. */
+export interface StaleStreak {
+  habitId: string;
+  userId: string;
+  today: string;
+}
+
+/**
+ * Up to `limit` active habits with a running streak (current > 0) computed before their owner's today
+ * at `now`, their rows locked (SKIP LOCKED: a write holding one, or another run, is passed over). A
+ * streak of 0 cannot change by a day passing, so only running ones are read (a partial index).
+ */
+export async function claimStaleStreaks(em: EntityManager, now: Date, defaultZone: string, limit: number, onlyUserIds: readonly string[] | null): Promise<StaleStreak[]> {
+  const today = `(($1::timestamptz at time zone coalesce(s.timezone, $2))::date)`;
+  const rows = await queryRows(
+    em,
+    `select h.id, h.user_id, ${today}::text as today from habits h left join user_settings s on s.user_id = h.user_id
+      where h.current_streak > 0 and h.archived_at is null and (h.streak_computed_on is null or h.streak_computed_on < ${today})
+        and ($4::uuid[] is null or h.user_id = any($4::uuid[]))
+      order by h.streak_computed_on nulls first, h.id
+      limit $3
+      for no key update of h skip locked`,
+    [now.toISOString(), defaultZone, limit, onlyUserIds],
+  );
+  return rows.map((r) => ({ habitId: r.id as string, userId: r.user_id as string, today: r.today as string }));
+}

@@ -64,7 +64,11 @@ export interface HabitEntryFilter extends DayRange, PageArgs {
  * streak's update); habits per person are capped by the database (`enforce_row_cap`).
  */
 export class HabitService {
-  constructor(private readonly em: EntityManager) {}
+  /** `clock`: the instant "now" (the person's today follows from it); tests pass a fixed one. */
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
 
   // ------------------------------------------------------------ definitions
 
@@ -131,6 +135,8 @@ export class HabitService {
       startDate: changes.startDate ?? habit.startDate,
     };
     Object.assign(habit, shapeHabit(base, { target: changes.target != null, unit: changes.unit != null }));
+    // Its rules may have changed: the next write computes the stored streak afresh.
+    habit.streakComputedOn = null;
     if (changes.name !== undefined && changes.name !== null) habit.name = changes.name.trim();
     if (changes.icon !== undefined) habit.icon = changes.icon?.trim() || null;
     if (changes.colour !== undefined) habit.colour = changes.colour;
@@ -148,7 +154,7 @@ export class HabitService {
   /** Archived: off the day and week reads and the lists of active habits, its history kept. */
   async archive(userId: string, habitId: string): Promise<Habit> {
     const habit = await this.get(userId, habitId);
-    habit.archivedAt ??= new Date();
+    habit.archivedAt ??= this.clock();
     await this.em.flush();
     return habit;
   }
@@ -196,12 +202,13 @@ export class HabitService {
       if (before.entries >= HABIT_ENTRIES_PER_DAY_MAX) {
         throw new RuleViolationError('habit_entry_limit', `A habit can hold at most ${HABIT_ENTRIES_PER_DAY_MAX} entries a day`, ['dayId']);
       }
-      const now = new Date();
+      const now = this.clock();
       const entry = em.create(HabitEntry, { userId, habitId: habit.id, dayId: day.id, date: day.date, value, note: input.note ?? null, createdAt: now, updatedAt: now });
       recordEvent(em, userId, 'habit_logged', { habitId: habit.id, entryId: entry.id, dayId: day.id, date: day.date, value, loggedAt: now.toISOString() }, now);
-      if (before.value < habit.target && before.value + value >= habit.target) recordFact(em, userId, 'habit_day_done', { habitId: habit.id, dayId: day.id });
+      const doneNow = before.value < habit.target && before.value + value >= habit.target;
+      if (doneNow) recordFact(em, userId, 'habit_day_done', { habitId: habit.id, dayId: day.id });
       await em.flush();
-      await this.refreshStreak(em, userId, habit, now);
+      await this.refreshStreak(em, userId, habit, now, doneNow);
       return entry;
     });
   }
@@ -217,8 +224,9 @@ export class HabitService {
       const before = await daySum(em, habit.id, entry.dayId);
       em.remove(entry);
       await em.flush();
-      if (before.value >= habit.target && before.value - entry.value < habit.target) recordFact(em, userId, 'habit_day_undone', { habitId: habit.id, dayId: entry.dayId });
-      await this.refreshStreak(em, userId, habit, new Date());
+      const undone = before.value >= habit.target && before.value - entry.value < habit.target;
+      if (undone) recordFact(em, userId, 'habit_day_undone', { habitId: habit.id, dayId: entry.dayId });
+      await this.refreshStreak(em, userId, habit, this.clock(), undone);
       return deleted(entryId, 'Habit entry');
     });
   }
@@ -241,7 +249,8 @@ export class HabitService {
       } else if (existing) existing.mark = input.mark;
       else em.create(HabitDayMarkRecord, { userId, habitId: habit.id, dayId: day.id, date: day.date, mark: input.mark });
       await em.flush();
-      await this.refreshStreak(em, userId, habit, new Date());
+      // A mark turns a day into a rest day or back: always read by the streak.
+      await this.refreshStreak(em, userId, habit, this.clock(), true);
     });
     return this.stateOn(userId, await this.get(userId, input.habitId), day.date);
   }
@@ -287,7 +296,11 @@ export class HabitService {
   /** Streaks of habits already read: a fixed number of statements however many. */
   async streaksOf(userId: string, habits: readonly Habit[]): Promise<HabitStreak[]> {
     if (!habits.length) return [];
-    const today = await this.today(userId);
+    return this.streaksOn(userId, habits, await this.today(userId));
+  }
+
+  /** Streaks on a known today (the sweep knows it from its claim; a write reads it). */
+  async streaksOn(userId: string, habits: readonly Habit[], today: string): Promise<HabitStreak[]> {
     const histories = await historiesOf(this.em, userId, habits.map((h) => h.id), historyStart(today), today);
     return habits.map((habit) => {
       const view = streakOf(habit, histories.get(habit.id)!, today);
@@ -299,7 +312,7 @@ export class HabitService {
 
   /** Today's date in the person's time zone. */
   async today(userId: string): Promise<string> {
-    return todayIn(await new SettingsService(this.em).timezoneOf(userId));
+    return todayIn(await new SettingsService(this.em).timezoneOf(userId), this.clock());
   }
 
   private async ownDay(userId: string, dayId: string, field?: string): Promise<Day> {
@@ -311,19 +324,29 @@ export class HabitService {
   private async dayFor(userId: string, input: NewHabitEntry): Promise<{ id: string; date: string }> {
     if (input.dayId) return this.ownDay(userId, input.dayId, 'dayId');
     if (input.date) return new WeekService(this.em).ensureDay(userId, input.date);
-    return new DayService(this.em).today(userId);
+    return new DayService(this.em).today(userId, { now: this.clock() });
   }
 
   /**
    * The streak after a write, stored with the longest ever; `habit_streak_updated` when the current
    * one changed. Runs in the write's transaction after its flush (the history read sees the change).
+   *
+   * A streak reads entries only through each day's done-ness (entries reaching the target). A write
+   * that changed no day's done-ness (`dayTurned` false: a second glass of water, a partial entry, an
+   * entry taken back from a day that stays done) on the date the stored streak was computed on leaves it
+   * as it is, without reading the history again: bulk logging walks the history once per day turned
+   * done, not once per entry. On another date (the days that passed may have broken it) it is computed.
    */
-  private async refreshStreak(em: EntityManager, userId: string, habit: Habit, now: Date): Promise<void> {
-    const [streak] = await new HabitService(em).streaksOf(userId, [habit]);
-    if (!streak || (streak.current === habit.currentStreak && streak.longest === habit.longestStreak)) return;
+  private async refreshStreak(em: EntityManager, userId: string, habit: Habit, now: Date, dayTurned: boolean): Promise<void> {
+    const service = new HabitService(em, this.clock);
+    const today = await service.today(userId);
+    if (!dayTurned && habit.streakComputedOn === today) return;
+    const [streak] = await service.streaksOn(userId, [habit], today);
+    if (!streak) return;
     const changed = streak.current !== habit.currentStreak;
     habit.currentStreak = streak.current;
     habit.longestStreak = streak.longest;
+    habit.streakComputedOn = today;
     if (changed) recordEvent(em, userId, 'habit_streak_updated', { habitId: habit.id, currentStreak: streak.current, longestStreak: streak.longest, updatedAt: now.toISOString() }, now);
     await em.flush();
   }

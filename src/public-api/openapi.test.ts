@@ -19,6 +19,9 @@ beforeAll(async () => {
   doc = parse(text);
 });
 
+/** `/habits/:habitId/entries` as OpenAPI writes it: `/habits/{habitId}/entries`. */
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
 const resolve = (schema: any): any => (schema?.$ref ? doc.components.schemas[schema.$ref.split('/').pop()] : schema);
 
 describe('GET /api/public/v1/openapi.yaml', () => {
@@ -30,16 +33,16 @@ describe('GET /api/public/v1/openapi.yaml', () => {
 
   it('describes every route of the route table, and nothing else', () => {
     const described = Object.entries<any>(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${path}`));
-    const expected = Object.values(publicRoutes).map((r) => `${r.method} ${r.path}`);
+    const expected = Object.values(publicRoutes).map((r) => `${r.method} ${openApiPath(r.path)}`);
     expect(described.sort()).toEqual(expected.sort());
-    expect(expected).toHaveLength(10);
+    expect(expected).toHaveLength(12);
     // No session route leaks into the public description.
     for (const r of Object.values(sessionRoutes)) if (!expected.includes(`${r.method} ${r.path}`)) expect(doc.paths[r.path]?.[r.method.toLowerCase()]).toBeUndefined();
   });
 
   it('gives every write its JSON request schema, in the body only, without dayId', () => {
     for (const route of Object.values(publicRoutes)) {
-      const op = doc.paths[route.path][route.method.toLowerCase()];
+      const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
       expect(op.security).toEqual([{ apiKey: [] }]);
       if (route.method === 'GET') {
         expect(op.requestBody).toBeUndefined();
@@ -97,8 +100,8 @@ describe('GET /api/public/v1/openapi.yaml', () => {
   it('describes the envelope and the 400/401/429 answers, and the bearer scheme', () => {
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     for (const route of Object.values(publicRoutes)) {
-      const op = doc.paths[route.path][route.method.toLowerCase()];
-      const ok = op.responses['200'];
+      const op = doc.paths[openApiPath(route.path)][route.method.toLowerCase()];
+      const ok = op.responses[String(route.responseStatus ?? 200)];
       expect(ok.content['application/json'].schema.properties.ok).toEqual({ type: 'boolean', enum: [true] });
       expect(ok.headers).toHaveProperty('x-ratelimit-reset');
       expect(op.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });

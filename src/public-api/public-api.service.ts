@@ -29,6 +29,10 @@ import type {
   PublicWorkoutLogged,
 } from './public.types.js';
 import { PUBLIC_SEARCH_MAX } from './public.types.js';
+import type { PublicHabit, PublicHabitLogged, PublicLogHabitArgs } from './public-habits.types.js';
+import { HabitService } from '../habits/habit.service.js';
+import { HABITS_MAX } from '../habits/habit-limits.js';
+import { streakUnit } from '../habits/habit-schedule.js';
 
 /** Who writes: the key's owner (with their time zone, read with the key) or the signed-in user. */
 export interface PublicCaller {
@@ -90,6 +94,43 @@ export class PublicApiService {
   async searchExercises(caller: PublicCaller, q?: string | null): Promise<PublicExercise[]> {
     const found = await this.service(ExerciseService).search(caller.userId, q ?? undefined, PUBLIC_SEARCH_MAX);
     return found.map((e) => ({ id: e.id, name: e.name, muscleGroup: e.muscleGroups?.[0] ?? null }));
+  }
+
+  /** The caller's active habits (all of them: at most HABITS_MAX) with their state on today. */
+  async listHabits(caller: PublicCaller): Promise<PublicHabit[]> {
+    const dayId = await this.todayId(caller);
+    const page = await this.service(HabitService).stateForDay(caller.userId, dayId, { limit: HABITS_MAX });
+    return page.items.map(({ habit, state, value }) => ({
+      id: habit.id,
+      name: habit.name,
+      kind: habit.kind,
+      unit: habit.unit ?? null,
+      target: habit.target,
+      state,
+      value,
+      currentStreak: habit.currentStreak,
+      streakUnit: streakUnit(habit),
+    }));
+  }
+
+  /** Logs an entry of one of the caller's habits on their today (the app's rules: caps, kinds, archive). */
+  async logHabit(caller: PublicCaller, args: PublicLogHabitArgs): Promise<PublicHabitLogged> {
+    const habits = this.service(HabitService);
+    const entry = await this.onToday(caller, (dayId) => habits.logEntry(caller.userId, { habitId: args.habitId, dayId, value: args.value, note: args.note }));
+    const habit = await habits.get(caller.userId, args.habitId);
+    const day = await habits.stateOn(caller.userId, habit, entry.date);
+    return {
+      id: entry.id,
+      habitId: habit.id,
+      date: entry.date,
+      value: entry.value,
+      state: day.state,
+      dayValue: day.value,
+      target: habit.target,
+      currentStreak: habit.currentStreak,
+      streakUnit: streakUnit(habit),
+      message: `Logged ${habit.name}: ${day.value} of ${habit.target}${habit.unit ? ` ${habit.unit}` : ''} today`,
+    };
   }
 
   async logWater(caller: PublicCaller, args: PublicWaterArgs): Promise<PublicWaterLogged> {

@@ -25,6 +25,7 @@ import {
   PUBLIC_SEARCH_MAX,
 } from './public.types.js';
 import { Service } from '../core/request-services.js';
+import { PublicHabit, PublicHabitLogged, PublicLogHabitArgs } from './public-habits.types.js';
 import { QuickAddService } from '../quick-add/quick-add.service.js';
 import { QuickAddArgs, QuickAddResult } from '../quick-add/quick-add.types.js';
 import { QUICK_ADD_DESCRIPTION } from '../quick-add/quick-add.resolver.js';
@@ -88,6 +89,16 @@ export class PublicApiResolver {
   @Mutation(() => PublicBodyMetricsLogged, { description: `POST /body-metrics: logs a body measurement. ${TODAY}` })
   publicLogBodyMetrics(@Args(() => PublicBodyMetricsArgs) args: PublicBodyMetricsArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicBodyMetricsLogged> {
     return publicApiService.logBodyMetrics(requirePublicCaller(ctx), args);
+  }
+
+  @Query(() => [PublicHabit], { description: 'GET /habits: the caller\'s active habits (at most 100, in their order) with their state on the caller\'s today; the ids POST /habits/{habitId}/entries takes.' })
+  publicHabits(@Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicHabit[]> {
+    return publicApiService.listHabits(requirePublicCaller(ctx));
+  }
+
+  @Mutation(() => PublicHabitLogged, { description: `POST /habits/{habitId}/entries: logs an entry of a habit (201), answering the day's state and the streak after it. Another person's habit answers 404; an archived habit, a wrong value for the kind or the 51st entry of a day 400. ${TODAY}` })
+  publicLogHabit(@Args(() => PublicLogHabitArgs) args: PublicLogHabitArgs, @Service(PublicApiService) publicApiService: PublicApiService, @Ctx() ctx: AppContext): Promise<PublicHabitLogged> {
+    return publicApiService.logHabit(requirePublicCaller(ctx), args);
   }
 
   @Mutation(() => QuickAddResult, { description: `POST /quick (201; 200 on a dry run). ${QUICK_ADD_DESCRIPTION} Dates are the key owner's (their time zone).` })

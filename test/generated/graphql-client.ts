@@ -50,6 +50,8 @@ export type Query = {
   connections: Array<AssistantConnection>;
   /** GET /exercises/search: exercises of the caller's catalog whose name contains q, the first 100 by name. */
   publicSearchExercises: Array<PublicExercise>;
+  /** GET /habits: the caller's active habits (at most 100, in their order) with their state on the caller's today; the ids POST /habits/{habitId}/entries takes. */
+  publicHabits: Array<PublicHabit>;
   /** All checklist items of a day. */
   checklist: Array<ChecklistItem>;
   day: Day;
@@ -871,6 +873,46 @@ export type PublicExercise = {
   muscleGroup?: Maybe<Scalars['String']['output']>;
 };
 
+/** An active habit of the caller, with its state on their today. */
+export type PublicHabit = {
+  id: Scalars['ID']['output'];
+  name: Scalars['String']['output'];
+  kind: HabitKind;
+  /** AMOUNT habits: the unit of a value. */
+  unit?: Maybe<Scalars['String']['output']>;
+  /** What a due day's entries must add up to. */
+  target: Scalars['Float']['output'];
+  /** Its state on the caller's today. */
+  state: HabitDayState;
+  /** Today's entries added up. */
+  value: Scalars['Float']['output'];
+  /** The streak stored at its last write (entries, marks) or by the streak sweep (within ten minutes of the caller's midnight), in `streakUnit`s. */
+  currentStreak: Scalars['Int']['output'];
+  streakUnit: HabitStreakUnit;
+};
+
+/** CHECK (done or not), COUNT (times), DURATION (minutes), AMOUNT (in the habit's unit). */
+export type HabitKind =
+  | 'CHECK'
+  | 'COUNT'
+  | 'DURATION'
+  | 'AMOUNT';
+
+export type HabitDayState =
+  | 'DONE'
+  | 'PARTIAL'
+  | 'SKIPPED'
+  | 'REST'
+  | 'PENDING'
+  | 'MISSED'
+  | 'NOT_DUE';
+
+/** DAY for day-based schedules, WEEK or MONTH for quotas. */
+export type HabitStreakUnit =
+  | 'DAY'
+  | 'WEEK'
+  | 'MONTH';
+
 export type ChecklistItem = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -1371,13 +1413,6 @@ export type Habit = {
   streak: HabitStreak;
 };
 
-/** CHECK (done or not), COUNT (times), DURATION (minutes), AMOUNT (in the habit's unit). */
-export type HabitKind =
-  | 'CHECK'
-  | 'COUNT'
-  | 'DURATION'
-  | 'AMOUNT';
-
 /** DAILY, WEEKDAYS (given ISO weekdays), TIMES_PER_WEEK / TIMES_PER_MONTH (a quota of any days), RRULE (an RFC 5545 rule from startDate). */
 export type HabitSchedule =
   | 'DAILY'
@@ -1397,21 +1432,6 @@ export type HabitStreak = {
   freezesUsedThisMonth: Scalars['Int']['output'];
   freezesLeftThisMonth: Scalars['Int']['output'];
 };
-
-/** DAY for day-based schedules, WEEK or MONTH for quotas. */
-export type HabitStreakUnit =
-  | 'DAY'
-  | 'WEEK'
-  | 'MONTH';
-
-export type HabitDayState =
-  | 'DONE'
-  | 'PARTIAL'
-  | 'SKIPPED'
-  | 'REST'
-  | 'PENDING'
-  | 'MISSED'
-  | 'NOT_DUE';
 
 /** SKIP or REST: the day keeps the streak (neither counts nor breaks it). */
 export type HabitDayMark =
@@ -2538,6 +2558,8 @@ export type Mutation = {
   publicLogSleep: PublicSleepLogged;
   /** POST /body-metrics: logs a body measurement. Logged on the caller's today (their time zone); `dayId` is never taken. */
   publicLogBodyMetrics: PublicBodyMetricsLogged;
+  /** POST /habits/{habitId}/entries: logs an entry of a habit (201), answering the day's state and the streak after it. Another person's habit answers 404; an archived habit, a wrong value for the kind or the 51st entry of a day 400. Logged on the caller's today (their time zone); `dayId` is never taken. */
+  publicLogHabit: PublicHabitLogged;
   /** POST /quick (201; 200 on a dry run). Quick add: one line of text ("write report tomorrow 9am ~90m #work", "coffee 3.50 eur #food from checking", "slept 7h20") becomes one record, written by its domain; `dryRun` writes nothing. The answer gives the line token by token, the record, the defaults filled in and other readings. A line or a name not understood answers 422 NOT_UNDERSTOOD with what was. Dates are the key owner's (their time zone). */
   publicQuickAdd: QuickAddResult;
   /** Toggles a checklist item; `value` is kept when it becomes done. */
@@ -2970,6 +2992,13 @@ export type MutationPublicLogBodyMetricsArgs = {
   bodyFat?: InputMaybe<Scalars['Float']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
   time?: InputMaybe<Scalars['DateTimeISO']['input']>;
+};
+
+
+export type MutationPublicLogHabitArgs = {
+  habitId: Scalars['UUID']['input'];
+  value?: InputMaybe<Scalars['Float']['input']>;
+  note?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -4070,6 +4099,25 @@ export type PublicBodyMetricsLogged = {
   weight: Scalars['Float']['output'];
   /** Percent. */
   bodyFat?: Maybe<Scalars['Float']['output']>;
+  message: Scalars['String']['output'];
+};
+
+export type PublicHabitLogged = {
+  /** The entry. */
+  id: Scalars['ID']['output'];
+  habitId: Scalars['ID']['output'];
+  /** The caller's today. */
+  date: Scalars['LocalDate']['output'];
+  /** This entry's value. */
+  value: Scalars['Float']['output'];
+  /** The habit's state today after this entry. */
+  state: HabitDayState;
+  /** Today's entries added up. */
+  dayValue: Scalars['Float']['output'];
+  target: Scalars['Float']['output'];
+  /** The streak after this entry, in `streakUnit`s. */
+  currentStreak: Scalars['Int']['output'];
+  streakUnit: HabitStreakUnit;
   message: Scalars['String']['output'];
 };
 

@@ -21,7 +21,7 @@ export interface EventPayloads {
   message_received: { messageId: string; receivedAt: string };
   /** Issue 37 (an addition to the spec's catalog): an entry of one of the person's habits was logged. */
   habit_logged: { habitId: string; entryId: string; dayId: string; date: string; value: number; loggedAt: string };
-  /** Issue 37: a write changed a habit's current streak (days, or weeks and months for quotas). */
+  /** Issue 37: a habit's current streak changed (days, or weeks and months for quotas): at a write, or a passing day (the streak sweep). */
   habit_streak_updated: { habitId: string; currentStreak: number; longestStreak: number; updatedAt: string };
   brain_form_submitted: {
     formId: string;
