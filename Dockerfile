@@ -33,4 +33,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=60s --retries=5 \
 # (docs/operations.md). Not `npm start`: npm dies on SIGTERM and leaves the service behind its `sh`,
 # and the container's end then kills it without a drain. test/drift/dockerfile.test.ts keeps this line
 # equal to package.json's start script.
-CMD ["/app/node_modules/.bin/node", "--max-semi-space-size=8", "dist/src/app/main.js"]
+CMD ["/app/node_modules/.bin/node", "--max-semi-space-size=4", "dist/src/app/main.js"]

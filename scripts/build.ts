@@ -14,7 +14,7 @@
  * Usage: tsx scripts/build.ts [--outdir <dir>]   (default: dist)
  */
 import { build } from 'esbuild';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -46,6 +46,33 @@ const result = await build({
   logLevel: 'warning',
   metafile: true,
 });
+
+/*
+ * V8 keeps every module's source text for as long as the process runs, and one character beyond
+ * Latin-1 anywhere in a file makes it keep the whole file as two bytes a character: the two largest
+ * chunks (~1.6 MB) held twice their size in an idle service (issue 36). esbuild escapes such characters
+ * in strings, not in the comments it keeps, regular expression literals or raw template text. Comment
+ * lines are escaped here (`\uXXXX`, the same text to a reader); other code spells them as escapes in
+ * its source, and the build names any left.
+ */
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/u;
+const COMMENT_LINE = /^\s*(?:\/\/|\/\*|\*)/;
+const escapeChar = (char: string) => char.split('').map((unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+for (const file of Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'))) {
+  const path = join(root, file);
+  const text = await readFile(path, 'utf8');
+  if (!BEYOND_LATIN1.test(text)) continue;
+  const lines = text.split('\n');
+  const left: number[] = [];
+  lines.forEach((line, i) => {
+    if (!BEYOND_LATIN1.test(line)) return;
+    if (COMMENT_LINE.test(line)) lines[i] = line.replace(new RegExp(BEYOND_LATIN1, 'gu'), escapeChar);
+    else left.push(i + 1);
+  });
+  await writeFile(path, lines.join('\n'));
+  if (left.length) console.warn(`${relative(root, path)}: characters beyond Latin-1 on line(s) ${left.slice(0, 5).join(', ')}: V8 keeps the whole module as two-byte text; write them as \\u escapes`);
+}
+
 const inputs = Object.keys(result.metafile.inputs).length;
 const outputs = Object.keys(result.metafile.outputs).length;
 console.log(`built ${inputs} files into ${outputs} under ${relative(process.cwd(), outdir) || '.'} in ${Math.round(performance.now() - started)} ms`);

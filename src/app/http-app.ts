@@ -2,7 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type Request } from 'e
 import cookieParser from 'cookie-parser';
 import type { GraphQLSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import type { AppContext, AppDeps } from '../core/context.js';
 import { compiledExecutionGateway } from '../graphql/compiled-gateway.js';
@@ -100,7 +100,9 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores
     // The schema sets no cache hints, so the plugin only ever computed "no-store" (≈10% of CPU on a
     // week read); the header is set below instead.
     // GET /graphql from a browser is our own GraphiQL (graphql-ide.ts); Apollo's landing page loads a CDN.
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled(), subscriptionsOverWebSocketOnly(), accessBeforeInputPlugin(), authLimitPlugin(limiters)],
+    // Inline tracing only ever acts for a federated subgraph, which this schema is not; left enabled,
+    // Apollo loads it and its protobuf code at start (~0.4 MB of source an idle process keeps).
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), subscriptionsOverWebSocketOnly(), accessBeforeInputPlugin(), authLimitPlugin(limiters)],
     parseOptions: LIMITED_PARSE_OPTIONS,
   });
   await apollo.start();

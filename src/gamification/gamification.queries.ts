@@ -76,20 +76,30 @@ export interface ProfileRow {
   highest_level: number;
   checklist_streak: number;
   training_streak: number;
+  /** The user's time zone (their settings', else the default): streaks count days in it. */
+  timezone: string;
 }
 
-/** Creates the user's profile row when missing and locks it: one user's reactions and purchases run one at a time. */
+const PROFILE_COLUMNS = 'id, xp, highest_level, checklist_streak, training_streak';
+
+/**
+ * Creates the user's profile row when missing and locks it: one user's reactions and purchases run one
+ * at a time. One statement (issue 36: a checklist toggle or a logged session sent two, and a third for
+ * the time zone): the insert of a missing row and the lock of an existing one, as CTEs. Both CTEs read
+ * the statement's snapshot, so when another transaction made the row meanwhile (the insert waited on
+ * it, then did nothing) neither returns it: then the two statements, the second with a fresh snapshot.
+ */
 export async function lockProfile(em: EntityManager, userId: string): Promise<ProfileRow> {
   const now = new Date();
-  await em.execute(
-    'insert into gamification_profiles (id, created_at, updated_at, user_id) values (?, ?, ?, ?) on conflict (user_id) do nothing',
-    [randomUUID(), now, now, userId],
-  );
+  const timezone = `coalesce((select timezone from user_settings where user_id = ?), '${DEFAULT_TIMEZONE}') as timezone`;
   const rows = await em.execute<ProfileRow[]>(
-    'select id, xp, highest_level, checklist_streak, training_streak from gamification_profiles where user_id = ? for update',
-    [userId],
+    `with made as (insert into gamification_profiles (id, created_at, updated_at, user_id) values (?, ?, ?, ?) on conflict (user_id) do nothing returning ${PROFILE_COLUMNS}),
+     locked as (select ${PROFILE_COLUMNS} from gamification_profiles where user_id = ? for update)
+     select p.*, ${timezone} from (select * from made union all select * from locked) p`,
+    [randomUUID(), now, now, userId, userId, userId],
   );
-  return rows[0]!;
+  if (rows[0]) return rows[0];
+  return (await em.execute<ProfileRow[]>(`select ${PROFILE_COLUMNS}, ${timezone} from gamification_profiles where user_id = ? for update`, [userId, userId]))[0]!;
 }
 
 export async function saveProfile(

@@ -16,7 +16,6 @@ import {
   saveProfile,
   takeBackXp,
   taskTimebox,
-  timeZoneOf,
   trainingSessionsPerWeek,
   unlockedAchievementIds,
 } from './gamification.queries.js';
@@ -99,7 +98,7 @@ async function reactFor(em: EntityManager, userId: string, facts: Fact[]): Promi
   const needsChecklist = [...names].some((n) => CHECKLIST_STREAK_FACTS.has(n));
   const needsTraining = [...names].some((n) => TRAINING_STREAK_FACTS.has(n));
   if (needsChecklist || needsTraining) {
-    const today = todayIn(await timeZoneOf(em, userId), now);
+    const today = todayIn(profile.timezone, now);
     if (needsChecklist) {
       const current = await checklistStreakOf(em, userId, today);
       if (current !== checklistStreak) {

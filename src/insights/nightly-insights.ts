@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { addDays } from '../core/dates.js';
 import type { Logger } from '../core/logger.js';
 import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
-import { findInsights, type InsightResult } from './find-insights.js';
+import type { InsightResult } from './find-insights.js';
 import {
   claimDuePeople,
   ensureRunRows,
@@ -82,6 +82,9 @@ export function rangeOf(person: DuePerson): AggregateRange {
  * of it is committed or none: a restart repeats nothing a committed batch did and redoes the rest.
  */
 async function runBatch(em: EntityManager, now: Date, options: NightlyOptions): Promise<{ people: number; days: number; tests: number; insights: number; slowestPersonMs: number }> {
+  // The statistics (stdlib's t distribution, ~7 MB of an idle process's memory) load with the first
+  // run, not at start; before the transaction, which it would otherwise hold open while loading.
+  const { findInsights } = await import('./find-insights.js');
   return em.transactional(async (tx) => {
     const limit = options.batchPeople ?? BATCH_PEOPLE;
     const people = await claimDuePeople(tx, now, NIGHTLY_LOCAL_TIME, DEFAULT_TIMEZONE, limit, options.onlyUserIds ?? null);

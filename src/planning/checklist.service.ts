@@ -45,10 +45,13 @@ export class ChecklistService {
     return sortChecklist(await this.em.find(ChecklistItem, { dayId }));
   }
 
-  /** Flips an item; becoming done stores the value and records checklist_completed. */
-  async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown): Promise<ChecklistItem> {
+  /**
+   * Flips an item; becoming done stores the value and records checklist_completed. `onDay`: the day row
+   * the toggle locked (a caller answering fields of the day primes its loader with it, not reading it again).
+   */
+  async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown, onDay?: (day: Day) => void): Promise<ChecklistItem> {
     checkValue(key, value);
-    return this.setState(userId, dayId, key, (item) => !item.completed, value);
+    return this.setState(userId, dayId, key, (item) => !item.completed, value, onDay);
   }
 
   /**
@@ -59,11 +62,12 @@ export class ChecklistService {
     return this.setState(userId, dayId, key, () => completed, null);
   }
 
-  private async setState(userId: string, dayId: string, key: ChecklistKey, next: (item: ChecklistItem) => boolean, value: unknown): Promise<ChecklistItem> {
+  private async setState(userId: string, dayId: string, key: ChecklistKey, next: (item: ChecklistItem) => boolean, value: unknown, onDay?: (day: Day) => void): Promise<ChecklistItem> {
     return this.em.transactional(async (em) => {
       // The day row lock serialises toggles of one day, so completion is judged on a stable checklist.
       const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!day) throw new NotFoundError('Day');
+      onDay?.(day);
       const item = (await em.findOne(ChecklistItem, { dayId, key })) ?? em.create(ChecklistItem, { userId, dayId, key });
       const completed = next(item);
       if (completed === item.completed) return item;

@@ -21,8 +21,11 @@ export class DayResolver {
   }
 
   @Query(() => Day, { description: "Today in the user's time zone; created on first read." })
-  today(@CurrentUserId() userId: string, @Service(DayService) dayService: DayService): Promise<Day> {
-    return dayService.today(userId);
+  async today(@CurrentUserId() userId: string, @Service(DayService) dayService: DayService, @Ctx() ctx: AppContext): Promise<Day> {
+    // The whole settings row through the request's loader, not the time zone alone, and the day's week
+    // with the day: the bedtime targets read both, which then cost no statements of their own (issue 36).
+    const { timezone } = await ctx.loaders.settings.byUserId.load(userId);
+    return dayService.today(userId, { timezone, onWeek: (week) => ctx.loaders.planning.weekById.prime(week.id, week) });
   }
 
   @Mutation(() => Day)

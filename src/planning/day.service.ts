@@ -7,6 +7,8 @@ import { SettingsService } from '../settings/settings.service.js';
 import { refreshDayCompletion } from './day-completion.js';
 import { Day } from './day.entity.js';
 import type { UpdateDayArgs } from './planning.types.js';
+import { dayWithWeekAt } from './planning.queries.js';
+import type { Week } from './week.entity.js';
 import { WeekService } from './week.service.js';
 
 export class DayService {
@@ -29,9 +31,18 @@ export class DayService {
    * Today in the user's time zone, created (with its week) when it does not exist yet. A caller that
    * already read the time zone (the Public API reads it with the key) passes it and saves a query.
    */
-  async today(userId: string, options: { timezone?: string | null; now?: Date } = {}): Promise<Day> {
+  async today(userId: string, options: { timezone?: string | null; now?: Date; onWeek?: (week: Week) => void } = {}): Promise<Day> {
     const timezone = options.timezone ?? (await new SettingsService(this.em).timezoneOf(userId));
-    return new WeekService(this.em).ensureDay(userId, todayIn(timezone, options.now));
+    const date = todayIn(timezone, options.now);
+    if (options.onWeek) {
+      // A caller answering the week's fields too (the bedtime targets) gets it with the day, in one statement.
+      const found = await dayWithWeekAt(this.em, userId, date);
+      if (found) {
+        options.onWeek(found.week);
+        return found.day;
+      }
+    }
+    return new WeekService(this.em).ensureDay(userId, date);
   }
 
   async update(userId: string, dayId: string, changes: Omit<UpdateDayArgs, 'dayId'>): Promise<Day> {

@@ -1,4 +1,4 @@
-import * as chrono from 'chrono-node';
+import type * as chrono from 'chrono-node';
 import { DateTime } from 'luxon';
 import { addDays } from '../core/dates.js';
 import { overlaps, token, type Token } from './spans.js';
@@ -31,7 +31,19 @@ export interface SaidDate {
   pastDate: string;
 }
 
-const PARSERS: Readonly<Record<QuickAddLocale, chrono.Chrono>> = { en: chrono.en.casual, 'en-GB': chrono.en.GB };
+type Parsers = Readonly<Record<QuickAddLocale, chrono.Chrono>>;
+/*
+ * chrono-node (every locale it ships, ~13 MB of an idle process's memory) loads with the first quick
+ * add, not at start: `loadDateReader` before `findDate`.
+ */
+let parsers: Parsers | undefined;
+let loading: Promise<Parsers> | undefined;
+
+/** Loads the date reader once; `findDate` needs it. */
+export async function loadDateReader(): Promise<void> {
+  loading ??= import('chrono-node').then((c) => (parsers = { en: c.en.casual, 'en-GB': c.en.GB }));
+  await loading;
+}
 /** A bare duration ("20 min", "90m"): chrono reads it as "20 minutes from now"; here it is an amount of time. */
 const BARE_DURATION = /^\d+(?:[.,]\d+)?\s*(?:m|mins?|minutes?|h|hrs?|hours?|s|secs?|seconds?|d|days?|w|weeks?)$/i;
 
@@ -58,7 +70,8 @@ function wallClock(clock: Clock): Date {
  * overlap `taken`, read with chrono (forward: "friday" is the coming one). Durations are not dates.
  */
 export function findDate(text: string, clock: Clock, taken: readonly Pick<Token, 'start' | 'end'>[]): SaidDate | null {
-  const parser = PARSERS[clock.locale];
+  if (!parsers) throw new Error('findDate before loadDateReader');
+  const parser = parsers[clock.locale];
   const reference = wallClock(clock);
   const results = parser.parse(text, reference, { forwardDate: true });
   for (const r of results) {

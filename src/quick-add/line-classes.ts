@@ -70,8 +70,10 @@ const CURRENCY_WORDS: Readonly<Record<string, string>> = {
   euro: 'EUR', euros: 'EUR', dollar: 'USD', dollars: 'USD', bucks: 'USD', buck: 'USD', quid: 'GBP', pound: 'GBP', pounds: 'GBP',
   franc: 'CHF', francs: 'CHF', yen: 'JPY', rupees: 'INR', rupee: 'INR',
 };
-const CURRENCY = String.raw`(?:€|\$|£|¥|₹|₩|₽|₺|zł|r\$|[a-z]{3}\b|euros?|dollars?|bucks?|quid|pounds?|francs?|yen|rupees?)`;
-const SYMBOL = String.raw`(?:€|\$|£|¥|₹|₩|₽|₺)`;
+// Written as \u escapes (the RegExp reads them): a character beyond Latin-1 in the code makes V8 keep the
+// whole built chunk as two-byte text (scripts/build.ts).
+const CURRENCY = String.raw`(?:\u20AC|\$|£|¥|\u20B9|\u20A9|\u20BD|\u20BA|z\u0142|r\$|[a-z]{3}\b|euros?|dollars?|bucks?|quid|pounds?|francs?|yen|rupees?)`;
+const SYMBOL = String.raw`(?:\u20AC|\$|£|¥|\u20B9|\u20A9|\u20BD|\u20BA)`;
 const ACCOUNT = String.raw`(?:\s+(?:from|on|via|with|using|to|into|in|@)\s+(?:my\s+|the\s+)?(?<account>[\p{L}\p{N}][\p{L}\p{N}' -]{0,60}?)(?:\s+(?:account|card|acct))?)?`;
 const INCOME_WORDS = /\b(salary|income|paycheck|pay\s*check|wage|wages|refund|refunded|reimbursement|reimbursed|received|earned|got\s+paid|bonus|dividends?|interest|sold|invoice\s+paid|cashback|gift\s+received|allowance|tips?\s+earned)\b/i;
 const MONEY_VERBS = /\b(spent|spend|paid|pay|bought|buy|cost|costs|costed|purchase|purchased)\b/i;
@@ -394,10 +396,10 @@ export const LINE_CLASSES: readonly LineClass[] = [
     example: 'did yoga 20 min',
     patterns: [
       new RegExp(
-        String.raw`^\s*(?<verb>did|done|completed|finished|✓|✔|✅|x)\s+(?:my\s+|the\s+)?(?<habit>[\p{L}][\p{L}\p{N}' -]{0,80}?)(?:\s+(?<forWord>for))?(?:\s+(?<value>${NUM})\s*(?<unit>min(?:ute)?s?|m|h|hrs?|hours?|times|x|reps|km|mi|miles|pages|glasses)?)?\s*$`,
+        String.raw`^\s*(?<verb>did|done|completed|finished|\u2713|\u2714|\u2705|x)\s+(?:my\s+|the\s+)?(?<habit>[\p{L}][\p{L}\p{N}' -]{0,80}?)(?:\s+(?<forWord>for))?(?:\s+(?<value>${NUM})\s*(?<unit>min(?:ute)?s?|m|h|hrs?|hours?|times|x|reps|km|mi|miles|pages|glasses)?)?\s*$`,
         'iud',
       ),
-      new RegExp(String.raw`^\s*(?<habit>[\p{L}][\p{L}\p{N}' -]{0,80}?)\s+(?<verb>done|✓|✔|✅|complete|completed)\s*$`, 'iud'),
+      new RegExp(String.raw`^\s*(?<habit>[\p{L}][\p{L}\p{N}' -]{0,80}?)\s+(?<verb>done|\u2713|\u2714|\u2705|complete|completed)\s*$`, 'iud'),
     ],
     meanings: {
       verb: { meaning: 'done' },

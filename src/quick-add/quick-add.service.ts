@@ -3,7 +3,7 @@ import type { AppDeps } from '../core/context.js';
 import { ValidationError } from '../core/errors.js';
 import { serviceFor, type ServiceScope } from '../core/request-services.js';
 import { SettingsService } from '../settings/settings.service.js';
-import type { QuickAddLocale } from './dates.js';
+import { loadDateReader, type QuickAddLocale } from './dates.js';
 import type { Alternative, QuickKind } from './draft.js';
 import { NotUnderstoodError } from './not-understood.js';
 import { isParsed, parseLine } from './parse-line.js';
@@ -57,6 +57,7 @@ export class QuickAddService {
   async add(userId: string, input: QuickAddInput, options: { timezone?: string; now?: Date; allow?: (kind: QuickKind, dryRun: boolean) => void } = {}): Promise<QuickAddAnswer> {
     const dryRun = input.dryRun ?? false;
     const timezone = options.timezone ?? (await serviceFor(this.scope, SettingsService).timezoneOf(userId));
+    await loadDateReader();
     const parsed = parseLine(input.text, { now: options.now ?? new Date(), timezone, locale: input.locale ?? 'en' });
     if (!isParsed(parsed)) throw new NotUnderstoodError(parsed.reason, { text: parsed.text, tokens: parsed.tokens, unknown: parsed.unknown });
     const { draft } = parsed;

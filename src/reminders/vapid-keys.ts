@@ -1,6 +1,5 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import webpush from 'web-push';
 import type { ReminderSettings } from '../core/config.js';
 
 export interface VapidKeys {
@@ -23,6 +22,8 @@ export async function loadVapidKeys(settings: ReminderSettings, dataDir: string)
     return await read();
   } catch {
     await mkdir(dataDir, { recursive: true });
+    // Loaded only here, on the first start: the channel loads it again with the first push (idle memory).
+    const { default: webpush } = await import('web-push');
     const keys = webpush.generateVAPIDKeys();
     // `wx`: two instances starting together keep the first pair written.
     await writeFile(file, JSON.stringify({ publicKey: keys.publicKey, privateKey: keys.privateKey }), { mode: 0o600, flag: 'wx' }).catch(() => undefined);

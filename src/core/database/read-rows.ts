@@ -23,6 +23,12 @@ export interface RowShape<T> {
   column(property: keyof T & string): string;
   /** Turns a raw row (aliased as above) into the entity's shape. */
   toEntity(row: Record<string, unknown>): T;
+  /**
+   * `alias."column" as "prefix.property"`, …: the columns of a second entity read in the same row (a
+   * join), apart from the first's; `fromPrefixed` takes them back out into the entity's shape.
+   */
+  prefixedColumns(alias: string, prefix: string): string;
+  fromPrefixed(row: Record<string, unknown>, prefix: string): T;
 }
 
 const shapes = new WeakMap<object, RowShape<unknown>>();
@@ -72,6 +78,18 @@ export function rowShape<T extends object>(em: EntityManager, entity: EntityClas
         if (typeof value === 'string') row[name] = platform.parseDate(value);
       }
       return row as T;
+    },
+    prefixedColumns(alias, prefix) {
+      return stored.map((p) => `${alias}.${quote(p.fieldNames[0]!)} as ${quote(`${prefix}.${p.name as string}`)}`).join(', ');
+    },
+    fromPrefixed(row, prefix) {
+      const own: Record<string, unknown> = {};
+      for (const p of stored) {
+        const key = `${prefix}.${p.name as string}`;
+        own[p.name as string] = row[key];
+        delete row[key];
+      }
+      return shape.toEntity(own);
     },
   };
   shapes.set(entity, shape as RowShape<unknown>);

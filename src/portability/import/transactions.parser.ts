@@ -70,7 +70,7 @@ export function parseBankDate(value: string, column: string): string {
  * separators group thousands. The result follows the Money rules (src/core/money.ts).
  */
 export function parseBankAmount(value: string, column: string): string {
-  let text = value.replace(/[\s\u00a0'’]/g, '').replace(/^[^\d+\-(]+|[^\d)]+$/g, '');
+  let text = value.replace(/[\s\u00a0'\u2019]/g, '').replace(/^[^\d+\-(]+|[^\d)]+$/g, '');
   let negative = false;
   if (/^\(.*\)$/.test(text)) {
     negative = true;

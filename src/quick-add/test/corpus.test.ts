@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isParsed, parseLine } from '../parse-line.js';
-import type { Clock } from '../dates.js';
+import { loadDateReader, type Clock } from '../dates.js';
 
 /**
  * The corpus (corpus.json): lines written as people log them, each with the record it must give (kind
@@ -18,6 +18,8 @@ const corpus = JSON.parse(readFileSync(new URL('./corpus.json', import.meta.url)
 const clock: Clock = { now: new Date(corpus.clock.now), timezone: corpus.clock.timezone, locale: corpus.clock.locale };
 
 describe('the quick add corpus', () => {
+  beforeAll(loadDateReader);
+
   it('holds at least 200 lines of every kind', () => {
     expect(corpus.lines.length).toBeGreaterThanOrEqual(200);
     const kinds = new Set(corpus.lines.map((l) => l.kind));

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import webpush from 'web-push';
 import { dropPushSubscriptions } from '../reminder-engine.queries.js';
 import type { VapidKeys } from '../vapid-keys.js';
 import { resultOfStatus, type Channel, type ChannelResult, type ChannelSend } from './channel.js';
@@ -45,6 +44,7 @@ export class WebPushChannel implements Channel {
       occurrenceKey: delivery.occurrence_key,
       dueAt: new Date(delivery.due_at).toISOString(),
     });
+    const webpush = await loadWebPush();
     const topic = createHash('sha256').update(delivery.reminder_id).digest('base64url').slice(0, 32);
     const results = await Promise.all(
       subscriptions.map(async (subscription) => {
@@ -89,11 +89,16 @@ export class WebPushChannel implements Channel {
     if (cached && cached.until - now > 3600) return cached.authorization;
     const keys = await this.options.keys;
     const until = now + VAPID_TOKEN_S;
-    const { Authorization } = webpush.getVapidHeaders(audience, this.options.subject, keys.publicKey, keys.privateKey, 'aes128gcm', until);
+    const { Authorization } = (await loadWebPush()).getVapidHeaders(audience, this.options.subject, keys.publicKey, keys.privateKey, 'aes128gcm', until);
     if (this.tokens.size > 1000) this.tokens.clear();
     this.tokens.set(audience, { authorization: Authorization, until });
     return Authorization;
   }
+}
+
+/** `web-push` (and its ASN.1 and big-number code, ~3 MB of an idle process) loads with the first push sent. */
+async function loadWebPush() {
+  return (await import('web-push')).default;
 }
 
 /** The JSON payload, its body shortened until it fits. */
