@@ -87,9 +87,16 @@ async function run(ctx: ScenarioContext) {
   // is the figure to trust when the machine is busy (issue 18's CPU target is per request).
   const send = (t: LoadTarget) => () => fetch(t.url, { method: t.method, headers: t.headers, body: t.body }).then((r) => r.arrayBuffer());
   const healthz = () => fetch(`${service.url}/healthz`).then((r) => r.arrayBuffer());
+  // Issue 38.5: the same write with an Idempotency-Key (a new key each time: claim, write, keep the
+  // answer), and a retry of one key (the kept answer, no write).
+  let keyed = 0;
+  const withKey = (key: () => string) => () =>
+    fetch(targets.service.url, { method: 'POST', headers: { ...targets.service.headers, 'idempotency-key': key() }, body: targets.service.body }).then((r) => r.arrayBuffer());
   const sequentialService = await cpuMsPerRequest(service.pid, [
     ['/healthz (floor)', healthz],
     ['(a) water write', send(targets.service)],
+    ['(a) water write, new Idempotency-Key', withKey(() => `bench-${process.pid}-${++keyed}`)],
+    ['(a) water write, repeated Idempotency-Key', withKey(() => `bench-${process.pid}-repeat`)],
     ['(c) keyed read', send(targets.search)],
   ]);
   const sequentialBaseline = await cpuMsPerRequest(baseline.pid, [['(b) baseline water write', send(targets.baseline)]]);
