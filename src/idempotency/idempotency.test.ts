@@ -34,6 +34,7 @@ describe('Idempotency-Key on the Public API', () => {
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     expect(await waterRows(user.id)).toBe(1);
 
