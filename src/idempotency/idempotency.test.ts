@@ -5,6 +5,7 @@ import { sql } from '../../test/support/db.js';
 import { keyHolder } from '../public-api/public-api.test-helpers.js';
 import { purgeIdempotencyKeys } from './idempotency.jobs.js';
 import { claimKey } from './idempotency.queries.js';
+import { runOnce, STORED_ANSWER_MAX_BYTES } from './run-once.js';
 
 /** Idempotency keys through real HTTP (docs/idempotency.md): a repeat answers the first answer and writes once. */
 let app: TestApp;
@@ -87,6 +88,26 @@ describe('Idempotency-Key on the Public API', () => {
     expect(await waterRows(user.id)).toBe(2);
     // Lazy expiry: a claim a day later takes the key over even when no purge ran.
     expect(await claimKey(em, user.id, 'http:daily', 'other', tomorrow)).toBe(true);
+  });
+});
+
+describe('the kept answer and the lease', () => {
+  it('an answer over the cap is not kept (a repeat is refused, not run); a first request that died is claimed again after 5 minutes', async () => {
+    const { id } = await signUp(app.url);
+    const em = app.server.orm.em.fork();
+    const now = new Date();
+    let runs = 0;
+    const request = { userId: id, key: 'http:large', fingerprint: 'f', now };
+    const large = () => runOnce(em, request, async () => ++runs, () => ({ status: 200, headers: {}, body: 'x'.repeat(STORED_ANSWER_MAX_BYTES + 1) }));
+    expect((await large()).kind).toBe('ran');
+    const repeat = await large();
+    expect(repeat.kind === 'refused' && [repeat.error.code, repeat.error.status, repeat.error.details]).toEqual(['IDEMPOTENCY_ANSWER_NOT_STORED', 409, { status: 200 }]);
+    expect(runs).toBe(1);
+
+    // Claimed and never finished (its process died): in progress for 5 minutes, then free.
+    expect(await claimKey(em, id, 'http:died', 'f', now)).toBe(true);
+    expect(await claimKey(em, id, 'http:died', 'f', new Date(now.getTime() + 4 * 60_000))).toBe(false);
+    expect(await claimKey(em, id, 'http:died', 'f', new Date(now.getTime() + 6 * 60_000))).toBe(true);
   });
 });
 
