@@ -104,11 +104,21 @@ describe('GET /api/v1/openapi.yaml', () => {
     expect(createTask.required).toContain('title');
     expect(operation('POST', '/auth/login').requestBody.content['application/json'].schema.required.sort()).toEqual(['email', 'password']);
     const updateTask = operation('PATCH', '/tasks/:taskId');
-    expect(updateTask.parameters).toEqual([expect.objectContaining({ name: 'taskId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) })]);
+    // Every write also takes the optional Idempotency-Key header (docs/idempotency.md).
+    expect(updateTask.parameters).toEqual([
+      expect.objectContaining({ name: 'taskId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) }),
+      expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: expect.objectContaining({ maxLength: 255 }) }),
+    ]);
+    for (const route of Object.values(sessionRoutes)) {
+      const op = operation(route.method, route.path);
+      const keyed = (op.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key');
+      expect(keyed, `${route.method} ${route.path}`).toBe(route.method !== 'GET');
+      if (keyed) expect(Object.keys(op.responses), route.path).toEqual(expect.arrayContaining(['409', '422']));
+    }
     expect(updateTask.requestBody.content['application/json'].schema.properties).toHaveProperty('title');
     // A body field whose name starts a path parameter's (`question`, `:questionId`) stays a body field.
     const updateQuestion = operation('PATCH', '/journal/questions/:questionId');
-    expect(updateQuestion.parameters.map((p: any) => p.name)).toEqual(['questionId']);
+    expect(updateQuestion.parameters.map((p: any) => p.name)).toEqual(['questionId', 'Idempotency-Key']);
     expect(updateQuestion.requestBody.content['application/json'].schema.properties).toHaveProperty('question');
   });
 

@@ -15,7 +15,8 @@ import { readExpressBody, readRequestBody, type BodyRead } from './request-body.
 import { checkRequest, type CheckRules, type RequestFacts } from './request-checks.js';
 import { executeRoute, nullsByContext, replays } from './route-execution.js';
 import { routeOperations, runDirect } from './direct-route.js';
-import { errorAnswer, writeAnswer } from './rest-answer.js';
+import { errorAnswer, writeAnswer, type RestAnswer } from './rest-answer.js';
+import { answerKeyedWrite, idempotencyKeyOf, keyNotSupportedHere } from './idempotent-requests.js';
 import { compareWithSofa, FORCE_SOFA_PATH_HEADER, type DirectOutcome, type RestPathCheck } from './path-comparison.js';
 
 /** Sofa's selection depth for a surface (here, not in sofa-operations.ts, which loads Sofa). */
@@ -104,7 +105,8 @@ function directFacts(req: ExpressRequest, maxBodyBytes: number): DirectFacts | u
     url,
     originalUrl: target,
     contentType: req.headers['content-type'] ?? null,
-    readBody: async () => (facts.read = await readExpressBody(req, maxBodyBytes)),
+    // Read once: a keyed write reads it before the checks do (rest/idempotent-requests.ts).
+    readBody: async () => (facts.read ??= await readExpressBody(req, maxBodyBytes)),
   };
   return facts;
 }
@@ -265,10 +267,8 @@ async function buildSofaSurface(options: SurfaceOptions) {
     return { facts, server, answer, operation: checked.operation, body: facts.read, replay };
   }
 
-  async function adapter(req: ExpressRequest, res: ExpressResponse): Promise<unknown> {
-    const facts = directFacts(req, maxBodyBytes);
-    if (!facts || (pathCheck && req.headers[FORCE_SOFA_PATH_HEADER] === 'sofa')) return sofaPath(req, res);
-    const server: ServerContext = { req, res };
+  /** A request's answer on the direct path (compared with Sofa's path's when tests ask). */
+  async function answerOf(facts: DirectFacts, server: ServerContext): Promise<{ answer: RestAnswer; operation?: string }> {
     let outcome: DirectOutcome;
     try {
       outcome = await answerDirectly(facts, server);
@@ -276,7 +276,31 @@ async function buildSofaSurface(options: SurfaceOptions) {
       logger.error({ err: error }, 'unhandled error');
       outcome = { facts, server, body: facts.read, answer: errorAnswer(internalErrorBody()) };
     }
-    writeAnswer(res, pathCheck ? await compareWithSofa(pathCheck, outcome, handle, logger) : outcome.answer);
+    return { answer: pathCheck ? await compareWithSofa(pathCheck, outcome, handle, logger) : outcome.answer, operation: outcome.operation };
+  }
+
+  async function adapter(req: ExpressRequest, res: ExpressResponse): Promise<unknown> {
+    const key = idempotencyKeyOf(req);
+    const facts = directFacts(req, maxBodyBytes);
+    if (!facts || (pathCheck && req.headers[FORCE_SOFA_PATH_HEADER] === 'sofa')) {
+      if (key !== undefined) return writeAnswer(res, keyNotSupportedHere());
+      return sofaPath(req, res);
+    }
+    const server: ServerContext = { req, res };
+    if (key === undefined) {
+      writeAnswer(res, (await answerOf(facts, server)).answer);
+      return undefined;
+    }
+    // Every write route inherits the key's check here, around the whole answer (docs/idempotency.md).
+    try {
+      let context = contexts.get(req);
+      if (!context) contexts.set(req, (context = await options.context(server)));
+      const body = await facts.readBody();
+      writeAnswer(res, await answerKeyedWrite({ req, res, key, context, body, now: new Date(), run: () => answerOf(facts, server) }));
+    } catch (error) {
+      logger.error({ err: error }, 'unhandled error');
+      writeAnswer(res, errorAnswer(internalErrorBody()));
+    }
     return undefined;
   }
 

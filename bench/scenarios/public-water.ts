@@ -92,6 +92,22 @@ async function run(ctx: ScenarioContext) {
     ['(a) water write', send(targets.service)],
     ['(c) keyed read', send(targets.search)],
   ]);
+  // Issue 38.5: the same write with an Idempotency-Key (a new key each time: claim, write, keep the
+  // answer) and a retry of one key (the kept answer, no write), alternated with the plain write over
+  // rounds so that a change in the machine's load falls on all three alike.
+  let keyed = 0;
+  const withKey = (key: () => string) => () =>
+    fetch(targets.service.url, { method: 'POST', headers: { ...targets.service.headers, 'idempotency-key': key() }, body: targets.service.body }).then((r) => r.arrayBuffer());
+  const idempotency: Record<string, number[]> = {};
+  for (let pass = 0; pass < 5; pass++) {
+    const one = await cpuMsPerRequest(service.pid, [
+      ['(a) water write, no key (alternated)', send(targets.service)],
+      ['(a) water write, new Idempotency-Key', withKey(() => `bench-${process.pid}-${++keyed}`)],
+      ['(a) water write, repeated Idempotency-Key', withKey(() => `bench-${process.pid}-repeat`)],
+    ]);
+    for (const [name, ms] of Object.entries(one)) (idempotency[name] ??= []).push(ms);
+  }
+  for (const [name, all] of Object.entries(idempotency)) sequentialService[name] = round(all.reduce((a, b) => a + b, 0) / all.length, 2);
   const sequentialBaseline = await cpuMsPerRequest(baseline.pid, [['(b) baseline water write', send(targets.baseline)]]);
   const sequential = { ...sequentialService, ...sequentialBaseline };
 

@@ -8,6 +8,7 @@ import { TotpCredential } from '../accounts/two-factor/totp-credential.entity.js
 import { RecoveryCode } from '../accounts/two-factor/recovery-code.entity.js';
 import { User } from '../accounts/user.entity.js';
 import { ApiKey } from '../api-keys/api-key.entity.js';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity.js';
 import { OAuthClient } from '../connector/oauth/oauth-client.entity.js';
 import { OAuthConnection } from '../connector/oauth/oauth-connection.entity.js';
 import { OAuthCode, OAuthToken } from '../connector/oauth/oauth-grant.entity.js';
@@ -97,6 +98,7 @@ export const entities = [
   TotpCredential,
   RecoveryCode,
   ApiKey,
+  IdempotencyKey,
   OAuthClient,
   OAuthConnection,
   OAuthCode,

@@ -6,6 +6,7 @@ import { registerDeletionJobs } from '../portability/deletion/deletion.jobs.js';
 import { registerFinanceJobs } from '../finance/finance.jobs.js';
 import { registerInsightsJobs } from '../insights/insights.jobs.js';
 import { registerHabitJobs } from '../habits/habits.jobs.js';
+import { registerIdempotencyJobs } from '../idempotency/idempotency.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -21,4 +22,5 @@ export function registerJobs(deps: AppDeps): void {
   registerFinanceJobs(deps);
   registerInsightsJobs(deps);
   registerHabitJobs(deps);
+  registerIdempotencyJobs(deps);
 }

@@ -68,3 +68,18 @@ it('answers the same rule with the same words as GraphQL and REST (one validatio
     await own.close();
   }
 });
+
+it('a writing tool called again with its clientRequestId answers the first answer and writes once (docs/idempotency.md)', async () => {
+  const count = async () => Number((await sql<{ n: string }>(app.databaseUrl, 'select count(*)::text as n from water_intakes where user_id = $1', [userId]))[0]!.n);
+  const call = (args: Record<string, unknown>) => client.callTool({ name: 'log_water', arguments: args });
+  const first = await call({ volume: 330, clientRequestId: 'shortcut-7' });
+  expect(first.isError).toBeFalsy();
+  const again = await call({ volume: 330, clientRequestId: 'shortcut-7' });
+  expect(again.structuredContent).toEqual(first.structuredContent);
+  expect(await count()).toBe(1);
+  expect(toolJson(await call({ volume: 500, clientRequestId: 'shortcut-7' })).error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+  // Without an id, or with another, each call writes.
+  await call({ volume: 330 });
+  await call({ volume: 330, clientRequestId: 'shortcut-8' });
+  expect(await count()).toBe(3);
+});

@@ -36,7 +36,12 @@ export type ErrorCode =
   | 'OIDC_SIGN_IN_FAILED'
   | 'OIDC_LINK_REQUIRED'
   | 'IDENTITY_PROVIDER_UNAVAILABLE'
-  | 'PASSWORD_SIGN_IN_DISABLED';
+  | 'PASSWORD_SIGN_IN_DISABLED'
+  // Idempotency keys (src/idempotency): the same key with another request (422), its first request
+  // still running (409), its first answer too large to have been kept (409).
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'IDEMPOTENCY_KEY_IN_PROGRESS'
+  | 'IDEMPOTENCY_ANSWER_NOT_STORED';
 
 export interface FieldError {
   path: (string | number)[];

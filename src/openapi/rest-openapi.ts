@@ -513,6 +513,26 @@ export const ERROR_SCHEMAS: Json = {
   },
 };
 
+/** The `Idempotency-Key` header every write route takes (rest/idempotent-requests.ts, docs/idempotency.md). */
+const IDEMPOTENCY_KEY_PARAMETER: Json = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retried write safe: a repeat with the same key and the same request (method, path, JSON body) within 24 h answers ' +
+    "the first request's answer (status, body; header `Idempotent-Replayed: true`) without writing again; the key with another " +
+    'request answers 422 IDEMPOTENCY_KEY_REUSED; a repeat while the first still runs answers 409 IDEMPOTENCY_KEY_IN_PROGRESS. ' +
+    'Keys are per person. Answers of a request refused before it ran (400, 401, 403, 413, 415) and 5xx answers are not kept. See docs/idempotency.md.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', example: '6f1c0b9e-2f3a-4c56-9d1e-7a8b9c0d1e2f' },
+};
+
+const IDEMPOTENCY_RESPONSES: Json = {
+  IdempotencyKeyInProgress: errorResponse(
+    'IDEMPOTENCY_KEY_IN_PROGRESS: the first request with this `Idempotency-Key` is still running: retry in a moment. IDEMPOTENCY_ANSWER_NOT_STORED: the first request ran but its answer was over 64 KiB and was not kept (`details.status` is its status): read the record instead.',
+  ),
+  IdempotencyKeyReused: errorResponse('IDEMPOTENCY_KEY_REUSED: this `Idempotency-Key` was sent with another request (method, path or body) in the last 24 h; nothing was written.'),
+};
+
 /** A response answering the error envelope. */
 export function errorResponse(description: string, extra: Json = {}, schema = 'ErrorEnvelope'): Json {
   return { description, ...extra, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } };
@@ -616,6 +636,15 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
       content: { 'application/json': { schema: envelope } },
     };
     const status = String(route.responseStatus ?? 200);
+    const errors = options.errors(traits);
+    const write = typeName === 'Mutation';
+    if (write) {
+      parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+      // A route's own 409 or 422 keeps its description; the header's says what the key adds.
+      errors['400'] ??= { $ref: '#/components/responses/ValidationError' };
+      errors['409'] ??= { $ref: '#/components/responses/IdempotencyKeyInProgress' };
+      errors['422'] ??= { $ref: '#/components/responses/IdempotencyKeyReused' };
+    }
     (paths[oasPath] ??= {})[method] = {
       operationId: field,
       summary: options.summaries?.[field] ?? field,
@@ -627,7 +656,8 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
       responses: {
         [status]: success,
         ...(route.existingStatus ? { [String(route.existingStatus)]: { ...success, description: route.existingStatusMeans ?? 'Success: it existed already and is answered as it is, `{ ok: true, data }`.' } } : {}),
-        ...options.errors(traits),
+        // In status order, the write's additions among the route's own.
+        ...Object.fromEntries(Object.entries(errors).sort(([a], [b]) => a.localeCompare(b))),
       },
     };
   }
@@ -656,7 +686,8 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     return options.schemas?.[name] ?? ERROR_SCHEMAS[name];
   };
   const used = new Set<string>();
-  const pending = [paths, options.responses];
+  const responses: Json = { ...options.responses, ...IDEMPOTENCY_RESPONSES };
+  const pending = [paths, responses];
   while (pending.length) {
     const found = new Set<string>();
     collectRefs(pending.pop(), found);
@@ -678,7 +709,7 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     servers: [{ url: options.basePath }],
     tags: [{ name: options.tag }],
     paths,
-    components: { securitySchemes: options.securitySchemes, responses: options.responses, schemas: kept },
+    components: { securitySchemes: options.securitySchemes, responses, schemas: kept },
   };
   // The yaml package is loaded when the YAML is first asked for, not at start-up (issue 18).
   return { document, yaml: async () => (await import('yaml')).stringify(document, { aliasDuplicateObjects: false }) };

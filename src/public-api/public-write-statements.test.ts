@@ -45,6 +45,14 @@ describe('POST /api/public/v1/water statements', () => {
     expect(statements[0]).toMatch(/^with "change" as \(insert into "water_intakes" .*\) insert into "event_outbox" /);
   });
 
+  it('with an Idempotency-Key (docs/idempotency.md): the claim, the write, the kept answer; a repeat claims and reads the key only', async () => {
+    const keyed = { headers: { 'idempotency-key': `statements-${Date.now()}` } };
+    const first = await statementsOf(() => user.api.post('/water', { volume: 250 }, keyed));
+    expect(first.map((s) => s.split(' ').slice(0, 3).join(' ')), first.join('\n')).toEqual(['insert into idempotency_keys', 'with "change" as', 'update idempotency_keys set']);
+    const repeat = await statementsOf(() => user.api.post('/water', { volume: 250 }, keyed));
+    expect(repeat.map((s) => s.split(' ').slice(0, 3).join(' ')), repeat.join('\n')).toEqual(['insert into idempotency_keys', 'select fingerprint, status,']);
+  });
+
   it('a deleted day is forgotten (the database notifies every instance): the next write lands on the new today', async () => {
     await user.api.post('/water', { volume: 100 });
     const cache = app.server.deps.todayDayIds!;

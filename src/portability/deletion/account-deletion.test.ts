@@ -44,7 +44,8 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   await setPlan(app.databaseUrl, id, 'pro');
   await ok(client.post('/api/v1/api-keys', { name: 'Phone' }));
   await ok(client.post('/api/v1/webhooks', { url: 'https://127.0.0.1:9/hook', events: ['task_created', 'water_logged'] }));
-  await ok(client.patch('/api/v1/settings', { timezone: 'Europe/Berlin' }), 200);
+  // Sent with an idempotency key: its first answer is kept (idempotency_keys).
+  await ok(client.request('PATCH', '/api/v1/settings', { body: { timezone: 'Europe/Berlin' }, headers: { 'idempotency-key': 'settings-1' } }), 200);
   const week = await generateWeek(client, '2027-01-04');
   const day = week.days[0].id as string;
   const image = await ok(upload(client, await makeImage('jpeg', 800, 600), 'image'));

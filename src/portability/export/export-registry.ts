@@ -209,6 +209,7 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   Passkey: { excluded: 'passkeys are credentials bound to this service\'s RP ID: no other instance could use them' },
   InsightRun: { excluded: 'the nightly insights job\'s bookkeeping (when it last ran), not the user\'s data' },
   WebauthnChallenge: { excluded: 'WebAuthn challenges live five minutes, for one ceremony' },
+  IdempotencyKey: { excluded: 'the kept answers of retried writes live 24 h; the records those writes made are exported' },
 };
 
 /** Property names that look like a secret: an exported one must be in `omit` or `keep`. */

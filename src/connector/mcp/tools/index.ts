@@ -18,6 +18,7 @@ import { gamificationTools } from './gamification.tools.js';
 import { remindersTools } from './reminders.tools.js';
 import { insightsTools } from './insights.tools.js';
 import type { ConnectorTool } from './tool.js';
+import { withClientRequestId } from './client-request-id.js';
 import { wellnessTools } from './wellness.tools.js';
 import { quickAddTools } from './quick-add.tools.js';
 
@@ -49,12 +50,16 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   insightsTools,
 ];
 
+let tools: ConnectorTool[] | undefined;
+
+/** Every tool, each writing one taking a `clientRequestId` (client-request-id.ts); made once. */
 export function connectorTools(): ConnectorTool[] {
-  const tools = TOOL_GROUPS.flat();
+  if (tools) return tools;
+  const all = TOOL_GROUPS.flat();
   const names = new Set<string>();
-  for (const tool of tools) {
+  for (const tool of all) {
     if (names.has(tool.name)) throw new Error(`Two connector tools are named ${tool.name}`);
     names.add(tool.name);
   }
-  return tools;
+  return (tools = all.map(withClientRequestId));
 }
