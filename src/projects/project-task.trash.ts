@@ -1,0 +1,12 @@
+import { defineTrashKind } from '../trash/trash-kinds.js';
+import { makeRoomInColumn } from './projects.queries.js';
+
+/** A card comes back at its place in its column (the cards below move down again, as its delete moved them up). */
+export const PROJECT_TASK_TRASH = defineTrashKind({
+  kind: 'projectTask',
+  table: 'project_tasks',
+  async beforeRestore(em, _userId, snapshot) {
+    const row = snapshot.rows[0].row;
+    row.position = String(await makeRoomInColumn(em, String(row.column_id), Number(row.position)));
+  },
+});
