@@ -172,6 +172,8 @@ export class TaskService {
         else if (task.id === first.id) await series.passOn(first);
         else series.except(first, task.occurrenceDate!);
       }
+      // The snapshot reads the table: the series' changes to this task (a first task leaving it) go first.
+      await em.flush();
       await moveToTrash(em, userId, TASK_TRASH, taskId, task.title);
       em.remove(task);
     });
