@@ -89,11 +89,18 @@ describe('trash', () => {
     await restore(alice, recordEntry);
     expect((await ok(alice.get(`/api/v1/brain/databases/${db.id}/records/${record.id}`))).values).toEqual({ title: 'Dune' });
 
+    // A person comes back among the guests of the happening their delete took them off.
     const person = await ok(alice.post('/api/v1/people', { name: 'Carla', birthday: '1990-07-04' }));
+    const lunch = await ok(
+      alice.post('/api/v1/social-happenings', { dayId: monday, title: 'Lunch', startTime: `${WEEK}T11:00:00Z`, endTime: `${WEEK}T12:00:00Z`, guestIds: [person.id] }),
+    );
+    const guests = async () => (await ok(alice.get(`/api/v1/social-happenings/${lunch.id}`))).guestIds;
     const personEntry = await trashed(alice, `/api/v1/people/${person.id}`, person.id);
     expect(((await ok(alice.get('/api/v1/people'))) as any[]).map((p) => p.id)).not.toContain(person.id);
+    expect(await guests()).toEqual([]);
     await restore(alice, personEntry);
     expect(await ok(alice.get(`/api/v1/people/${person.id}`))).toMatchObject({ name: 'Carla', birthday: '1990-07-04' });
+    expect(await guests()).toEqual([person.id]);
     expect((await ok(alice.get('/api/v1/trash'))) as any[]).toEqual([]);
   });
 
