@@ -1,3 +1,4 @@
+import { recordLiveChange } from '../core/live/change-collector.js';
 import { defineTrashKind } from '../trash/trash-kinds.js';
 import { makeRoomInColumn } from './projects.queries.js';
 
@@ -5,8 +6,10 @@ import { makeRoomInColumn } from './projects.queries.js';
 export const PROJECT_TASK_TRASH = defineTrashKind({
   kind: 'projectTask',
   table: 'project_tasks',
-  async beforeRestore(em, _userId, snapshot) {
+  async beforeRestore(em, userId, snapshot) {
     const row = snapshot.rows[0].row;
-    row.position = String(await makeRoomInColumn(em, String(row.column_id), Number(row.position)));
+    const { place, movedIds } = await makeRoomInColumn(em, String(row.column_id), Number(row.position));
+    row.position = String(place);
+    for (const id of movedIds) recordLiveChange(em, userId, { entity: 'ProjectTask', id, kind: 'updated' });
   },
 });

@@ -26,10 +26,10 @@ export async function removeTagFromTasks(em: EntityManager, userId: string, tagI
  * Makes room at `position` in a column for a card coming back from the trash: the cards from there on
  * move down one. Past the end it goes last. Answers the place it gets.
  */
-export async function makeRoomInColumn(em: EntityManager, columnId: string, position: number): Promise<number> {
+export async function makeRoomInColumn(em: EntityManager, columnId: string, position: number): Promise<{ place: number; movedIds: string[] }> {
   const tasks = em.getMetadata(ProjectTask).tableName;
   const [{ n }] = await em.execute<{ n: number }[]>(`select count(*)::int as n from "${tasks}" where "column_id" = ?`, [columnId]);
   const place = Math.min(position, n);
-  await em.execute(`update "${tasks}" set "position" = "position" + 1 where "column_id" = ? and "position" >= ?`, [columnId, place], 'run');
-  return place;
+  const moved = await em.execute<{ id: string }[]>(`update "${tasks}" set "position" = "position" + 1 where "column_id" = ? and "position" >= ? returning id`, [columnId, place]);
+  return { place, movedIds: moved.map((row) => row.id) };
 }

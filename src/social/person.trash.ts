@@ -1,3 +1,4 @@
+import { recordLiveChange } from '../core/live/change-collector.js';
 import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { defineTrashKind } from '../trash/trash-kinds.js';
 import { addGuestBack } from './social.queries.js';
@@ -15,9 +16,11 @@ export const PERSON_TRASH = defineTrashKind({
   async afterRestore(em, userId, snapshot) {
     const personId = String(snapshot.rows[0].row.id);
     const extra = (snapshot.extra ?? { happeningIds: [], perimeterTaskIds: [] }) as unknown as PersonTrashExtra;
-    await addGuestBack(em, userId, personId, extra.happeningIds);
+    // Raw writes: the live updates and the change feed hear them from here.
+    for (const id of await addGuestBack(em, userId, personId, extra.happeningIds)) recordLiveChange(em, userId, { entity: 'SocialHappening', id, kind: 'updated' });
     if (extra.perimeterTaskIds.length) {
       await em.nativeUpdate(PerimeterTask, { id: { $in: extra.perimeterTaskIds }, userId, personId: null }, { personId });
+      for (const id of extra.perimeterTaskIds) recordLiveChange(em, userId, { entity: 'PerimeterTask', id, kind: 'updated' });
     }
   },
 });
