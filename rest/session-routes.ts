@@ -212,6 +212,12 @@ export const sessionRoutes: RouteTable = answeringFields(SPEC_FIELDS, {
   'Mutation.updateSocialHappening': { method: 'PATCH', path: '/social-happenings/:happeningId' },
   'Mutation.deleteSocialHappening': { method: 'DELETE', path: '/social-happenings/:happeningId' },
 
+  // Trash (docs/trash.md)
+  'Query.trash': { method: 'GET', path: '/trash' },
+  'Mutation.emptyTrash': { method: 'DELETE', path: '/trash' },
+  'Mutation.restoreFromTrash': { method: 'POST', path: '/trash/:trashId/restore' },
+  'Mutation.deleteFromTrash': { method: 'DELETE', path: '/trash/:trashId' },
+
   // Habits (issue 37; docs/habits.md). Literal paths (/habits/streaks, /habits/day/…) win over /habits/:habitId.
   'Query.habits': { method: 'GET', path: '/habits' },
   'Mutation.createHabit': { method: 'POST', path: '/habits', responseStatus: 201 },

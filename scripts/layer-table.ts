@@ -55,6 +55,7 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
   'src/files/': { layer: 'hub', what: 'stored files, uploads, image variants, storage backends' },
   'src/planning/': { layer: 'hub', what: 'days and weeks, checklists, perimeter tasks, day completion' },
   'src/settings/': { layer: 'hub', what: "each user's settings" },
+  'src/trash/': { layer: 'hub', what: 'the trash: deleted records kept as snapshots, restore, purge' },
   'src/body/': { layer: 'domains', what: 'body measurements, progress photos' },
   'src/brain/': { layer: 'domains', what: 'notes, databases, forms (and their public routes), search, stats, export' },
   'src/finance/': { layer: 'domains', what: 'accounts, transactions, recurring bookings, CSV export' },

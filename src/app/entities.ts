@@ -79,6 +79,7 @@ import { BrainRecord } from '../brain/databases/brain-record.entity.js';
 import { BrainForm } from '../brain/forms/brain-form.entity.js';
 import { Reminder } from '../reminders/reminder.entity.js';
 import { ReminderDelivery } from '../reminders/reminder-delivery.entity.js';
+import { TrashItem } from '../trash/trash-item.entity.js';
 import { PushSubscription } from '../reminders/push-subscription.entity.js';
 import { NotificationSettings } from '../reminders/notification-settings.entity.js';
 import { Insight } from '../insights/insight.entity.js';
@@ -193,4 +194,6 @@ export const entities = [
   // Portability: imports and account deletion
   ImportRun,
   StoragePurge,
+  // Trash: deleted records, restorable until purged
+  TrashItem,
 ];

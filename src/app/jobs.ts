@@ -7,6 +7,7 @@ import { registerFinanceJobs } from '../finance/finance.jobs.js';
 import { registerInsightsJobs } from '../insights/insights.jobs.js';
 import { registerHabitJobs } from '../habits/habits.jobs.js';
 import { registerIdempotencyJobs } from '../idempotency/idempotency.jobs.js';
+import { registerTrashJobs } from '../trash/trash.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -23,4 +24,5 @@ export function registerJobs(deps: AppDeps): void {
   registerInsightsJobs(deps);
   registerHabitJobs(deps);
   registerIdempotencyJobs(deps);
+  registerTrashJobs(deps);
 }

@@ -31,6 +31,7 @@ import { GroceryListResolver } from '../nutrition/grocery-list.resolver.js';
 import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } from '../journal/journal.resolver.js';
 import { BoardColumnResolver, BoardResolver, DeadlineResolver, ProjectResolver, ProjectTaskResolver, TagResolver } from '../projects/projects.resolver.js';
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from '../reading/reading.resolver.js';
+import { TrashResolver } from '../trash/trash.resolver.js';
 import { DayHabitsResolver, HabitEntryResolver, HabitResolver, WeekHabitsResolver } from '../habits/habit.resolver.js';
 import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from '../social/social.resolver.js';
 import { FinanceAccountResolver, FinanceTransactionResolver } from '../finance/finance.resolver.js';
@@ -100,6 +101,8 @@ export const resolvers: NonEmptyArray<Function> = [
   ReadingSessionResolver,
   DayReadingResolver,
   ChecklistBookResolver,
+  // Trash
+  TrashResolver,
   // Habits
   HabitResolver,
   HabitEntryResolver,

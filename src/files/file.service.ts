@@ -12,11 +12,13 @@ import { ImageVariant } from './image-variant.entity.js';
 import { probeImage } from './image-processing.js';
 import type { MultipartUpload, StagedFile } from './multipart.js';
 import { cleanFileName, contentDisposition } from './safe-file-name.js';
-import { blobKey, filePrefix } from './storage/storage.js';
+import { blobKey } from './storage/storage.js';
 import { StoredFile } from './stored-file.entity.js';
 import { VariantService } from './variant.service.js';
 import { findPage } from '../core/database/find-page.js';
 import type { ServiceScope } from '../core/request-services.js';
+import { moveToTrash } from '../trash/trash-kinds.js';
+import { FILE_TRASH } from './file.trash.js';
 
 /** An upload whose bytes were checked: its real type is known and allowed for its `fileType`. */
 export interface CheckedUpload {
@@ -199,20 +201,19 @@ export class FileService {
     return { url, expiresAt: new Date(expires * 1000) };
   }
 
-  /** Removes the row (its variants go with it) and then every blob of the file. */
+  /**
+   * Moves the file to the trash: the row goes (its variants with it), its blobs stay until the purge
+   * frees them (docs/trash.md), so a restore finds its bytes.
+   */
   async delete(userId: string, fileId: string): Promise<Deleted> {
-    const file = await this.em.transactional(async (tx) => {
-      // Waits for a variant being made right now (it share-locks the row), so its blob is removed too.
+    await this.em.transactional(async (tx) => {
+      // Waits for a variant being made right now (it share-locks the row), so the snapshot holds its variant.
       const row = await tx.findOne(StoredFile, { id: fileId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw new NotFoundError('File');
+      await moveToTrash(tx, userId, FILE_TRASH, fileId, row.fileName);
+      await tx.flush();
       await tx.nativeDelete(StoredFile, { id: fileId, userId });
-      return row;
     });
-    try {
-      await this.rt.adapter(file.storageAdapter).deletePrefix(filePrefix(userId, fileId));
-    } catch (error) {
-      this.rt.logger.error({ err: error, fileId }, 'file row deleted but its blobs could not be removed');
-    }
     return deleted(fileId, 'File');
   }
 }

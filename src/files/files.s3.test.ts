@@ -69,6 +69,9 @@ describe('s3 storage', () => {
     const pdf = await upload(alice, makePdf(), 'document', 'doc.pdf', 'application/pdf');
     expect((await alice.delete(`/api/v1/files/${id}`)).status).toBe(200);
     expect((await alice.delete(`/api/v1/files/${pdf.body.data.id}`)).status).toBe(200);
+    // In the trash the objects stay (a restore finds them); emptying it deletes them.
+    expect(await objectKeys(`${aliceId}/${id}/`)).toHaveLength(5);
+    expect((await alice.delete('/api/v1/trash')).body.data).toEqual({ deleted: 2 });
     expect(await objectKeys(`${aliceId}/${id}/`)).toEqual([]);
     expect(await objectKeys(`${aliceId}/${pdf.body.data.id}/`)).toEqual([]);
   });

@@ -144,6 +144,8 @@ describe('refusals leave nothing behind', () => {
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.size).toBe(MAX);
     expect((await bob.delete(`/api/v1/files/${res.body.data.id}`)).status).toBe(200);
+    // The delete moves it to the trash (docs/trash.md); its bytes go when the trash is emptied.
+    expect((await bob.delete('/api/v1/trash')).body.data).toEqual({ deleted: 1 });
     await expectNothingStored();
   });
 
@@ -339,7 +341,7 @@ describe('urls, lists, deletion', () => {
     expect((await carol.get('/api/v1/files?search=_')).body.meta.total).toBe(1);
   });
 
-  it('deletes the row, every variant row and every blob; handed-out URLs stop working', async () => {
+  it('deletes the row and every variant row (its blobs once out of the trash); handed-out URLs stop working', async () => {
     const up = await upload(alice, await makeImage('jpeg', 900, 600), 'image', 'gone.jpg');
     const id = up.body.data.id;
     await waitForVariants(alice, id);
@@ -348,6 +350,10 @@ describe('urls, lists, deletion', () => {
     const del = await alice.delete(`/api/v1/files/${id}`);
     expect(del.status).toBe(200);
     expect(del.body.data).toEqual({ id, message: 'File deleted' });
+    // In the trash its bytes stay (a restore finds them); deleted from the trash, they go.
+    expect((await blobsOnDisk(app)).filter((p) => p.includes(id))).toHaveLength(5);
+    const entry = (await alice.get('/api/v1/trash?limit=100')).body.data.find((e: any) => e.recordId === id);
+    expect((await alice.delete(`/api/v1/trash/${entry.id}`)).status).toBe(200);
     expect((await blobsOnDisk(app)).filter((p) => p.includes(id))).toEqual([]);
     expect(await dbRows(app, 'select id from image_variants where file_id = ?', [id])).toEqual([]);
     expect((await alice.get(`/api/v1/files/${id}`)).status).toBe(404);

@@ -10,6 +10,8 @@ import { FinanceTransaction } from './finance-transaction.entity.js';
 import { moveBalance, spendingByCategory, type SpendingRow } from './finance.queries.js';
 import { requireMoney } from '../core/money.js';
 import { lastDate, nextOccurrence, normalizeRule, requireCountWithinHorizon } from '../core/recurrence/recurrence.js';
+import { moveToTrash } from '../trash/trash-kinds.js';
+import { TRANSACTION_TRASH } from './finance-transaction.trash.js';
 
 export interface NewTransaction {
   accountId: string;
@@ -253,6 +255,7 @@ export class TransactionService {
     return this.em.transactional(async (em) => {
       const row = await em.findOne(FinanceTransaction, { id: transactionId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw new NotFoundError('Transaction');
+      await moveToTrash(em, userId, TRANSACTION_TRASH, transactionId, row.description ?? `${row.amount} on ${row.date}`);
       await moveBalance(em, userId, row.accountId, '0', row.amount);
       em.remove(row);
       await em.flush();

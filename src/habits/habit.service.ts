@@ -22,6 +22,8 @@ import { habitDays, habitWeeks, stateRange } from './habit-views.js';
 import { Habit } from './habit.entity.js';
 import { daySum, historiesOf, nextPosition } from './habit.queries.js';
 import type { HabitDay, HabitStreak, HabitWeek } from './habit.types.js';
+import { moveToTrash } from '../trash/trash-kinds.js';
+import { HABIT_TRASH } from './habit.trash.js';
 
 export interface NewHabit {
   name: string;
@@ -147,6 +149,7 @@ export class HabitService {
   /** Its entries and marks go with it (and the XP they earned stays: the ledger keeps what was earned). */
   async delete(userId: string, habitId: string): Promise<Deleted> {
     const habit = await this.get(userId, habitId);
+    await moveToTrash(this.em, userId, HABIT_TRASH, habitId, habit.name);
     await this.em.remove(habit).flush();
     return deleted(habitId, 'Habit');
   }

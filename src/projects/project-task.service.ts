@@ -11,6 +11,8 @@ import { boardColumns, requireOwnProject } from './project.service.js';
 import { ProjectTask } from './project-task.entity.js';
 import type { CreateProjectTaskArgs, ListProjectTasksArgs, UpdateProjectTaskArgs } from './projects.types.js';
 import { requireOwnTags } from './tag.service.js';
+import { moveToTrash } from '../trash/trash-kinds.js';
+import { PROJECT_TASK_TRASH } from './project-task.trash.js';
 
 type Links = Pick<CreateProjectTaskArgs, 'deadlineId' | 'categoryIds' | 'tagIds'>;
 
@@ -130,6 +132,7 @@ export class ProjectTaskService {
       await requireOwnProject(em, userId, projectId, undefined, true);
       const task = await em.findOne(ProjectTask, { id: taskId, projectId, userId });
       if (!task) throw new NotFoundError('Project task');
+      await moveToTrash(em, userId, PROJECT_TASK_TRASH, taskId, task.title);
       const below = await em.find(ProjectTask, { columnId: task.columnId, order: { $gt: task.order } });
       below.forEach((t) => (t.order -= 1));
       em.remove(task);

@@ -21,3 +21,15 @@ export async function removeTagFromTasks(em: EntityManager, userId: string, tagI
   const tasks = em.getMetadata(ProjectTask).tableName;
   await em.execute(`update "${tasks}" set "tag_ids" = array_remove("tag_ids", ?::uuid) where "user_id" = ? and ?::uuid = any("tag_ids")`, [tagId, userId, tagId], 'run');
 }
+
+/**
+ * Makes room at `position` in a column for a card coming back from the trash: the cards from there on
+ * move down one. Past the end it goes last. Answers the place it gets.
+ */
+export async function makeRoomInColumn(em: EntityManager, columnId: string, position: number): Promise<{ place: number; movedIds: string[] }> {
+  const tasks = em.getMetadata(ProjectTask).tableName;
+  const [{ n }] = await em.execute<{ n: number }[]>(`select count(*)::int as n from "${tasks}" where "column_id" = ?`, [columnId]);
+  const place = Math.min(position, n);
+  const moved = await em.execute<{ id: string }[]>(`update "${tasks}" set "position" = "position" + 1 where "column_id" = ? and "position" >= ? returning id`, [columnId, place]);
+  return { place, movedIds: moved.map((row) => row.id) };
+}

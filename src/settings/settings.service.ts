@@ -14,6 +14,7 @@ const UPDATABLE = [
   'stressWeekLightsOutTime',
   'timezone',
   'largeExpenseThreshold',
+  'trashRetentionDays',
 ] as const satisfies readonly (keyof UpdateSettingsArgs & keyof UserSettings)[];
 
 /** A user's settings; the row (with the defaults) is made on first read or write, so its id is stable. */

@@ -1,9 +1,11 @@
-import { ArgsType, Field } from 'type-graphql';
+import { ArgsType, Field, Int } from 'type-graphql';
 import { ArrayMaxSize, ArrayMinSize, IsString, Matches, MaxLength, MinLength, Validate, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { isValidTimeZone } from '../core/dates.js';
 import { StorableText } from '../core/storable-text.js';
 import { IfPresent } from '../core/validation/if-present.js';
 import { Money } from '../core/money.js';
+import { WholeNumber } from '../core/validation/numbers.js';
+import { MAX_TRASH_RETENTION_DAYS } from './user-settings.entity.js';
 
 const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const hhmm = (field: string) => Matches(HH_MM, { message: `${field} must be a time HH:MM (00:00-23:59)` });
@@ -58,4 +60,9 @@ export class UpdateSettingsArgs {
   @IfPresent('largeExpenseThreshold')
   @Validate(IsPositiveMoney)
   largeExpenseThreshold?: string;
+
+  @Field(() => Int, { nullable: true, description: `Days a deleted record stays restorable (1-${MAX_TRASH_RETENTION_DAYS}).` })
+  @IfPresent('trashRetentionDays')
+  @WholeNumber(1, MAX_TRASH_RETENTION_DAYS)
+  trashRetentionDays?: number;
 }

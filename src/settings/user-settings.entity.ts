@@ -1,11 +1,14 @@
 import { Entity, OneToOne, Property, type Opt } from '@mikro-orm/core';
-import { Field, ObjectType } from 'type-graphql';
+import { Field, Int, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 import { Money } from '../core/money.js';
 
 export const DEFAULT_SPLIT_LABELS = ['Push', 'Pull', 'Legs', 'Arms'];
 export const DEFAULT_TIMEZONE = 'UTC';
+/** How long a deleted record stays restorable (docs/trash.md): 30 days unless the person chooses 1-365. */
+export const DEFAULT_TRASH_RETENTION_DAYS = 30;
+export const MAX_TRASH_RETENTION_DAYS = 365;
 
 /** Defaults chosen for a 7-8 h night; a stress week goes to bed half an hour earlier. */
 export const DEFAULT_BEDTIMES = {
@@ -60,4 +63,8 @@ export class UserSettings extends BaseEntity {
   @Field(() => Money, { description: 'An expense of at least this much (absolute value) is "large" in the agenda; default 100.' })
   @Property({ type: 'decimal', precision: 15, scale: 2, default: '100' })
   largeExpenseThreshold: Opt<string> = '100';
+
+  @Field(() => Int, { description: 'Days a deleted record stays in the trash, restorable, before the purge deletes it for good (1-365, default 30).' })
+  @Property({ type: 'smallint', default: DEFAULT_TRASH_RETENTION_DAYS })
+  trashRetentionDays: Opt<number> = DEFAULT_TRASH_RETENTION_DAYS;
 }

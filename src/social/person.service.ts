@@ -4,7 +4,9 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
-import { removeGuestEverywhere } from './social.queries.js';
+import { happeningIdsWithGuest, removeGuestEverywhere } from './social.queries.js';
+import { moveToTrash } from '../trash/trash-kinds.js';
+import { PERSON_TRASH, type PersonTrashExtra } from './person.trash.js';
 import { recordEvent } from '../core/events/record-event.js';
 import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
@@ -110,6 +112,10 @@ export class PersonService {
     return this.em.transactional(async (em) => {
       const person = await em.findOne(Person, { id: personId, userId });
       if (!person) throw new NotFoundError('Person');
+      const happeningIds = await happeningIdsWithGuest(em, userId, personId);
+      const perimeter = await em.find(PerimeterTask, { userId, personId }, { fields: ['id'] });
+      const extra: PersonTrashExtra = { happeningIds, perimeterTaskIds: perimeter.map((task) => task.id) };
+      await moveToTrash(em, userId, PERSON_TRASH, personId, person.name, extra as unknown as Record<string, unknown>);
       await removeGuestEverywhere(em, userId, personId);
       await em.nativeUpdate(PerimeterTask, { userId, personId }, { personId: null });
       em.remove(person);

@@ -13,6 +13,8 @@ import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
 import { findPage, type FindPageOptions } from '../core/database/find-page.js';
 import type { TemplateChanges } from './tasks.queries.js';
+import { moveToTrash } from '../trash/trash-kinds.js';
+import { TASK_TRASH } from './task.trash.js';
 
 export interface TaskFilter extends PageArgs {
   status?: TaskStatus | null;
@@ -157,6 +159,7 @@ export class TaskService {
   async delete(userId: string, taskId: string, applyTo: TaskApplyTo = TaskApplyTo.this): Promise<Deleted> {
     const plain = await this.get(userId, taskId);
     if (!plain.seriesId) {
+      await moveToTrash(this.em, userId, TASK_TRASH, taskId, plain.title);
       await this.em.remove(plain).flush();
       return deleted(taskId, 'Task');
     }
@@ -169,6 +172,9 @@ export class TaskService {
         else if (task.id === first.id) await series.passOn(first);
         else series.except(first, task.occurrenceDate!);
       }
+      // The snapshot reads the table: the series' changes to this task (a first task leaving it) go first.
+      await em.flush();
+      await moveToTrash(em, userId, TASK_TRASH, taskId, task.title);
       em.remove(task);
     });
     return deleted(taskId, 'Task');

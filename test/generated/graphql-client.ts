@@ -128,6 +128,8 @@ export type Query = {
   /** Your reading sessions, oldest first; filter by day, date range or book. */
   readingSessions: ReadingSessionPage;
   readingSession: ReadingSession;
+  /** Your deleted records, newest first, restorable until their purgeAt (docs/trash.md). */
+  trash: TrashPage;
   /** Your active habits in their order (archived: true for the archived ones). */
   habits: HabitPage;
   habit: Habit;
@@ -503,6 +505,12 @@ export type QueryReadingSessionsArgs = {
 
 export type QueryReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
+};
+
+
+export type QueryTrashArgs = {
+  page?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -1497,6 +1505,8 @@ export type Settings = {
   timezone: Scalars['String']['output'];
   /** An expense of at least this much (absolute value) is "large" in the agenda; default 100. */
   largeExpenseThreshold: Scalars['Money']['output'];
+  /** Days a deleted record stays in the trash, restorable, before the purge deletes it for good (1-365, default 30). */
+  trashRetentionDays: Scalars['Int']['output'];
 };
 
 export type TaskCategoryPage = {
@@ -1867,6 +1877,26 @@ export type BookPage = {
 export type ReadingSessionPage = {
   items: Array<ReadingSession>;
   meta: PageMeta;
+};
+
+export type TrashPage = {
+  items: Array<TrashEntry>;
+  meta: PageMeta;
+};
+
+/** A deleted record, restorable until `purgeAt` (docs/trash.md). */
+export type TrashEntry = {
+  /** The trash entry's own id (restore and delete forever take it). */
+  id: Scalars['ID']['output'];
+  /** task, projectTask, note, record, person, transaction, habit or file. */
+  kind: Scalars['String']['output'];
+  /** The id the record had, and has again once restored. */
+  recordId: Scalars['ID']['output'];
+  /** The record's title or name. */
+  label: Scalars['String']['output'];
+  deletedAt: Scalars['DateTimeISO']['output'];
+  /** When the purge deletes it for good (deletedAt + your trash retention days). */
+  purgeAt: Scalars['DateTimeISO']['output'];
 };
 
 export type HabitPage = {
@@ -2683,6 +2713,12 @@ export type Mutation = {
   updateReadingSession: ReadingSession;
   /** Moves the book's currentPage back by what the session added; the READING item stays. */
   deleteReadingSession: Deleted;
+  /** Puts the record back with its id and what its delete took with it. Refused (VALIDATION_ERROR, details.rule) with `trash_parent_gone` when what it belonged to is deleted, `trash_conflict` when another record holds its place, or the cap of a full parent (`day_task_limit`, …). */
+  restoreFromTrash: RestoredEntry;
+  /** Deletes one trash entry for good (a file's stored bytes with it). */
+  deleteFromTrash: Deleted;
+  /** Deletes every trash entry for good. */
+  emptyTrash: TrashEmptied;
   /** At most 100 habits (archived ones count). */
   createHabit: Habit;
   /** The kind stays as made; a new schedule drops the old one's fields. */
@@ -3071,6 +3107,7 @@ export type MutationUpdateSettingsArgs = {
   stressWeekLightsOutTime?: InputMaybe<Scalars['String']['input']>;
   timezone?: InputMaybe<Scalars['String']['input']>;
   largeExpenseThreshold?: InputMaybe<Scalars['Money']['input']>;
+  trashRetentionDays?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3537,6 +3574,16 @@ export type MutationUpdateReadingSessionArgs = {
 
 export type MutationDeleteReadingSessionArgs = {
   sessionId: Scalars['UUID']['input'];
+};
+
+
+export type MutationRestoreFromTrashArgs = {
+  trashId: Scalars['UUID']['input'];
+};
+
+
+export type MutationDeleteFromTrashArgs = {
+  trashId: Scalars['UUID']['input'];
 };
 
 
@@ -4196,6 +4243,17 @@ export type BoardColumnInput = {
   name: Scalars['String']['input'];
   /** Position (0-based); defaults to the place in the list. Renumbered 0..n-1. */
   order?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type RestoredEntry = {
+  kind: Scalars['String']['output'];
+  /** The restored record, with its id as before. */
+  recordId: Scalars['ID']['output'];
+};
+
+export type TrashEmptied = {
+  /** How many entries were deleted for good. */
+  deleted: Scalars['Int']['output'];
 };
 
 export type AgendaFeedUrl = {

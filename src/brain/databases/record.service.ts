@@ -6,6 +6,8 @@ import { BrainRecord } from './brain-record.entity.js';
 import { recordPage, type RecordQuery } from './brain-data.queries.js';
 import { ownDatabase } from './database.service.js';
 import { checkRecordValues, isDateValue, isPlainObject, type PropertyDefinition } from './properties.js';
+import { moveToTrash } from '../../trash/trash-kinds.js';
+import { RECORD_TRASH } from './brain-record.trash.js';
 
 export interface RecordView {
   id: string;
@@ -71,7 +73,11 @@ export async function updateRecord(em: EntityManager, userId: string, databaseId
 
 export async function deleteRecord(em: EntityManager, userId: string, databaseId: string, recordId: string): Promise<{ id: string; deleted: true }> {
   const record = await ownRecord(em, userId, databaseId, recordId);
-  await em.nativeDelete(BrainRecord, { id: record.id, userId });
+  await em.transactional(async (tx) => {
+    await moveToTrash(tx, userId, RECORD_TRASH, record.id, `Record of ${databaseId}`);
+    await tx.flush();
+    await tx.nativeDelete(BrainRecord, { id: record.id, userId });
+  });
   return { id: record.id, deleted: true };
 }
 

@@ -10,6 +10,8 @@ import { BrainNote } from './brain-note.entity.js';
 import { requireOwnFolder } from './brain-folder.service.js';
 import { requireOwnBrainTags } from './brain-tag.service.js';
 import { BrainTag } from './brain-tag.entity.js';
+import { moveToTrash } from '../../trash/trash-kinds.js';
+import { NOTE_TRASH } from './brain-note.trash.js';
 
 export interface NoteFilter extends PageArgs {
   folderId?: string;
@@ -108,6 +110,7 @@ export class BrainNoteService {
 
   async delete(userId: string, noteId: string): Promise<Deleted> {
     const note = await this.get(userId, noteId);
+    await moveToTrash(this.em, userId, NOTE_TRASH, noteId, note.title);
     await this.em.remove(note).flush();
     return deleted(noteId, 'Note');
   }

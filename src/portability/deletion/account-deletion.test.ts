@@ -8,7 +8,7 @@ import { generateWeek } from '../../../test/support/fixtures.js';
 import { setPlan, sql } from '../../../test/support/db.js';
 import { expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { mailsTo } from '../../../test/support/mailbox.js';
-import { blobsOnDisk, makeImage, postMultipart, until, upload, waitForVariants } from '../../files/files.test-helpers.js';
+import { blobsOnDisk, makeImage, makePdf, postMultipart, until, upload, waitForVariants } from '../../files/files.test-helpers.js';
 import { runExport } from '../export/export.test-helpers.js';
 import { childrenFirst } from './deletion.queries.js';
 import { runNight } from '../../insights/insights.test-helpers.js';
@@ -49,6 +49,9 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   const week = await generateWeek(client, '2027-01-04');
   const day = week.days[0].id as string;
   const image = await ok(upload(client, await makeImage('jpeg', 800, 600), 'image'));
+  // A deleted file in the trash (docs/trash.md): its entry and its stored bytes go with the account too.
+  const trashedFile = await ok(upload(client, makePdf(), 'document', 'old.pdf', 'application/pdf'));
+  expect((await client.delete(`/api/v1/files/${trashedFile.id}`)).status).toBe(200);
   await waitForVariants(client, image.id);
   const category = await ok(client.post('/api/v1/task-categories', { name: 'Health', color: '#00ff7F' }));
   const stretch = await ok(client.post('/api/v1/tasks', { title: 'Stretch', timebox: 30, dayId: day, categoryId: category.id }));

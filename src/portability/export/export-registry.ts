@@ -204,6 +204,7 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   RecoveryCode: { excluded: 'recovery codes are credentials (only their hashes are stored)' },
   SignInChallenge: { excluded: 'second steps of a sign-in live five minutes' },
   AccountExport: { excluded: 'the export jobs themselves' },
+  TrashItem: { excluded: 'the export holds live data: deleted records in the trash are left out (docs/trash.md)' },
   OAuthCode: { excluded: 'OAuth authorization codes are credentials (only their hashes are stored)' },
   OAuthToken: { excluded: 'OAuth access and refresh tokens are credentials (only their hashes are stored)' },
   Passkey: { excluded: 'passkeys are credentials bound to this service\'s RP ID: no other instance could use them' },

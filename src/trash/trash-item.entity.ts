@@ -1,0 +1,44 @@
+import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
+import { User } from '../accounts/user.entity.js';
+import { BaseEntity } from '../core/database/base.entity.js';
+
+/** What a trashed record held: its row and every row its deletion cascaded to, and the references it nulled. */
+export interface TrashSnapshot {
+  /** Parents before children, so re-inserting them in order satisfies every foreign key. */
+  rows: { table: string; row: Record<string, unknown> }[];
+  /** Rows whose `column` the deletion set to null (ON DELETE SET NULL): set back to `value` on restore. */
+  links: { table: string; column: string; ids: string[]; value: string }[];
+  /** What the kind's own deletion undid beyond the foreign keys (a person's guest places), for its restore. */
+  extra?: Record<string, unknown>;
+}
+
+/**
+ * A deleted record in the trash (docs/trash.md): the record itself is really deleted, so every reader
+ * (ORM and raw SQL, feeds, agenda, exports, the assistant) stops seeing it without a filter; this row keeps
+ * what restore re-inserts, with the same ids, until it is restored, deleted for good or purged.
+ */
+@Entity({ tableName: 'trash_items' })
+@Index({ properties: ['userId', 'deletedAt'] })
+@Index({ properties: ['deletedAt'] })
+export class TrashItem extends BaseEntity {
+  @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
+  userId!: string;
+
+  /** `task`, `projectTask`, `note`, `record`, `person`, `transaction`, `habit`, `file`. */
+  @Property({ type: 'string', length: 32 })
+  kind!: string;
+
+  /** The id of the deleted record (restored with it). */
+  @Property({ type: 'uuid' })
+  recordId!: string;
+
+  /** A title to show in the trash list (the record's title or name). */
+  @Property({ type: 'string', length: 300 })
+  label!: string;
+
+  @Property({ type: 'json' })
+  snapshot!: TrashSnapshot;
+
+  @Property({ type: 'datetime', columnType: 'timestamptz' })
+  deletedAt: Opt<Date> = new Date();
+}

@@ -1,0 +1,146 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { queryRows } from '../core/database/read-rows.js';
+import type { TrashSnapshot } from './trash-item.entity.js';
+
+/** A single-column foreign key pointing at a table's `id`, and what a delete of its target does to it. */
+interface Reference {
+  table: string;
+  column: string;
+  /** `c`: the row is deleted with its target; `n`: its column is set to null. */
+  action: 'c' | 'n';
+}
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/*
+ * The foreign keys and columns come from the catalog, read once per process: a table added later with a
+ * cascading key to a trashable one is snapshotted and restored without a change here.
+ */
+const referencesOf = new Map<string, Promise<Reference[]>>();
+const nullableTargetsOf = new Map<string, Promise<{ column: string; target: string }[]>>();
+
+/** A table's own foreign keys whose target's delete sets them to null (a task's category, day). */
+function nullableTargets(em: EntityManager, table: string): Promise<{ column: string; target: string }[]> {
+  let found = nullableTargetsOf.get(table);
+  if (!found) {
+    found = queryRows(
+      em,
+      `select a.attname as "column", t.relname as target
+         from pg_constraint k
+         join pg_class t on t.oid = k.confrelid
+         join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+        where k.contype = 'f' and k.conrelid = $1::regclass and cardinality(k.conkey) = 1 and k.confdeltype = 'n'`,
+      [table],
+    ).then((rows) => rows as never);
+    found.catch(() => nullableTargetsOf.delete(table));
+    nullableTargetsOf.set(table, found);
+  }
+  return found;
+}
+const columnsOf = new Map<string, Promise<string[]>>();
+
+function references(em: EntityManager, table: string): Promise<Reference[]> {
+  let found = referencesOf.get(table);
+  if (!found) {
+    found = queryRows(
+      em,
+      `select c.relname as "table", a.attname as "column", k.confdeltype as action
+         from pg_constraint k
+         join pg_class c on c.oid = k.conrelid
+         join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
+        where k.contype = 'f' and k.confrelid = $1::regclass and cardinality(k.conkey) = 1 and k.confdeltype in ('c', 'n')
+        order by 1, 2`,
+      [table],
+    ).then((rows) => rows as unknown as Reference[]);
+    found.catch(() => referencesOf.delete(table));
+    referencesOf.set(table, found);
+  }
+  return found;
+}
+
+/** The columns an insert may name (generated ones, such as a note's search vector, are made again). */
+function insertableColumns(em: EntityManager, table: string): Promise<string[]> {
+  let found = columnsOf.get(table);
+  if (!found) {
+    found = queryRows(
+      em,
+      `select attname as name from pg_attribute where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated = '' order by attnum`,
+      [table],
+    ).then((rows) => rows.map((row) => String(row.name)));
+    found.catch(() => columnsOf.delete(table));
+    columnsOf.set(table, found);
+  }
+  return found;
+}
+
+/** The rows `ids` of `table` and, recursively, every row a delete of them cascades to or nulls. */
+async function collect(em: EntityManager, table: string, where: string, params: unknown[], snapshot: TrashSnapshot, depth: number): Promise<void> {
+  // Numbers as their text: an amount of 15 digits would lose its cents as a JavaScript number.
+  const row = `(select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) = 'number' then to_jsonb(e.value #>> '{}') else e.value end) from jsonb_each(to_jsonb(t)) e)`;
+  const rows = await queryRows(em, `select t.id::text as id, ${row} as row from ${quote(table)} t where ${where}`, params);
+  if (rows.length === 0) return;
+  for (const { row } of rows) snapshot.rows.push({ table, row: row as Record<string, unknown> });
+  const ids = rows.map((row) => String(row.id));
+  if (depth > 4) return; // the schema nests cascades two deep; a cycle would stop here
+  for (const ref of await references(em, table)) {
+    if (ref.action === 'c') {
+      await collect(em, ref.table, `t.${quote(ref.column)} = any($1::uuid[])`, [ids], snapshot, depth + 1);
+    } else {
+      const linked = await queryRows(em, `select id::text as id, ${quote(ref.column)}::text as value from ${quote(ref.table)} where ${quote(ref.column)} = any($1::uuid[])`, [ids]);
+      const byValue = new Map<string, string[]>();
+      for (const link of linked) byValue.set(String(link.value), [...(byValue.get(String(link.value)) ?? []), String(link.id)]);
+      for (const [value, linkIds] of byValue) snapshot.links.push({ table: ref.table, column: ref.column, ids: linkIds, value });
+    }
+  }
+}
+
+/** What deleting the user's row `id` of `table` would take with it, read before the delete (in its transaction). */
+export async function snapshotOf(em: EntityManager, table: string, userId: string, id: string): Promise<TrashSnapshot> {
+  const snapshot: TrashSnapshot = { rows: [], links: [] };
+  await collect(em, table, 't.id = $1 and t.user_id = $2', [id, userId], snapshot, 0);
+  return snapshot;
+}
+
+/** Re-inserts the snapshot's rows with their ids and sets its nulled references back (those still null). */
+export async function reinsert(em: EntityManager, snapshot: TrashSnapshot): Promise<void> {
+  for (const { table, row } of snapshot.rows) {
+    // What was deleted meanwhile and would have nulled the reference had the row been here is nulled now.
+    for (const { column, target } of await nullableTargets(em, table)) {
+      if (row[column] == null) continue;
+      const exists = await queryRows(em, `select 1 from ${quote(target)} where id = $1`, [row[column]]);
+      if (exists.length === 0) row[column] = null;
+    }
+    const columns = (await insertableColumns(em, table)).map(quote).join(', ');
+    await queryRows(em, `insert into ${quote(table)} (${columns}) select ${columns} from jsonb_populate_record(null::${quote(table)}, $1::jsonb)`, [
+      JSON.stringify(row),
+    ]);
+  }
+  for (const link of snapshot.links) {
+    await queryRows(em, `update ${quote(link.table)} set ${quote(link.column)} = $1 where id = any($2::uuid[]) and ${quote(link.column)} is null`, [
+      link.value,
+      link.ids,
+    ]);
+  }
+}
+
+/**
+ * Up to `limit` trash items whose time ran out at `now` (each person's retention: user_settings, 30 days
+ * without a row), locked for the purge; a second purge running at once skips them.
+ */
+export async function lockExpired(em: EntityManager, now: Date, limit: number): Promise<{ id: string; userId: string; kind: string; snapshot: TrashSnapshot }[]> {
+  const rows = await queryRows(
+    em,
+    `select t.id::text as id, t.user_id::text as "userId", t.kind, t.snapshot
+       from trash_items t left join user_settings s on s.user_id = t.user_id
+      where t.deleted_at < $1::timestamptz - make_interval(days => coalesce(s.trash_retention_days, 30))
+      order by t.deleted_at
+      limit $2
+      for update of t skip locked`,
+    [now.toISOString(), limit],
+  );
+  return rows as never;
+}
+
+export async function deleteTrashItems(em: EntityManager, ids: string[]): Promise<void> {
+  if (ids.length) await queryRows(em, 'delete from trash_items where id = any($1::uuid[])', [ids]);
+}
