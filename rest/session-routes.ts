@@ -5,10 +5,14 @@ import type { AnswerFields, AnswerShape, RouteTable } from './route-table.js';
  * and their fields"): each record's id, the table's fields, the times of the state changes the spec names
  * (a task done or deferred, a day or checklist item completed), and the fields operations.md or this
  * project's docs document for the REST answer (a task's series fields: docs/reminders-and-recurrence.md).
- * Left out is bookkeeping: `createdAt` and `updatedAt`, a nested row's parent id (a day's `weekId`, a
- * checklist item's `dayId`) and a day's `requiredChecklist` (its items say `required`); GraphQL answers them
- * to a client that asks. The bench's seeded week read answered 39.5 kB with them, 24.3 kB without (issue 36,
- * item 6). Every session route answers these unless it declares its own `fields`.
+ * Left out is bookkeeping: `createdAt` and `updatedAt` (kept where the spec lists them: user, API key,
+ * webhook, image variant), a nested row's parent id the spec does not list (a day's `weekId`, a checklist
+ * item's `dayId`, a grocery item's `listId`) and a day's `requiredChecklist` (its items say `required`);
+ * GraphQL answers them to a client that asks. The bench's seeded week read answered 39.5 kB with them,
+ * 24.3 kB without; `GET /exercises` 12.0 kB, 8.1 kB (issue 36, item 6). Types the spec does not describe
+ * (habits, insights, reminders, most of the Brain, gamification) are not listed and answer every field;
+ * `File` is not listed because the spec's table names all of its fields. Every session route answers
+ * these unless it declares its own `fields`.
  */
 const SPEC_FIELDS: AnswerFields = {
   Week: ['id', 'startDate', 'endDate', 'isStressWeek'],
