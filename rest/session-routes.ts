@@ -5,10 +5,14 @@ import type { AnswerFields, AnswerShape, RouteTable } from './route-table.js';
  * and their fields"): each record's id, the table's fields, the times of the state changes the spec names
  * (a task done or deferred, a day or checklist item completed), and the fields operations.md or this
  * project's docs document for the REST answer (a task's series fields: docs/reminders-and-recurrence.md).
- * Left out is bookkeeping: `createdAt` and `updatedAt`, a nested row's parent id (a day's `weekId`, a
- * checklist item's `dayId`) and a day's `requiredChecklist` (its items say `required`); GraphQL answers them
- * to a client that asks. The bench's seeded week read answered 39.5 kB with them, 24.3 kB without (issue 36,
- * item 6). Every session route answers these unless it declares its own `fields`.
+ * Left out is bookkeeping: `createdAt` and `updatedAt` (kept where the spec lists them: user, API key,
+ * webhook, image variant), a nested row's parent id the spec does not list (a day's `weekId`, a checklist
+ * item's `dayId`, a grocery item's `listId`) and a day's `requiredChecklist` (its items say `required`);
+ * GraphQL answers them to a client that asks. The bench's seeded week read answered 39.5 kB with them,
+ * 24.3 kB without; `GET /exercises` 12.0 kB, 8.1 kB (issue 36, item 6). Types the spec does not describe
+ * (habits, insights, reminders, most of the Brain, gamification) are not listed and answer every field;
+ * `File` is not listed because the spec's table names all of its fields. Every session route answers
+ * these unless it declares its own `fields`.
  */
 const SPEC_FIELDS: AnswerFields = {
   Week: ['id', 'startDate', 'endDate', 'isStressWeek'],
@@ -21,6 +25,68 @@ const SPEC_FIELDS: AnswerFields = {
     'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions',
   ],
   TaskCategory: ['id', 'name', 'color'],
+
+  // Settings: the spec's week settings, and the time zone and large-expense threshold operations.md names.
+  Settings: [
+    'id', 'weeklySplitLabels', 'wakeTime', 'inBedTime', 'lightsOutTime', 'stressWeekWakeTime', 'stressWeekInBedTime',
+    'stressWeekLightsOutTime', 'timezone', 'largeExpenseThreshold',
+  ],
+  // Training: the spec's tables with operations.md's metrics and the fields the Public API writes.
+  TrainingSession: ['id', 'dayId', 'split', 'startTime', 'endTime', 'sessionRPE', 'notes'],
+  // `exerciseName`: what a session keeps when its exercise is deleted (docs/decisions.md).
+  TrainingExercise: ['id', 'exerciseId', 'exerciseName', 'order', 'volume', 'bestE1rm', 'fatigueIndex'],
+  TrainingSet: [
+    'id', 'setNumber', 'reps', 'load', 'rir', 'restTime', 'rpe', 'tempo', 'tut', 'rom', 'pauseDuration', 'velocity', 'notes',
+    'e1rm', 'percent1rm',
+  ],
+  Exercise: ['id', 'name', 'category', 'muscleGroups', 'isGlobal', 'oneRepMax'],
+  MobilitySession: ['id', 'dayId', 'focus', 'duration', 'intensity'],
+  CardioSession: [
+    'id', 'dayId', 'type', 'duration', 'distance', 'intensity', 'effort', 'pace', 'averageHeartRate', 'maxHeartRate', 'calories',
+    'elevationGain', 'startTime', 'endTime', 'notes',
+  ],
+  // Wellness logs, on a day only: the fields the Public API writes (a nested row, so no `dayId`).
+  WaterIntake: ['id', 'volume', 'time', 'notes'],
+  StepsEntry: ['id', 'steps', 'time', 'notes'],
+  MeditationSession: ['id', 'duration', 'type', 'time', 'notes'],
+  MoodEntry: ['id', 'mood', 'energy', 'time', 'notes'],
+  SleepEntry: ['id', 'duration', 'bedtime', 'wakeTime', 'quality', 'notes'],
+  BodyMeasurement: ['id', 'dayId', 'weight', 'bodyFat', 'waist', 'hip', 'notes', 'measuredAt'],
+  ProgressPhoto: ['id', 'dayId', 'fileId', 'pose', 'notes'],
+  // Nutrition: the spec's and operations.md's fields (a grocery item as operations.md lists it: no `listId`).
+  MealTemplate: ['id', 'name', 'instructions', 'imageFileId', 'servings'],
+  DinnerPlan: ['id', 'weekId', 'dayId', 'date', 'mealTemplateId', 'isCookDay', 'coveredByDinnerPlanId', 'cooked', 'cookedAt'],
+  GroceryList: ['id', 'weekId'],
+  GroceryItem: ['id', 'name', 'quantity', 'unit', 'section', 'purchased', 'source'],
+  // Reflection and reading. An entry keeps its question's text (`question`) when the question is deleted.
+  JournalQuestion: ['id', 'question', 'order', 'isGlobal'],
+  JournalEntry: ['id', 'dayId', 'questionId', 'question', 'answer'],
+  Book: ['id', 'title', 'author', 'totalPages', 'currentPage', 'coverUrl'],
+  ReadingSession: ['id', 'dayId', 'bookId', 'pagesRead', 'duration'],
+  // Social: the spec's fields, and what docs/decisions.md adds (a birthday, the picture's thumbnail URL).
+  Person: ['id', 'name', 'relationshipType', 'pictureUrl', 'notes', 'birthday', 'pictureThumbnailUrl'],
+  SocialHappening: ['id', 'dayId', 'title', 'startTime', 'endTime', 'location', 'guestIds', 'itemIds'],
+  // Projects: a project task's place on its board (`columnId`, `order`) is the spec's move; its project is in the path.
+  Project: ['id', 'title', 'description', 'type', 'status'],
+  BoardColumn: ['id', 'name', 'order'],
+  ProjectTask: ['id', 'title', 'description', 'status', 'expectedWorkAmount', 'dueDate', 'deadlineId', 'categoryIds', 'tagIds', 'columnId', 'order'],
+  Deadline: ['id', 'title', 'description', 'dueDate', 'projectId', 'priority', 'status'],
+  Tag: ['id', 'name', 'color'],
+  // Finance: the spec's fields, the opening balance and a transaction's series (docs/reminders-and-recurrence.md).
+  FinanceAccount: ['id', 'name', 'type', 'balance', 'openingBalance', 'currency', 'isActive'],
+  Transaction: [
+    'id', 'accountId', 'amount', 'description', 'category', 'date', 'recurring', 'socialHappeningId', 'recurrence', 'seriesId',
+    'occurrenceDate', 'nextDate',
+  ],
+  // Accounts, keys, webhooks, forms: the spec's lists (these name `createdAt`).
+  User: ['id', 'email', 'createdAt'],
+  ApiKey: ['id', 'name', 'keyPrefix', 'lastUsedAt', 'expiresAt', 'revoked', 'revokedAt', 'createdAt'],
+  Webhook: ['id', 'url', 'events', 'secretPrefix', 'active', 'createdAt'],
+  CreatedWebhook: ['id', 'url', 'events', 'secret', 'secretPrefix', 'active', 'createdAt'],
+  ImageVariant: ['id', 'fileId', 'variant', 'status', 'width', 'height', 'size', 'storageKey', 'error', 'createdAt'],
+  // `hasAccessPassword` and `syncFields`: what the editor shows (operations.md), never the password itself.
+  BrainForm: ['id', 'name', 'databaseId', 'config', 'hasAccessPassword', 'syncFields', 'published', 'publicSlug'],
+  BrainFormEditor: ['id', 'name', 'databaseId', 'config', 'hasAccessPassword', 'syncFields', 'published', 'publicSlug', 'fields'],
 };
 
 /** Every route of `table` answering `fields` unless it names its own. */

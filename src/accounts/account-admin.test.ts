@@ -62,10 +62,12 @@ describe('npm run admin -- create-user', { timeout: SLOW }, () => {
     expect(run, run.stderr).toMatchObject({ code: 0 });
     expect(run.stdout).toContain(email);
 
-    const login = await new HttpClient(app.url).post('/api/v1/auth/login', { email, password: 'admin password 1' });
+    const client = new HttpClient(app.url);
+    const login = await client.post('/api/v1/auth/login', { email, password: 'admin password 1' });
     expect(login.status).toBe(200);
     expect(login.body.data.user.email).toBe(email);
-    expect(login.body.data.user.emailVerifiedAt).toEqual(expect.any(String));
+    // Verified: GraphQL answers emailVerifiedAt (REST's user is the spec's id, email, createdAt).
+    expect((await client.graphql('{ me { emailVerifiedAt } }')).body.data!.me.emailVerifiedAt).toEqual(expect.any(String));
 
     const row = await userRow(email);
     expect(row.plan).toBe('pro');

@@ -63,7 +63,10 @@ describe('POST /grocery/generate', () => {
       ['Onion', 5, 'pcs', 'produce', 'plan', false],
       ['Salt', null, '', '', 'plan', false],
     ]);
-    for (const item of list.items) expect(item).toMatchObject({ id: expect.any(String), listId: list.id });
+    // Items as operations.md lists them; the list they belong to (`listId`) is GraphQL's (issue 36, item 6).
+    for (const item of list.items) expect(Object.keys(item).sort()).toEqual(['id', 'name', 'purchased', 'quantity', 'section', 'source', 'unit']);
+    const linked = await alice.graphql(`{ groceryList(weekId: "${week.id}") { items { listId } } }`);
+    expect(linked.body.data.groceryList.items.every((i: any) => i.listId === list.id)).toBe(true);
     expect((await alice.get(`/api/v1/grocery?weekId=${week.id}`)).body.data).toEqual(list);
   });
 
@@ -187,7 +190,7 @@ describe('grocery items', () => {
   it('PATCH purchased flips back and forth; a manual item takes quantity, unit and section', async () => {
     const list = await generate(alice, (await freshWeek(alice)).id, 201);
     const added = await alice.post(`/api/v1/grocery/${list.id}/items`, { name: ' Milk ', quantity: 2, unit: 'l', section: 'dairy' });
-    expect(added.body.data).toMatchObject({ name: 'Milk', quantity: 2, unit: 'l', section: 'dairy', source: 'manual', purchased: false, listId: list.id });
+    expect(added.body.data).toMatchObject({ name: 'Milk', quantity: 2, unit: 'l', section: 'dairy', source: 'manual', purchased: false });
     const on = await alice.patch(`/api/v1/grocery/${list.id}/items/${added.body.data.id}`, { purchased: true });
     expect(on.body.data.purchased).toBe(true);
     const off = await alice.patch(`/api/v1/grocery/${list.id}/items/${added.body.data.id}`, { purchased: false });

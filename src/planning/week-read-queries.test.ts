@@ -255,6 +255,18 @@ describe('SQL statements per day read', () => {
     expect(res.body.data.journalEntries).toHaveLength(3);
     expect(res.body.data.readingSessions).toHaveLength(3);
     expect(res.body.data.dinnerPlan.isCookDay).toBe(true);
+    // The other domains' rows answer their spec fields too: no bookkeeping (GraphQL keeps it), and a
+    // nested log row no parent id the spec does not list (rest/session-routes.ts).
+    const { trainingSessions, readingSessions, dinnerPlan } = res.body.data;
+    const rows = [
+      ...['mobilitySessions', 'bodyMeasurements', 'journalEntries', 'waterIntakes', 'moodEntries'].flatMap((r) => res.body.data[r]),
+      ...trainingSessions, ...trainingSessions.flatMap((t: any) => t.exercises), ...trainingSessions.flatMap((t: any) => t.exercises.flatMap((e: any) => e.sets)),
+      ...readingSessions, ...readingSessions.map((r: any) => r.book), dinnerPlan,
+    ];
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) expect(Object.keys(row)).not.toEqual(expect.arrayContaining(['createdAt']));
+    for (const row of rows) expect(Object.keys(row)).not.toEqual(expect.arrayContaining(['updatedAt']));
+    expect(Object.keys(res.body.data.mobilitySessions[0]).sort()).toEqual(['dayId', 'duration', 'focus', 'id', 'intensity']);
   });
 
   it('GraphQL days with journalEntries and readingSessions { book } add one statement per relation', async () => {

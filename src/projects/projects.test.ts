@@ -187,7 +187,6 @@ describe('project tasks', () => {
       status: 'todo',
       order: 0,
       columnId: cols[0].id,
-      projectId: p.id,
       expectedWorkAmount: 3,
       dueDate: '2030-01-01T12:00:00.000Z',
       deadlineId: dl.id,
