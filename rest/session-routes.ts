@@ -8,17 +8,19 @@ import type { AnswerFields, AnswerShape, RouteTable } from './route-table.js';
  * Left out is bookkeeping: `createdAt` and `updatedAt`, a nested row's parent id (a day's `weekId`, a
  * checklist item's `dayId`) and a day's `requiredChecklist` (its items say `required`); GraphQL answers them
  * to a client that asks. The bench's seeded week read answered 39.5 kB with them, 24.3 kB without (issue 36,
- * item 6). Every session route answers these unless it declares its own `fields`.
+ * item 6). `version` is in: a list (a week, a day's tasks) answers no ETag per record, and a client needs each
+ * record's version to send If-Match later (docs/concurrency.md). Every session route answers these unless it
+ * declares its own `fields`.
  */
 const SPEC_FIELDS: AnswerFields = {
   Week: ['id', 'startDate', 'endDate', 'isStressWeek'],
   Day: ['id', 'date', 'notes', 'minimumMode', 'mood', 'energy', 'sleepHours', 'completed', 'completedAt'],
   // `required`: whether the day's mode requires the item (spec rule 6, minimum mode).
-  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId'],
+  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId', 'version'],
   PerimeterTask: ['id', 'title', 'personId'],
   Task: [
     'id', 'title', 'description', 'timebox', 'status', 'nextStep', 'categoryId', 'dayId', 'completedAt', 'deferredAt',
-    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions',
+    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions', 'version',
   ],
   TaskCategory: ['id', 'name', 'color'],
 };

@@ -39,6 +39,7 @@ export const migrationNames = [
   'Migration20261128163800Insights',
   'Migration20261128181000DataVersionNewTables',
   'Migration20261128193000InsightFullRebuild',
+  'Migration20261128200200RecordVersions',
 ];
 
 /**
@@ -83,5 +84,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128163800Insights', class: (await import('./Migration20261128163800Insights.js')).Migration20261128163800Insights },
     { name: 'Migration20261128181000DataVersionNewTables', class: (await import('./Migration20261128181000DataVersionNewTables.js')).Migration20261128181000DataVersionNewTables },
     { name: 'Migration20261128193000InsightFullRebuild', class: (await import('./Migration20261128193000InsightFullRebuild.js')).Migration20261128193000InsightFullRebuild },
+    { name: 'Migration20261128200200RecordVersions', class: (await import('./Migration20261128200200RecordVersions.js')).Migration20261128200200RecordVersions },
   ];
 }
