@@ -875,6 +875,8 @@ export type ChecklistItem = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   dayId: Scalars['ID']['output'];
   key: ChecklistKey;
   completed: Scalars['Boolean']['output'];
@@ -969,6 +971,8 @@ export type Task = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   title: Scalars['String']['output'];
   description?: Maybe<Scalars['String']['output']>;
   /** Hard maximum duration in minutes (spec rule 4). */
@@ -1344,6 +1348,8 @@ export type Habit = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /** An emoji or an icon name. */
   icon?: Maybe<Scalars['String']['output']>;
@@ -1800,6 +1806,8 @@ export type ProjectTask = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   projectId: Scalars['ID']['output'];
   columnId: Scalars['ID']['output'];
   /** 0-based position in its column. */
@@ -1896,6 +1904,8 @@ export type Person = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /** Free text, for example friend, family, colleague. */
   relationshipType?: Maybe<Scalars['String']['output']>;
@@ -1947,6 +1957,8 @@ export type Transaction = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   accountId: Scalars['ID']['output'];
   /** Expenses negative. */
   amount: Scalars['Money']['output'];
@@ -2072,6 +2084,8 @@ export type BrainNote = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   title: Scalars['String']['output'];
   /** Markdown. */
   content: Scalars['String']['output'];
@@ -3086,6 +3100,7 @@ export type MutationUpdateTaskArgs = {
   startTime?: InputMaybe<Scalars['String']['input']>;
   recurrence?: InputMaybe<Scalars['String']['input']>;
   applyTo?: TaskApplyTo;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
