@@ -80,11 +80,11 @@ export async function nullIfNotFound<T>(read: Promise<T>): Promise<T | null> {
  * Precondition Failed), VERSION_CONFLICT on GraphQL, with the current record and its version.
  */
 export class VersionConflictError extends AppError {
-  constructor(resource: string, current: { version: number }) {
+  constructor(resource: string, current: { version: number }, view: object = recordFields(current)) {
     super('VERSION_CONFLICT', 412, `${resource} was changed by someone else (now version ${current.version}): read it again`, {
       resource,
       version: current.version,
-      current: recordFields(current),
+      current: view,
     });
   }
 }

@@ -19,7 +19,7 @@ export class ChecklistResolver {
 
   @Mutation(() => ChecklistItem, { description: 'Toggles a checklist item; `value` is kept when it becomes done.' })
   toggleChecklistItem(@Args(() => ToggleChecklistArgs) args: ToggleChecklistArgs, @CurrentUserId() userId: string, @Service(ChecklistService) checklistService: ChecklistService): Promise<ChecklistItem> {
-    return checklistService.toggle(userId, args.dayId, args.key, args.value);
+    return checklistService.toggle(userId, args.dayId, args.key, args.value, args.expectedVersion);
   }
 
   @FieldResolver(() => Boolean, { description: "Whether the day's mode requires this item." })

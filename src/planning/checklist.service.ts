@@ -1,3 +1,4 @@
+import { requireVersion } from '../core/database/expected-version.js';
 import { LockMode } from '@mikro-orm/core';
 import { isUuid } from '../core/scalars.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -46,9 +47,9 @@ export class ChecklistService {
   }
 
   /** Flips an item; becoming done stores the value and records checklist_completed. */
-  async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown): Promise<ChecklistItem> {
+  async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown, expectedVersion?: number | null): Promise<ChecklistItem> {
     checkValue(key, value);
-    return this.setState(userId, dayId, key, (item) => !item.completed, value);
+    return this.setState(userId, dayId, key, (item) => !item.completed, value, expectedVersion);
   }
 
   /**
@@ -59,12 +60,21 @@ export class ChecklistService {
     return this.setState(userId, dayId, key, () => completed, null);
   }
 
-  private async setState(userId: string, dayId: string, key: ChecklistKey, next: (item: ChecklistItem) => boolean, value: unknown): Promise<ChecklistItem> {
+  private async setState(
+    userId: string,
+    dayId: string,
+    key: ChecklistKey,
+    next: (item: ChecklistItem) => boolean,
+    value: unknown,
+    expectedVersion?: number | null,
+  ): Promise<ChecklistItem> {
     return this.em.transactional(async (em) => {
       // The day row lock serialises toggles of one day, so completion is judged on a stable checklist.
       const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!day) throw new NotFoundError('Day');
       const item = (await em.findOne(ChecklistItem, { dayId, key })) ?? em.create(ChecklistItem, { userId, dayId, key });
+      // Under the day's lock no other toggle of the item can come between the comparison and the write.
+      requireVersion(item, expectedVersion, 'Checklist item');
       const completed = next(item);
       if (completed === item.completed) return item;
       const now = new Date();

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type TestApp } from '../support/test-app.js';
 import { signUp, type HttpClient } from '../support/http-client.js';
 import { expectNotFound } from '../support/expectations.js';
+import { generateWeek } from '../support/fixtures.js';
 import { createTask } from '../../src/tasks/tasks.test-helpers.js';
 
 /** Issue 38 "no lost updates" (docs/concurrency.md): versions, ETag / If-Match, expectedVersion. */
@@ -68,6 +69,58 @@ describe('REST: ETag and If-Match', () => {
     const read = await alice.get(`/api/v1/tasks/${task.id}`);
     expect(read.headers.get('etag')).toBe('"2"');
     expect((await alice.patch(`/api/v1/tasks/${task.id}`, { title: 'Stale' }, ifMatch('"1"'))).status).toBe(412);
+  });
+});
+
+/** Each versioned kind (docs/concurrency.md): the route that reads it, and a write to it. */
+async function kinds(client: HttpClient) {
+  const made = async (path: string, body: unknown) => {
+    const res = await client.post(`/api/v1${path}`, body);
+    if (res.status !== 201) throw new Error(`${path}: ${res.status} ${res.text}`);
+    return res.body.data;
+  };
+  const project = await made('/projects', { title: 'Garden' });
+  const card = await made(`/projects/${project.id}/tasks`, { title: 'Dig' });
+  const note = await made('/brain/notes', { title: 'Plan' });
+  const person = await made('/people', { name: 'Carla' });
+  const habit = await made('/habits', { name: 'Floss' });
+  const account = await made('/accounts', { name: 'Cash', type: 'cash', balance: 0, currency: 'EUR' });
+  const transaction = await made('/transactions', { accountId: account.id, amount: -5, description: 'Bread', date: '2026-11-16' });
+  const database = await made('/brain/databases', { name: 'Books', properties: [{ key: 'title', name: 'Title', type: 'text' }] });
+  const record = await made(`/brain/databases/${database.id}/records`, { values: { title: 'Dune' } });
+  return [
+    { kind: 'project card', path: `/projects/${project.id}/tasks/${card.id}`, change: { title: 'Dig deeper' } },
+    { kind: 'note', path: `/brain/notes/${note.id}`, change: { title: 'Plan B' } },
+    { kind: 'person', path: `/people/${person.id}`, change: { name: 'Carla M.' } },
+    { kind: 'habit', path: `/habits/${habit.id}`, change: { name: 'Floss nightly' } },
+    { kind: 'transaction', path: `/transactions/${transaction.id}`, change: { amount: -6 } },
+    { kind: 'database record', path: `/brain/databases/${database.id}/records/${record.id}`, change: { values: { title: 'Dune Messiah' } } },
+  ];
+}
+
+describe('REST: every versioned kind', () => {
+  it('reads with an ETag, writes with a matching If-Match, refuses a stale one with 412 and the current record', async () => {
+    for (const { kind, path, change } of await kinds(alice)) {
+      const read = await alice.get(`/api/v1${path}`);
+      expect(read.headers.get('etag'), kind).toBe('"1"');
+      const written = await alice.patch(`/api/v1${path}`, change, ifMatch('"1"'));
+      expect([written.status, written.headers.get('etag')], kind).toEqual([200, '"2"']);
+      const stale = await alice.patch(`/api/v1${path}`, change, ifMatch('"1"'));
+      expect(stale.status, kind).toBe(412);
+      expect(stale.body.error.details, kind).toMatchObject({ version: 2, current: { id: read.body.data.id, version: 2 } });
+      expectNotFound(await bob.patch(`/api/v1${path}`, change, ifMatch('"2"')));
+    }
+  });
+
+  it('guards a checklist toggle: a second device toggling from the same version is refused instead of undoing the first', async () => {
+    const day = (await generateWeek(alice, '2026-11-16')).days[0];
+    const item = day.checklist.find((i: any) => i.key === 'MAKE_BED');
+    const first = await alice.post(`/api/v1/checklist/${day.id}/toggle/MAKE_BED`, undefined, ifMatch(`"${item.version}"`));
+    expect(first.status).toBe(200);
+    expect(first.body.data).toMatchObject({ completed: true, version: item.version + 1 });
+    const second = await alice.post(`/api/v1/checklist/${day.id}/toggle/MAKE_BED`, undefined, ifMatch(`"${item.version}"`));
+    expect(second.status).toBe(412);
+    expect(second.body.error.details.current).toMatchObject({ key: 'MAKE_BED', completed: true });
   });
 });
 

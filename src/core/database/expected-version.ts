@@ -8,6 +8,8 @@ export interface VersionedTarget<E extends VersionedEntity> {
   entity: EntityName<E>;
   where: FilterQuery<E>;
   resource: string;
+  /** The record as its API answers it, when that is not its entity's GraphQL fields (a Brain record's view). */
+  view?: (record: E) => object;
 }
 
 /**
@@ -28,7 +30,15 @@ export async function withExpectedVersion<E extends VersionedEntity, T>(
   return em.transactional(async (tx) => {
     const current = await tx.findOne(target.entity, target.where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!current) throw new NotFoundError(target.resource);
-    if (current.version !== expectedVersion) throw new VersionConflictError(target.resource, current);
+    requireVersion(current, expectedVersion, target.resource, target.view?.(current));
     return write(tx);
   });
+}
+
+/**
+ * The comparison alone, for a write that already holds its row locked in its own transaction (a
+ * transaction's balance move, a checklist toggle under its day's lock): the same refusal.
+ */
+export function requireVersion(current: VersionedEntity, expectedVersion: number | null | undefined, resource: string, view?: object): void {
+  if (expectedVersion != null && current.version !== expectedVersion) throw new VersionConflictError(resource, current, view);
 }
