@@ -2207,6 +2207,8 @@ export type BrainRecord = {
   formId?: Maybe<Scalars['ID']['output']>;
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
 };
 
 /** A form that fills a Brain database. */
@@ -2998,6 +3000,7 @@ export type MutationToggleChecklistItemArgs = {
   dayId: Scalars['UUID']['input'];
   key: ChecklistKey;
   value?: InputMaybe<Scalars['JSON']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3439,6 +3442,7 @@ export type MutationUpdateProjectTaskArgs = {
   deadlineId?: InputMaybe<Scalars['UUID']['input']>;
   categoryIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
   tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3553,6 +3557,7 @@ export type MutationUpdateHabitArgs = {
   timesPerPeriod?: InputMaybe<Scalars['Int']['input']>;
   recurrence?: InputMaybe<Scalars['String']['input']>;
   startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3613,6 +3618,7 @@ export type MutationUpdatePersonArgs = {
   pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
   birthday?: InputMaybe<Scalars['LocalDate']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3694,6 +3700,7 @@ export type MutationUpdateTransactionArgs = {
   recurring?: InputMaybe<Scalars['Boolean']['input']>;
   socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
   recurrence?: InputMaybe<Scalars['String']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3726,6 +3733,7 @@ export type MutationUpdateBrainNoteArgs = {
   content?: InputMaybe<Scalars['String']['input']>;
   folderId?: InputMaybe<Scalars['UUID']['input']>;
   tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3816,6 +3824,7 @@ export type MutationUpdateBrainRecordArgs = {
   databaseId: Scalars['UUID']['input'];
   recordId: Scalars['UUID']['input'];
   values?: InputMaybe<Scalars['JSONObject']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
