@@ -104,7 +104,13 @@ describe('GET /api/v1/openapi.yaml', () => {
     expect(createTask.required).toContain('title');
     expect(operation('POST', '/auth/login').requestBody.content['application/json'].schema.required.sort()).toEqual(['email', 'password']);
     const updateTask = operation('PATCH', '/tasks/:taskId');
-    expect(updateTask.parameters).toEqual([expect.objectContaining({ name: 'taskId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) })]);
+    expect(updateTask.parameters).toEqual([
+      expect.objectContaining({ name: 'taskId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) }),
+      // Lost-update protection (docs/concurrency.md): the ETag last read, optional.
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
+    ]);
+    expect(updateTask.responses['412']).toBeDefined();
+    expect(operation('GET', '/tasks/:taskId').responses['200'].headers).toHaveProperty('ETag');
     expect(updateTask.requestBody.content['application/json'].schema.properties).toHaveProperty('title');
     // A body field whose name starts a path parameter's (`question`, `:questionId`) stays a body field.
     const updateQuestion = operation('PATCH', '/journal/questions/:questionId');
