@@ -2,6 +2,7 @@ import { getOperationAST, print, type DocumentNode, type ExecutionArgs, type Exe
 import { isDeepStrictEqual } from 'node:util';
 import { executeWithinLimits } from '../src/graphql/limited-execution.js';
 import { successEnvelope } from '../src/http/envelope.js';
+import { etagByContext, etagOfResult, ifMatchByContext, withIfMatch } from './record-versions.js';
 
 type MaybePromise<T> = Promise<T> | T;
 
@@ -58,8 +59,9 @@ function replayed(replay: Replay, args: ExecutionArgs): ExecutionResult {
 
 /**
  * A route's execute, on either path: the one executor with its limits (src/graphql/limited-execution.ts),
- * with `null` added for each operation variable the body set to null, answering the envelope. `args`
- * carries the variables as Sofa reads them; `onResult` sees the executor's own result.
+ * with `null` added for each operation variable the body set to null and If-Match as `expectedVersion`
+ * (rest/record-versions.ts), answering the envelope and noting the record's ETag. `args` carries the
+ * variables as Sofa reads them; `onResult` sees the executor's own result.
  */
 export function executeRoute(args: ExecutionArgs, onResult?: (result: ExecutionResult) => void): MaybePromise<ExecutionResult> {
   const context = args.contextValue && typeof args.contextValue === 'object' ? args.contextValue : undefined;
@@ -75,14 +77,29 @@ export function executeRoute(args: ExecutionArgs, onResult?: (result: ExecutionR
     }
     variableValues = withNulls;
   }
+  const ifMatch = context ? ifMatchByContext.get(context) : undefined;
+  if (ifMatch !== undefined) {
+    const guarded = withIfMatch(args.document, args.operationName, variableValues, ifMatch);
+    if (guarded instanceof Error) {
+      const refused: ExecutionResult = { errors: [guarded] };
+      onResult?.(refused);
+      return refused;
+    }
+    variableValues = guarded;
+  }
+  const noted = (r: ExecutionResult) => {
+    const etag = context ? etagOfResult(r) : undefined;
+    if (etag) etagByContext.set(context!, etag);
+    onResult?.(r);
+  };
   // The same limits as /graphql (a route's document is fixed; its variables set the page size).
   const result = executeWithinLimits({ ...args, variableValues });
   if (result instanceof Promise) {
     return result.then((r) => {
-      onResult?.(r);
+      noted(r);
       return enveloped(r);
     });
   }
-  onResult?.(result);
+  noted(result);
   return enveloped(result);
 }

@@ -104,11 +104,15 @@ describe('GET /api/v1/openapi.yaml', () => {
     expect(createTask.required).toContain('title');
     expect(operation('POST', '/auth/login').requestBody.content['application/json'].schema.required.sort()).toEqual(['email', 'password']);
     const updateTask = operation('PATCH', '/tasks/:taskId');
-    // Every write also takes the optional Idempotency-Key header (docs/idempotency.md).
+    // Lost-update protection (docs/concurrency.md): the ETag last read, optional; every write also takes the
+    // optional Idempotency-Key header (docs/idempotency.md).
     expect(updateTask.parameters).toEqual([
       expect.objectContaining({ name: 'taskId', in: 'path', required: true, schema: expect.objectContaining({ type: 'string' }) }),
+      expect.objectContaining({ name: 'If-Match', in: 'header', required: false }),
       expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false, schema: expect.objectContaining({ maxLength: 255 }) }),
     ]);
+    expect(updateTask.responses['412']).toBeDefined();
+    expect(operation('GET', '/tasks/:taskId').responses['200'].headers).toHaveProperty('ETag');
     for (const route of Object.values(sessionRoutes)) {
       const op = operation(route.method, route.path);
       const keyed = (op.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key');

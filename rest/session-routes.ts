@@ -12,17 +12,19 @@ import type { AnswerFields, AnswerShape, RouteTable } from './route-table.js';
  * 24.3 kB without; `GET /exercises` 12.0 kB, 8.1 kB (issue 36, item 6). Types the spec does not describe
  * (habits, insights, reminders, most of the Brain, gamification) are not listed and answer every field;
  * `File` is not listed because the spec's table names all of its fields. Every session route answers
- * these unless it declares its own `fields`.
+ * these unless it declares its own `fields`. `version` is in for the versioned records: a list (a week, a
+ * day's tasks) answers no ETag per record, and a client needs each record's version to send If-Match later
+ * (docs/concurrency.md).
  */
 const SPEC_FIELDS: AnswerFields = {
   Week: ['id', 'startDate', 'endDate', 'isStressWeek'],
   Day: ['id', 'date', 'notes', 'minimumMode', 'mood', 'energy', 'sleepHours', 'completed', 'completedAt'],
   // `required`: whether the day's mode requires the item (spec rule 6, minimum mode).
-  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId'],
+  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId', 'version'],
   PerimeterTask: ['id', 'title', 'personId'],
   Task: [
     'id', 'title', 'description', 'timebox', 'status', 'nextStep', 'categoryId', 'dayId', 'completedAt', 'deferredAt',
-    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions',
+    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions', 'version',
   ],
   TaskCategory: ['id', 'name', 'color'],
 
@@ -64,19 +66,19 @@ const SPEC_FIELDS: AnswerFields = {
   Book: ['id', 'title', 'author', 'totalPages', 'currentPage', 'coverUrl'],
   ReadingSession: ['id', 'dayId', 'bookId', 'pagesRead', 'duration'],
   // Social: the spec's fields, and what docs/decisions.md adds (a birthday, the picture's thumbnail URL).
-  Person: ['id', 'name', 'relationshipType', 'pictureUrl', 'notes', 'birthday', 'pictureThumbnailUrl'],
+  Person: ['id', 'name', 'relationshipType', 'pictureUrl', 'notes', 'birthday', 'pictureThumbnailUrl', 'version'],
   SocialHappening: ['id', 'dayId', 'title', 'startTime', 'endTime', 'location', 'guestIds', 'itemIds'],
   // Projects: a project task's place on its board (`columnId`, `order`) is the spec's move; its project is in the path.
   Project: ['id', 'title', 'description', 'type', 'status'],
   BoardColumn: ['id', 'name', 'order'],
-  ProjectTask: ['id', 'title', 'description', 'status', 'expectedWorkAmount', 'dueDate', 'deadlineId', 'categoryIds', 'tagIds', 'columnId', 'order'],
+  ProjectTask: ['id', 'title', 'description', 'status', 'expectedWorkAmount', 'dueDate', 'deadlineId', 'categoryIds', 'tagIds', 'columnId', 'order', 'version'],
   Deadline: ['id', 'title', 'description', 'dueDate', 'projectId', 'priority', 'status'],
   Tag: ['id', 'name', 'color'],
   // Finance: the spec's fields, the opening balance and a transaction's series (docs/reminders-and-recurrence.md).
   FinanceAccount: ['id', 'name', 'type', 'balance', 'openingBalance', 'currency', 'isActive'],
   Transaction: [
     'id', 'accountId', 'amount', 'description', 'category', 'date', 'recurring', 'socialHappeningId', 'recurrence', 'seriesId',
-    'occurrenceDate', 'nextDate',
+    'occurrenceDate', 'nextDate', 'version',
   ],
   // Accounts, keys, webhooks, forms: the spec's lists (these name `createdAt`).
   User: ['id', 'email', 'createdAt'],

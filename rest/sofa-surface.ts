@@ -17,6 +17,7 @@ import { executeRoute, nullsByContext, replays } from './route-execution.js';
 import { routeOperations, runDirect } from './direct-route.js';
 import { errorAnswer, writeAnswer, type RestAnswer } from './rest-answer.js';
 import { answerKeyedWrite, idempotencyKeyOf, keyNotSupportedHere } from './idempotent-requests.js';
+import { etagByContext, ifMatchByContext } from './record-versions.js';
 import { compareWithSofa, FORCE_SOFA_PATH_HEADER, type DirectOutcome, type RestPathCheck } from './path-comparison.js';
 
 /** Sofa's selection depth for a surface (here, not in sofa-operations.ts, which loads Sofa). */
@@ -143,7 +144,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
     context: async (server) => {
       const { req } = server as unknown as ServerContext;
       // The context the access check was run with (one session read per request).
-      const context = contexts.get(req) ?? (await options.context(server as unknown as ServerContext));
+      const context = contexts.get(req) ?? withIfMatch(req, await options.context(server as unknown as ServerContext));
       const nulls = nullsByRequest.get(req);
       if (nulls) nullsByContext.set(context, nulls);
       return context;
@@ -168,6 +169,20 @@ async function buildSofaSurface(options: SurfaceOptions) {
   /** Body nulls by Express request, for Sofa's context (then by context: route-execution.ts). */
   const nullsByRequest = new WeakMap<object, ReadonlySet<string>>();
 
+  /** The request's If-Match, for the operation's `expectedVersion` (rest/record-versions.ts). */
+  function withIfMatch(req: ExpressRequest, context: AppContext): AppContext {
+    const ifMatch = req.headers['if-match'];
+    if (ifMatch !== undefined) ifMatchByContext.set(context, ifMatch);
+    return context;
+  }
+
+  /** The ETag of the record the operation answered (or refused with a conflict), set on `res` for either path. */
+  function sendEtag(server: ServerContext): void {
+    const context = contexts.get(server.req);
+    const etag = context && etagByContext.get(context);
+    if (etag) server.res.setHeader('ETag', etag);
+  }
+
   function rulesFor(server: ServerContext): CheckRules {
     return {
       basePath,
@@ -176,7 +191,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
       fieldOf,
       async accessRefusal(operation) {
         let context = contexts.get(server.req);
-        if (!context) contexts.set(server.req, (context = await options.context(server)));
+        if (!context) contexts.set(server.req, (context = withIfMatch(server.req, await options.context(server))));
         try {
           checkOperationAccess(context, operation.slice(operation.indexOf('.') + 1));
           return undefined;
@@ -213,6 +228,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
         ? request
         : withBodyText(request, checked.bodyText);
     const response = (await router.fetch(forSofa, server)) as Response | undefined;
+    sendEtag(server);
     if (!response) {
       return errorResponse(new NoRouteError(request.method, url.pathname));
     }
@@ -258,6 +274,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
           }
         : undefined,
     });
+    sendEtag(server);
     const ok = answer.status >= 200 && answer.status < 300;
     // A failed operation never sets a cookie.
     if (!ok) res.removeHeader('Set-Cookie');
@@ -294,7 +311,7 @@ async function buildSofaSurface(options: SurfaceOptions) {
     // Every write route inherits the key's check here, around the whole answer (docs/idempotency.md).
     try {
       let context = contexts.get(req);
-      if (!context) contexts.set(req, (context = await options.context(server)));
+      if (!context) contexts.set(req, (context = withIfMatch(req, await options.context(server))));
       const body = await facts.readBody();
       writeAnswer(res, await answerKeyedWrite({ req, res, key, context, body, now: new Date(), run: () => answerOf(facts, server) }));
     } catch (error) {

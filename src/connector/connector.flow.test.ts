@@ -120,8 +120,12 @@ describe('the whole OAuth flow with the SDK client', () => {
 
     const deferred = toolJson(await client.callTool({ name: 'tasks_update_status', arguments: { taskId: task.id, status: 'deferred', nextStep: 'Outline section 1' } }));
     expect(deferred).toMatchObject({ status: 'deferred', nextStep: 'Outline section 1' });
-    const done = toolJson(await client.callTool({ name: 'tasks_update_status', arguments: { taskId: task.id, status: 'done' } }));
-    expect(done.status).toBe('done');
+    const done = toolJson(await client.callTool({ name: 'tasks_update_status', arguments: { taskId: task.id, status: 'done', expectedVersion: deferred.version } }));
+    expect(done).toMatchObject({ status: 'done', version: deferred.version + 1 });
+    // A stale version (docs/concurrency.md) is refused with the current task, nothing written.
+    const stale = await client.callTool({ name: 'tasks_update_status', arguments: { taskId: task.id, status: 'todo', expectedVersion: deferred.version } });
+    expect(stale.isError).toBe(true);
+    expect(toolJson(stale).error).toMatchObject({ code: 'VERSION_CONFLICT' });
 
     const listed = toolJson(await client.callTool({ name: 'tasks_list', arguments: { status: 'done' } }));
     expect(listed.tasks.map((t: any) => t.id)).toEqual([task.id]);

@@ -1,3 +1,5 @@
+import { recordFields } from './database/record-fields.js';
+
 /**
  * One error type per failure kind. REST (rest/sofa-surface.ts, src/http/envelope.ts) and GraphQL
  * (src/graphql/format-error.ts) both map them through `appErrorBody` (src/graphql/error-body.ts), so a
@@ -41,7 +43,9 @@ export type ErrorCode =
   // still running (409), its first answer too large to have been kept (409).
   | 'IDEMPOTENCY_KEY_REUSED'
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
-  | 'IDEMPOTENCY_ANSWER_NOT_STORED';
+  | 'IDEMPOTENCY_ANSWER_NOT_STORED'
+  // A write with `expectedVersion` (REST: If-Match) whose record changed since (412, with the current record).
+  | 'VERSION_CONFLICT';
 
 export interface FieldError {
   path: (string | number)[];
@@ -73,6 +77,20 @@ export async function nullIfNotFound<T>(read: Promise<T>): Promise<T | null> {
   } catch (error) {
     if (error instanceof NotFoundError) return null;
     throw error;
+  }
+}
+
+/**
+ * The record changed since the version the write expected (docs/concurrency.md): 412 on REST (If-Match's
+ * Precondition Failed), VERSION_CONFLICT on GraphQL, with the current record and its version.
+ */
+export class VersionConflictError extends AppError {
+  constructor(resource: string, current: { version: number }, view: object = recordFields(current)) {
+    super('VERSION_CONFLICT', 412, `${resource} was changed by someone else (now version ${current.version}): read it again`, {
+      resource,
+      version: current.version,
+      current: view,
+    });
   }
 }
 

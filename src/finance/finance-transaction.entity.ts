@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
+import { VersionedEntity } from '../core/database/versioned.entity.js';
 import { LocalDate } from '../core/scalars.js';
 import { SocialHappening } from '../social/social-happening.entity.js';
 import { FinanceAccount } from './finance-account.entity.js';
@@ -13,7 +13,7 @@ import { Money } from '../core/money.js';
 @Index({ properties: ['userId', 'date'] })
 // A series books each date once: a restart, two instances or a retried booking never make a second occurrence.
 @Unique({ properties: ['seriesId', 'occurrenceDate'] })
-export class FinanceTransaction extends BaseEntity {
+export class FinanceTransaction extends VersionedEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
 

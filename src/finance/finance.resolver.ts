@@ -71,8 +71,8 @@ export class FinanceTransactionResolver {
 
   @Mutation(() => FinanceTransaction, { description: 'A new amount or account moves the balances by the difference, in one database transaction.' })
   updateTransaction(@Args(() => UpdateTransactionArgs) args: UpdateTransactionArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<FinanceTransaction> {
-    const { transactionId, ...changes } = args;
-    return transactionService.update(userId, transactionId, changes);
+    const { transactionId, expectedVersion, ...changes } = args;
+    return transactionService.update(userId, transactionId, changes, expectedVersion);
   }
 
   @Mutation(() => Deleted, { description: "Takes the amount back out of the account's balance." })

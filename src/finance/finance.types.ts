@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../core/validation/expected-version.js';
 import { ArgsType, Field } from 'type-graphql';
 import { IsString, Matches } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
@@ -175,6 +176,9 @@ export class UpdateTransactionArgs extends TransactionIdArgs {
   })
   @OptionalText(RECURRENCE_RULE_MAX, 'recurrence')
   recurrence?: string | null;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 export const TransactionPage = Paginated(FinanceTransaction, 'TransactionPage');

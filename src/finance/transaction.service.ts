@@ -1,3 +1,4 @@
+import { requireVersion } from '../core/database/expected-version.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -201,13 +202,14 @@ export class TransactionService {
     });
   }
 
-  async update(userId: string, transactionId: string, changes: TransactionChanges): Promise<FinanceTransaction> {
+  async update(userId: string, transactionId: string, changes: TransactionChanges, expectedVersion?: number | null): Promise<FinanceTransaction> {
     const amount = changes.amount !== undefined ? requireMoney(changes.amount, 'amount') : undefined;
     const rule = changes.recurrence === undefined ? undefined : changes.recurrence === null ? null : transactionRule(changes.recurrence);
     return this.em.transactional(async (em) => {
       // The row lock also waits for a booking run holding the series, so the dates below are current.
       const row = await em.findOne(FinanceTransaction, { id: transactionId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw new NotFoundError('Transaction');
+      requireVersion(row, expectedVersion, 'Transaction');
       if (rule && row.seriesId && row.seriesId !== row.id) throw invalid('recurrence', "recurrence can be set on a single transaction or a series' first, not on a booked occurrence");
       const newRule = rule === undefined ? (row.recurrence ?? null) : rule;
       if (newRule && changes.recurring === false) throw invalid('recurring', 'recurring must not be false with a recurrence');

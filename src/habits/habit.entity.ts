@@ -1,7 +1,7 @@
 import { Entity, Enum, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
+import { VersionedEntity } from '../core/database/versioned.entity.js';
 import { DateTimeISO, LocalDate } from '../core/scalars.js';
 import { HabitKind, HabitSchedule } from './habit-enums.js';
 
@@ -16,7 +16,7 @@ import { HabitKind, HabitSchedule } from './habit-enums.js';
   name: 'habits_running_streak_index',
   expression: 'create index "habits_running_streak_index" on "habits" ("streak_computed_on") where "current_streak" > 0 and "archived_at" is null',
 })
-export class Habit extends BaseEntity {
+export class Habit extends VersionedEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
 

@@ -51,8 +51,8 @@ export class HabitResolver {
 
   @Mutation(() => Habit, { description: 'The kind stays as made; a new schedule drops the old one\'s fields.' })
   updateHabit(@Args(() => UpdateHabitArgs) args: UpdateHabitArgs, @CurrentUserId() userId: string, @Service(HabitService) habits: HabitService): Promise<Habit> {
-    const { habitId, ...changes } = args;
-    return habits.update(userId, habitId, changes);
+    const { habitId, expectedVersion, ...changes } = args;
+    return habits.update(userId, habitId, changes, expectedVersion);
   }
 
   @Mutation(() => Deleted, { description: 'Deletes the habit with its entries and marks.' })

@@ -1,3 +1,4 @@
+import { withExpectedVersion } from '../core/database/expected-version.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { mondayOf, todayIn } from '../core/dates.js';
@@ -122,7 +123,12 @@ export class HabitService {
     return habit;
   }
 
-  async update(userId: string, habitId: string, changes: HabitChanges): Promise<Habit> {
+  async update(userId: string, habitId: string, changes: HabitChanges, expectedVersion?: number | null): Promise<Habit> {
+    const target = { entity: Habit, where: { id: habitId, userId }, resource: 'Habit' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new HabitService(em).applyUpdate(userId, habitId, changes));
+  }
+
+  private async applyUpdate(userId: string, habitId: string, changes: HabitChanges): Promise<Habit> {
     const habit = await this.get(userId, habitId);
     const newSchedule = changes.schedule != null && changes.schedule !== habit.schedule;
     const base: HabitShape = {

@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../core/validation/expected-version.js';
 import { ArrayMaxSize, ArrayUnique, IsOptional } from 'class-validator';
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageArgs, Paginated } from '../core/pagination.js';
@@ -131,6 +132,9 @@ export class UpdateHabitArgs extends HabitIdArgs {
 
   @Field(() => LocalDate, { nullable: true })
   startDate?: string;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 @ArgsType()

@@ -538,6 +538,22 @@ export function errorResponse(description: string, extra: Json = {}, schema = 'E
   return { description, ...extra, content: { 'application/json': { schema: { $ref: `#/components/schemas/${schema}` } } } };
 }
 
+const ETAG_HEADER: Json = { description: 'The record\'s version as a strong tag, `"<version>"`: send it back as `If-Match` (docs/concurrency.md).', schema: { type: 'string' } };
+
+const IF_MATCH_PARAMETER: Json = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The ETag last read (`"<version>"`; `W/"<version>"` is taken too, `*` checks nothing): the write is refused with 412 if the record changed since. Without it the write happens as it always did. Same as the `expectedVersion` field.',
+  schema: { type: 'string' },
+};
+
+const VERSION_CONFLICT_RESPONSE: Json = errorResponse(
+  'VERSION_CONFLICT: the record changed since the version sent (If-Match or `expectedVersion`); nothing was written. `details.current` holds the current record (its stored fields), `details.version` its version; the `ETag` header is the current one.',
+  { headers: { ETag: ETAG_HEADER } },
+);
+
 /**
  * The document, made faithful: bodies only in the request body (Sofa repeats them as query parameters),
  * path values only in the path (Sofa repeats them in the body), scalars described, the class-validator
@@ -630,9 +646,16 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
       envelope.required.push('meta');
       envelope.properties.meta = pageMeta;
     }
+    // Lost-update protection (docs/concurrency.md): a write taking `expectedVersion` takes If-Match and may
+    // answer 412; an answer that is one versioned record carries its ETag.
+    const versionedWrite = (gqlField.args ?? []).some((a) => a.name === 'expectedVersion');
+    const answered = getNamedType(gqlField.type);
+    const answersVersion = !isListType(isNonNullType(gqlField.type) ? gqlField.type.ofType : gqlField.type) && isObjectType(answered) && Boolean(answered.getFields().version);
+    if (versionedWrite) parameters.push(IF_MATCH_PARAMETER);
+    const headers = { ...options.successHeaders, ...(answersVersion ? { ETag: ETAG_HEADER } : {}) };
     const success: Json = {
       description: 'Success: `{ ok: true, data }`.',
-      ...(options.successHeaders ? { headers: options.successHeaders } : {}),
+      ...(Object.keys(headers).length ? { headers } : {}),
       content: { 'application/json': { schema: envelope } },
     };
     const status = String(route.responseStatus ?? 200);
@@ -645,6 +668,7 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
       errors['409'] ??= { $ref: '#/components/responses/IdempotencyKeyInProgress' };
       errors['422'] ??= { $ref: '#/components/responses/IdempotencyKeyReused' };
     }
+    if (versionedWrite) errors['412'] = VERSION_CONFLICT_RESPONSE;
     (paths[oasPath] ??= {})[method] = {
       operationId: field,
       summary: options.summaries?.[field] ?? field,

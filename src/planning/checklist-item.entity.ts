@@ -3,14 +3,14 @@ import { Field, ID, ObjectType } from 'type-graphql';
 import { JSONResolver } from 'graphql-scalars';
 import { DateTimeISO } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
+import { VersionedEntity } from '../core/database/versioned.entity.js';
 import { ChecklistKey } from './checklist-key.js';
 import { Day } from './day.entity.js';
 
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'checklist_items' })
 @Unique({ properties: ['dayId', 'key'] })
-export class ChecklistItem extends BaseEntity {
+export class ChecklistItem extends VersionedEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
 

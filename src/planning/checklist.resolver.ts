@@ -25,7 +25,10 @@ export class ChecklistResolver {
     @Ctx() ctx: AppContext,
   ): Promise<ChecklistItem> {
     // `required` reads the day's mode: the row the toggle locked answers it (issue 36: one statement less).
-    return checklistService.toggle(userId, args.dayId, args.key, args.value, (day) => ctx.loaders.planning.dayById.prime(day.id, day));
+    return checklistService.toggle(userId, args.dayId, args.key, args.value, {
+      expectedVersion: args.expectedVersion,
+      onDay: (day) => ctx.loaders.planning.dayById.prime(day.id, day),
+    });
   }
 
   @FieldResolver(() => Boolean, { description: "Whether the day's mode requires this item." })

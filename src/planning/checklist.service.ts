@@ -1,3 +1,4 @@
+import { requireVersion } from '../core/database/expected-version.js';
 import { LockMode } from '@mikro-orm/core';
 import { isUuid } from '../core/scalars.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -36,6 +37,12 @@ export function sortChecklist(items: ChecklistItem[]): ChecklistItem[] {
   return [...items].sort((a, b) => CHECKLIST_ORDER.indexOf(a.key) - CHECKLIST_ORDER.indexOf(b.key));
 }
 
+/** A toggle's options: the version the caller last read, and the locked day row for a caller's loader. */
+export interface ToggleOptions {
+  expectedVersion?: number | null;
+  onDay?: (day: Day) => void;
+}
+
 export class ChecklistService {
   constructor(private readonly em: EntityManager) {}
 
@@ -46,12 +53,13 @@ export class ChecklistService {
   }
 
   /**
-   * Flips an item; becoming done stores the value and records checklist_completed. `onDay`: the day row
-   * the toggle locked (a caller answering fields of the day primes its loader with it, not reading it again).
+   * Flips an item; becoming done stores the value and records checklist_completed. `expectedVersion`: the
+   * item's version the caller last read (a stale one is refused). `onDay`: the day row the toggle locked (a
+   * caller answering fields of the day primes its loader with it, not reading it again).
    */
-  async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown, onDay?: (day: Day) => void): Promise<ChecklistItem> {
+  async toggle(userId: string, dayId: string, key: ChecklistKey, value: unknown, options: ToggleOptions = {}): Promise<ChecklistItem> {
     checkValue(key, value);
-    return this.setState(userId, dayId, key, (item) => !item.completed, value, onDay);
+    return this.setState(userId, dayId, key, (item) => !item.completed, value, options);
   }
 
   /**
@@ -62,13 +70,15 @@ export class ChecklistService {
     return this.setState(userId, dayId, key, () => completed, null);
   }
 
-  private async setState(userId: string, dayId: string, key: ChecklistKey, next: (item: ChecklistItem) => boolean, value: unknown, onDay?: (day: Day) => void): Promise<ChecklistItem> {
+  private async setState(userId: string, dayId: string, key: ChecklistKey, next: (item: ChecklistItem) => boolean, value: unknown, options: ToggleOptions = {}): Promise<ChecklistItem> {
     return this.em.transactional(async (em) => {
       // The day row lock serialises toggles of one day, so completion is judged on a stable checklist.
       const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!day) throw new NotFoundError('Day');
-      onDay?.(day);
+      options.onDay?.(day);
       const item = (await em.findOne(ChecklistItem, { dayId, key })) ?? em.create(ChecklistItem, { userId, dayId, key });
+      // Under the day's lock no other toggle of the item can come between the comparison and the write.
+      requireVersion(item, options.expectedVersion, 'Checklist item');
       const completed = next(item);
       if (completed === item.completed) return item;
       const now = new Date();

@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../core/validation/expected-version.js';
 import { ArgsType, Field, Float, Int, ObjectType } from 'type-graphql';
 import { JSONResolver } from 'graphql-scalars';
 import { ArrayMaxSize, IsBoolean, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
@@ -67,6 +68,9 @@ export class ToggleChecklistArgs extends DayIdArgs {
 
   @Field(() => JSONResolver, { nullable: true, description: 'Water millilitres, a book id, meditation minutes or a weight in kg.' })
   value?: unknown;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 @ArgsType()

@@ -27,11 +27,11 @@ const WEEK_DAY_RELATIONS = ['checklist', 'perimeterTasks', 'tasks'];
 const REST_FIELDS = {
   Week: ['id', 'startDate', 'endDate', 'isStressWeek'],
   Day: ['id', 'date', 'notes', 'minimumMode', 'mood', 'energy', 'sleepHours', 'completed', 'completedAt'],
-  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId'],
+  ChecklistItem: ['id', 'key', 'completed', 'value', 'completedAt', 'required', 'bookId', 'version'],
   PerimeterTask: ['id', 'title', 'personId'],
   Task: [
     'id', 'title', 'description', 'timebox', 'status', 'nextStep', 'categoryId', 'dayId', 'completedAt', 'deferredAt',
-    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions',
+    'startTime', 'recurrence', 'seriesId', 'occurrenceDate', 'recurrenceExceptions', 'version',
   ],
   TaskCategory: ['id', 'name', 'color'],
 };

@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
+import { VersionedEntity } from '../core/database/versioned.entity.js';
 import { DateTimeISO } from '../core/scalars.js';
 import { BoardColumn } from './board-column.entity.js';
 import { Deadline } from './deadline.entity.js';
@@ -16,7 +16,7 @@ import { Project } from './project.entity.js';
 // The agenda reads a user's due dates by range.
 @Index({ properties: ['userId', 'dueDate'] })
 @Index({ properties: ['columnId', 'order'] })
-export class ProjectTask extends BaseEntity {
+export class ProjectTask extends VersionedEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
 

@@ -1,3 +1,4 @@
+import { withExpectedVersion } from '../core/database/expected-version.js';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -44,6 +45,8 @@ function likePattern(search: string): string {
  * project's row first, so concurrent changes run one after another and each column's orders stay
  * 0..n-1 without gaps.
  */
+
+type ProjectTaskChanges = Omit<UpdateProjectTaskArgs, 'projectId' | 'taskId' | 'expectedVersion'>;
 export class ProjectTaskService {
   constructor(private readonly em: EntityManager) {}
 
@@ -111,7 +114,12 @@ export class ProjectTaskService {
     });
   }
 
-  async update(userId: string, projectId: string, taskId: string, changes: Omit<UpdateProjectTaskArgs, 'projectId' | 'taskId'>): Promise<ProjectTask> {
+  async update(userId: string, projectId: string, taskId: string, changes: ProjectTaskChanges, expectedVersion?: number | null): Promise<ProjectTask> {
+    const target = { entity: ProjectTask, where: { id: taskId, projectId, userId }, resource: 'Project task' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new ProjectTaskService(em).applyUpdate(userId, projectId, taskId, changes));
+  }
+
+  private async applyUpdate(userId: string, projectId: string, taskId: string, changes: ProjectTaskChanges): Promise<ProjectTask> {
     await requireOwnProject(this.em, userId, projectId);
     const task = await this.get(userId, projectId, taskId);
     const links = await this.checkLinks(this.em, userId, changes);

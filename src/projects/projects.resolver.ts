@@ -151,8 +151,8 @@ export class ProjectTaskResolver {
 
   @Mutation(() => ProjectTask, { description: 'status follows the column: move the task to change it.' })
   updateProjectTask(@Args(() => UpdateProjectTaskArgs) args: UpdateProjectTaskArgs, @CurrentUserId() userId: string, @Service(ProjectTaskService) projectTaskService: ProjectTaskService): Promise<ProjectTask> {
-    const { projectId, taskId, ...changes } = args;
-    return projectTaskService.update(userId, projectId, taskId, changes);
+    const { projectId, taskId, expectedVersion, ...changes } = args;
+    return projectTaskService.update(userId, projectId, taskId, changes, expectedVersion);
   }
 
   @Mutation(() => Deleted, { description: 'The tasks below it in its column move up.' })

@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../core/validation/expected-version.js';
 import { ArgsType, Field, InputType, Int, ObjectType } from 'type-graphql';
 import { ArrayMaxSize, ArrayMinSize, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
@@ -261,6 +262,9 @@ export class UpdateProjectTaskArgs extends ProjectTaskIdArgs {
   @IsOptional()
   @ArrayMaxSize(MAX_LINKS)
   tagIds?: string[] | null;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 @ArgsType()

@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
+import { VersionedEntity } from '../core/database/versioned.entity.js';
 import { LocalDate } from '../core/scalars.js';
 import { StoredFile } from '../files/stored-file.entity.js';
 
@@ -9,7 +9,7 @@ import { StoredFile } from '../files/stored-file.entity.js';
 @ObjectType({ simpleResolvers: true })
 @Entity({ tableName: 'people' })
 @Index({ properties: ['userId', 'name'] })
-export class Person extends BaseEntity {
+export class Person extends VersionedEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
 

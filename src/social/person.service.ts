@@ -1,3 +1,4 @@
+import { withExpectedVersion } from '../core/database/expected-version.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -57,7 +58,7 @@ export class PersonService {
 
   constructor(
     private readonly em: EntityManager,
-    rt: FilesRuntime,
+    private readonly rt: FilesRuntime,
   ) {
     this.files = new FileService(em, rt);
   }
@@ -93,7 +94,12 @@ export class PersonService {
     return person;
   }
 
-  async update(userId: string, personId: string, changes: PersonChanges): Promise<Person> {
+  async update(userId: string, personId: string, changes: PersonChanges, expectedVersion?: number | null): Promise<Person> {
+    const target = { entity: Person, where: { id: personId, userId }, resource: 'Person' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new PersonService(em, this.rt).applyUpdate(userId, personId, changes));
+  }
+
+  private async applyUpdate(userId: string, personId: string, changes: PersonChanges): Promise<Person> {
     const person = await this.get(userId, personId);
     if (changes.pictureUrl) await this.files.requireOwnedFile(userId, changes.pictureUrl, { field: 'pictureUrl', image: true });
     const wasFriend = isFriend(person.relationshipType);

@@ -46,8 +46,8 @@ export class PersonResolver {
 
   @Mutation(() => Person, { description: 'Changing relationshipType to `friend` fires friend_added.' })
   async updatePerson(@Args(() => UpdatePersonArgs) args: UpdatePersonArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<Person> {
-    const { personId, ...changes } = args;
-    return personService.update(userId, personId, changes);
+    const { personId, expectedVersion, ...changes } = args;
+    return personService.update(userId, personId, changes, expectedVersion);
   }
 
   @Mutation(() => Deleted, { description: 'Also takes the person out of the guests of your happenings.' })

@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../core/validation/expected-version.js';
 import { ArgsType, Field } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, Matches } from 'class-validator';
 import { PageArgs, Paginated } from '../core/pagination.js';
@@ -83,6 +84,9 @@ export class UpdatePersonArgs extends PersonIdArgs {
   @IsOptional()
   @Matches(BIRTHDAY_FROM_1900, { message: BIRTHDAY_MESSAGE })
   birthday?: string | null;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 export const PersonPage = Paginated(Person, 'PersonPage');

@@ -2,7 +2,7 @@ import { Entity, Enum, Index, ManyToOne, Property, Unique, type Opt } from '@mik
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { DateTimeISO, LocalDate } from '../core/scalars.js';
 import { User } from '../accounts/user.entity.js';
-import { BaseEntity } from '../core/database/base.entity.js';
+import { VersionedEntity } from '../core/database/versioned.entity.js';
 import { Day } from '../planning/day.entity.js';
 import { TaskCategory } from './task-category.entity.js';
 import { TaskStatus } from './task-status.js';
@@ -14,7 +14,7 @@ import { TaskStatus } from './task-status.js';
 @Unique({ properties: ['seriesId', 'occurrenceDate'] })
 // The series a week, a day or a range may hold: the first tasks (they carry the rule) by owner and start.
 @Index({ name: 'tasks_series_first_index', expression: 'create index "tasks_series_first_index" on "tasks" ("user_id", "occurrence_date") where "recurrence" is not null' })
-export class Task extends BaseEntity {
+export class Task extends VersionedEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
 

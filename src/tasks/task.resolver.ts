@@ -33,8 +33,8 @@ export class TaskResolver {
     description: 'Deferring needs a non-empty nextStep in the same request. On a recurring task, `applyTo` says which occurrences the change reaches.',
   })
   updateTask(@Args(() => UpdateTaskArgs) args: UpdateTaskArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<Task> {
-    const { taskId, applyTo, ...changes } = args;
-    return taskService.update(userId, taskId, changes, applyTo);
+    const { taskId, applyTo, expectedVersion, ...changes } = args;
+    return taskService.update(userId, taskId, changes, applyTo, expectedVersion);
   }
 
   @Mutation(() => Deleted, { description: 'On a recurring task, `applyTo` says which occurrences are deleted.' })

@@ -12,6 +12,7 @@ import { TEMPLATE_FIELDS, TaskSeries } from './task-series.js';
 import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
 import { findPage, type FindPageOptions } from '../core/database/find-page.js';
+import { withExpectedVersion } from '../core/database/expected-version.js';
 import type { TemplateChanges } from './tasks.queries.js';
 import { moveToTrash } from '../trash/trash-kinds.js';
 import { TASK_TRASH } from './task.trash.js';
@@ -99,7 +100,12 @@ export class TaskService {
    * series, a rule makes it the first of one (`applyTo` is ignored there). Status and nextStep are this
    * task's alone; completing or deferring an occurrence makes sure the next one exists.
    */
-  async update(userId: string, taskId: string, changes: TaskChanges, applyTo: TaskApplyTo = TaskApplyTo.this): Promise<Task> {
+  async update(userId: string, taskId: string, changes: TaskChanges, applyTo: TaskApplyTo = TaskApplyTo.this, expectedVersion?: number | null): Promise<Task> {
+    const target = { entity: Task, where: { id: taskId, userId }, resource: 'Task' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new TaskService(em).applyUpdate(userId, taskId, changes, applyTo));
+  }
+
+  private async applyUpdate(userId: string, taskId: string, changes: TaskChanges, applyTo: TaskApplyTo): Promise<Task> {
     const plain = await this.get(userId, taskId);
     if (!plain.seriesId && changes.recurrence == null) return this.updateSingle(userId, plain, changes);
     return this.em.transactional(async (em) => {

@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../core/validation/expected-version.js';
 import { ArgsType, Field, Int } from 'type-graphql';
 import { IsEnum, IsOptional, Matches } from 'class-validator';
 import { IfPresent } from '../core/validation/if-present.js';
@@ -140,6 +141,9 @@ export class UpdateTaskArgs extends TaskIdArgs {
   })
   @OneOfEnum('applyTo', TaskApplyTo)
   applyTo!: TaskApplyTo;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 @ArgsType()

@@ -925,6 +925,8 @@ export type ChecklistItem = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   dayId: Scalars['ID']['output'];
   key: ChecklistKey;
   completed: Scalars['Boolean']['output'];
@@ -1019,6 +1021,8 @@ export type Task = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   title: Scalars['String']['output'];
   description?: Maybe<Scalars['String']['output']>;
   /** Hard maximum duration in minutes (spec rule 4). */
@@ -1394,6 +1398,8 @@ export type Habit = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /** An emoji or an icon name. */
   icon?: Maybe<Scalars['String']['output']>;
@@ -1830,6 +1836,8 @@ export type ProjectTask = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   projectId: Scalars['ID']['output'];
   columnId: Scalars['ID']['output'];
   /** 0-based position in its column. */
@@ -1946,6 +1954,8 @@ export type Person = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   name: Scalars['String']['output'];
   /** Free text, for example friend, family, colleague. */
   relationshipType?: Maybe<Scalars['String']['output']>;
@@ -1997,6 +2007,8 @@ export type Transaction = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   accountId: Scalars['ID']['output'];
   /** Expenses negative. */
   amount: Scalars['Money']['output'];
@@ -2122,6 +2134,8 @@ export type BrainNote = {
   id: Scalars['ID']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
   title: Scalars['String']['output'];
   /** Markdown. */
   content: Scalars['String']['output'];
@@ -2243,6 +2257,8 @@ export type BrainRecord = {
   formId?: Maybe<Scalars['ID']['output']>;
   createdAt: Scalars['DateTimeISO']['output'];
   updatedAt: Scalars['DateTimeISO']['output'];
+  /** Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md). */
+  version: Scalars['Int']['output'];
 };
 
 /** A form that fills a Brain database. */
@@ -3049,6 +3065,7 @@ export type MutationToggleChecklistItemArgs = {
   dayId: Scalars['UUID']['input'];
   key: ChecklistKey;
   value?: InputMaybe<Scalars['JSON']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3152,6 +3169,7 @@ export type MutationUpdateTaskArgs = {
   startTime?: InputMaybe<Scalars['String']['input']>;
   recurrence?: InputMaybe<Scalars['String']['input']>;
   applyTo?: TaskApplyTo;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3490,6 +3508,7 @@ export type MutationUpdateProjectTaskArgs = {
   deadlineId?: InputMaybe<Scalars['UUID']['input']>;
   categoryIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
   tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3614,6 +3633,7 @@ export type MutationUpdateHabitArgs = {
   timesPerPeriod?: InputMaybe<Scalars['Int']['input']>;
   recurrence?: InputMaybe<Scalars['String']['input']>;
   startDate?: InputMaybe<Scalars['LocalDate']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3674,6 +3694,7 @@ export type MutationUpdatePersonArgs = {
   pictureUrl?: InputMaybe<Scalars['UUID']['input']>;
   notes?: InputMaybe<Scalars['String']['input']>;
   birthday?: InputMaybe<Scalars['LocalDate']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3755,6 +3776,7 @@ export type MutationUpdateTransactionArgs = {
   recurring?: InputMaybe<Scalars['Boolean']['input']>;
   socialHappeningId?: InputMaybe<Scalars['UUID']['input']>;
   recurrence?: InputMaybe<Scalars['String']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3787,6 +3809,7 @@ export type MutationUpdateBrainNoteArgs = {
   content?: InputMaybe<Scalars['String']['input']>;
   folderId?: InputMaybe<Scalars['UUID']['input']>;
   tagIds?: InputMaybe<Array<Scalars['UUID']['input']>>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3877,6 +3900,7 @@ export type MutationUpdateBrainRecordArgs = {
   databaseId: Scalars['UUID']['input'];
   recordId: Scalars['UUID']['input'];
   values?: InputMaybe<Scalars['JSONObject']['input']>;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 

@@ -20,6 +20,7 @@ export interface RecordRow {
   form_id: string | null;
   created_at: Date;
   updated_at: Date;
+  version: number;
   total: string;
 }
 
@@ -77,7 +78,7 @@ export async function recordPage(em: EntityManager, userId: string, databaseId: 
   }
   const offset = (q.page - 1) * q.limit;
   const rows = await em.getConnection().execute<RecordRow[]>(
-    `select r.id, r.database_id, r.values, r.form_id, r.created_at, r.updated_at, count(*) over () as total
+    `select r.id, r.database_id, r.values, r.form_id, r.created_at, r.updated_at, r.version, count(*) over () as total
        from brain_record r where ${where.join(' and ')} order by ${orderSql}, r.id limit ${q.limit} offset ${offset}`,
     params,
   );

@@ -75,8 +75,8 @@ export class BrainRecordResolver {
 
   @Mutation(() => BrainRecordView, { description: '`values` merges: keys given replace their value, null removes one, keys left out stay.' })
   updateBrainRecord(@Args(() => UpdateBrainRecordArgs) args: UpdateBrainRecordArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext) {
-    const { databaseId, recordId, ...body } = given(args);
-    return updateRecord(ctx.em, userId, databaseId as string, recordId as string, body);
+    const { databaseId, recordId, expectedVersion, ...body } = given(args);
+    return updateRecord(ctx.em, userId, databaseId as string, recordId as string, body, expectedVersion as number | null | undefined);
   }
 
   @Mutation(() => BrainDeleted)

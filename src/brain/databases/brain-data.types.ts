@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../../core/validation/expected-version.js';
 import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
 import { JSONObjectResolver, JSONResolver } from 'graphql-scalars';
 import { Paginated } from '../../core/pagination.js';
@@ -52,6 +53,9 @@ export class BrainRecordView {
 
   @Field(() => DateTimeISO)
   updatedAt!: string;
+
+  @Field(() => Int, { description: 'Goes up with every change; send it back as `expectedVersion` (REST: `If-Match`) so a write fails instead of overwriting a newer change (docs/concurrency.md).' })
+  version!: number;
 }
 
 export const BrainRecordPage = Paginated(BrainRecordView, 'BrainRecordPage');
@@ -128,4 +132,7 @@ export class CreateBrainRecordArgs extends BrainDatabaseIdArgs {
 export class UpdateBrainRecordArgs extends BrainRecordIdArgs {
   @Field(() => JSONObjectResolver, { nullable: true, description: 'Merged: keys given replace their value, `null` removes one, keys left out stay.' })
   values?: Record<string, unknown>;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }

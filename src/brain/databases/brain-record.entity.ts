@@ -1,6 +1,6 @@
 import { Entity, Index, ManyToOne, Property, Unique, type Opt } from '@mikro-orm/core';
 import { User } from '../../accounts/user.entity.js';
-import { BaseEntity } from '../../core/database/base.entity.js';
+import { VersionedEntity } from '../../core/database/versioned.entity.js';
 import { BrainDatabase } from './brain-database.entity.js';
 
 /**
@@ -13,7 +13,7 @@ import { BrainDatabase } from './brain-database.entity.js';
 @Unique({ properties: ['formId', 'respondentKey'] })
 @Unique({ properties: ['formId', 'respondentUserId'] })
 @Index({ name: 'brain_record_search_vector_index', expression: 'create index "brain_record_search_vector_index" on "brain_record" using gin ("search_vector")' })
-export class BrainRecord extends BaseEntity {
+export class BrainRecord extends VersionedEntity {
   /** The owner (the database's owner), kept on the row for owner-scoped reads and search. */
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;

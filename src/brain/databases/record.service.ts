@@ -1,3 +1,4 @@
+import { withExpectedVersion } from '../../core/database/expected-version.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unstorableTextErrors } from '../../core/storable-text.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
@@ -16,10 +17,11 @@ export interface RecordView {
   formId: string | null;
   createdAt: string;
   updatedAt: string;
+  version: number;
 }
 
 export function recordView(r: BrainRecord): RecordView {
-  return { id: r.id, databaseId: r.databaseId, values: r.values, formId: r.formId ?? null, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() };
+  return { id: r.id, databaseId: r.databaseId, values: r.values, formId: r.formId ?? null, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString(), version: r.version };
 }
 
 function body(input: unknown): Record<string, unknown> {
@@ -54,8 +56,13 @@ export async function getRecord(em: EntityManager, userId: string, databaseId: s
 }
 
 /** PATCH merges: keys given replace their value, `null` removes one, keys left out stay. */
-export async function updateRecord(em: EntityManager, userId: string, databaseId: string, recordId: string, input: unknown): Promise<RecordView> {
+export async function updateRecord(em: EntityManager, userId: string, databaseId: string, recordId: string, input: unknown, expectedVersion?: number | null): Promise<RecordView> {
   const b = body(input);
+  const target = { entity: BrainRecord, where: { id: recordId, databaseId, userId }, resource: 'Record', view: recordView };
+  return withExpectedVersion(em, target, expectedVersion, (tx) => applyRecordUpdate(tx, userId, databaseId, recordId, b));
+}
+
+async function applyRecordUpdate(em: EntityManager, userId: string, databaseId: string, recordId: string, b: Record<string, unknown>): Promise<RecordView> {
   const db = await ownDatabase(em, userId, databaseId);
   const record = await ownRecord(em, userId, db.id, recordId);
   const errors: FieldError[] = [];
@@ -151,6 +158,7 @@ export async function listRecords(em: EntityManager, userId: string, databaseId:
     formId: r.form_id,
     createdAt: new Date(r.created_at).toISOString(),
     updatedAt: new Date(r.updated_at).toISOString(),
+    version: r.version,
   }));
   return { items, meta: { page: q.page, limit: q.limit, total } };
 }

@@ -1,7 +1,7 @@
 import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { Field, ID, ObjectType } from 'type-graphql';
 import { User } from '../../accounts/user.entity.js';
-import { BaseEntity } from '../../core/database/base.entity.js';
+import { VersionedEntity } from '../../core/database/versioned.entity.js';
 import { BrainFolder } from './brain-folder.entity.js';
 
 /**
@@ -17,7 +17,7 @@ export const NOTE_SEARCH_VECTOR =
 @Entity({ tableName: 'brain_note' })
 @Index({ properties: ['userId', 'updatedAt'] })
 @Index({ properties: ['tagIds'], type: 'gin' })
-export class BrainNote extends BaseEntity {
+export class BrainNote extends VersionedEntity {
   @ManyToOne(() => User, { mapToPk: true, deleteRule: 'cascade', fieldName: 'user_id' })
   userId!: string;
 

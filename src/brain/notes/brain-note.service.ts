@@ -1,3 +1,4 @@
+import { withExpectedVersion } from '../../core/database/expected-version.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ForeignKeyConstraintViolationException, LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../../core/deleted.js';
@@ -97,7 +98,12 @@ export class BrainNoteService {
     return note;
   }
 
-  async update(userId: string, noteId: string, changes: Partial<NoteInput>): Promise<BrainNote> {
+  async update(userId: string, noteId: string, changes: Partial<NoteInput>, expectedVersion?: number | null): Promise<BrainNote> {
+    const target = { entity: BrainNote, where: { id: noteId, userId }, resource: 'Note' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new BrainNoteService(em).applyUpdate(userId, noteId, changes));
+  }
+
+  private async applyUpdate(userId: string, noteId: string, changes: Partial<NoteInput>): Promise<BrainNote> {
     const note = await this.get(userId, noteId);
     if (changes.folderId) await requireOwnFolder(this.em, userId, changes.folderId, 'folderId');
     if (changes.tagIds) note.tagIds = await requireOwnBrainTags(this.em, userId, changes.tagIds);

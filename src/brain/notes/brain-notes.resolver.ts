@@ -52,8 +52,8 @@ export class BrainNoteResolver {
 
   @Mutation(() => BrainNote, { description: '`tagIds` replaces the whole set (attach and detach).' })
   updateBrainNote(@Args(() => UpdateBrainNoteArgs) args: UpdateBrainNoteArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<BrainNote> {
-    const { noteId, ...changes } = args;
-    return brainNoteService.update(userId, noteId, changes);
+    const { noteId, expectedVersion, ...changes } = args;
+    return brainNoteService.update(userId, noteId, changes, expectedVersion);
   }
 
   @Mutation(() => Deleted)

@@ -1,3 +1,4 @@
+import { ExpectedVersion } from '../../core/validation/expected-version.js';
 import { ArgsType, Field, Float, InputType } from 'type-graphql';
 import { ArrayMaxSize, IsOptional, ValidateNested } from 'class-validator';
 import { PageArgs, Paginated } from '../../core/pagination.js';
@@ -93,6 +94,9 @@ export class UpdateBrainNoteArgs extends BrainNoteIdArgs {
   @IfPresent('tagIds')
   @TagIds()
   tagIds?: string[];
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 export const BrainNotePage = Paginated(BrainNote, 'BrainNotePage');

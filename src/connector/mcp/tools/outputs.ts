@@ -23,6 +23,7 @@ export const taskOut = z.object({
   occurrenceDate: isoDate.nullable().describe('The date of this task in its series.'),
   completedAt: isoDateTime.nullable(),
   createdAt: isoDateTime,
+  version: z.number().describe('Goes up with every change: send it back as expectedVersion so a change made meanwhile is not overwritten.'),
 });
 
 export const pageMetaOut = z.object({ page: z.number(), limit: z.number(), total: z.number() });

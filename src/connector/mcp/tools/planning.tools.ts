@@ -44,6 +44,7 @@ export function taskJson(task: Task) {
     occurrenceDate: task.occurrenceDate ?? null,
     completedAt: task.completedAt?.toISOString() ?? null,
     createdAt: task.createdAt.toISOString(),
+    version: task.version,
   };
 }
 

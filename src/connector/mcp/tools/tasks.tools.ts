@@ -65,13 +65,19 @@ export const tasksTools: ConnectorTool[] = [
       taskId: z.string().uuid(),
       status: status,
       nextStep: optionalText('nextStep', NEXT_STEP_MAX).describe('Required to defer.'),
+      expectedVersion: z
+        .number({ error: 'expectedVersion must be a number' })
+        .int('expectedVersion must be a whole number')
+        .min(1, 'expectedVersion must be at least 1')
+        .optional()
+        .describe("The task's version last read: refused with VERSION_CONFLICT (and the current task) if it changed since."),
     },
     outputSchema: taskOut.shape,
     area: 'planning',
     annotations: SETS_STATE,
     async run(args, ctx) {
       const changes = { status: args.status, ...(args.nextStep !== undefined ? { nextStep: args.nextStep } : {}) };
-      return taskJson(await ctx.service(TaskService).update(ctx.userId, args.taskId, changes));
+      return taskJson(await ctx.service(TaskService).update(ctx.userId, args.taskId, changes, undefined, args.expectedVersion));
     },
   }),
 ];
