@@ -5,6 +5,7 @@ import { registerImportJobs } from '../portability/import/import.jobs.js';
 import { registerDeletionJobs } from '../portability/deletion/deletion.jobs.js';
 import { registerFinanceJobs } from '../finance/finance.jobs.js';
 import { registerInsightsJobs } from '../insights/insights.jobs.js';
+import { registerSyncJobs } from '../sync/sync.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -19,4 +20,5 @@ export function registerJobs(deps: AppDeps): void {
   registerDeletionJobs(deps);
   registerFinanceJobs(deps);
   registerInsightsJobs(deps);
+  registerSyncJobs(deps);
 }

@@ -83,5 +83,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128163800Insights', class: (await import('./Migration20261128163800Insights.js')).Migration20261128163800Insights },
     { name: 'Migration20261128181000DataVersionNewTables', class: (await import('./Migration20261128181000DataVersionNewTables.js')).Migration20261128181000DataVersionNewTables },
     { name: 'Migration20261128193000InsightFullRebuild', class: (await import('./Migration20261128193000InsightFullRebuild.js')).Migration20261128193000InsightFullRebuild },
+    { name: 'Migration20261128200000ChangeFeed', class: (await import('./Migration20261128200000ChangeFeed.js')).Migration20261128200000ChangeFeed },
   ];
 }
