@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The change feed (issue 38 item 1, docs/sync.md): one row per committed change to a person's records,
- * written by the committing transaction itself (src/core/live/change-feed.ts), so a crash after the
+ * written by the committing transaction itself (src/core/database/change-feed.ts), so a crash after the
  * commit loses none and a rolled-back write leaves none.
  *
  * The cursor is the person's data version (`lp_data_versions`, migration 20261128163400), raised by the

@@ -39,6 +39,7 @@ export const migrationNames = [
   'Migration20261128163800Insights',
   'Migration20261128181000DataVersionNewTables',
   'Migration20261128193000InsightFullRebuild',
+  'Migration20261128200000ChangeFeed',
 ];
 
 /**

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ValidationError } from '../core/errors.js';
-import { queryRows } from '../core/database/read-rows.js';
-import { currentRecords, isSynced } from './current-records.js';
+import { currentRecords, isSynced } from './current-records.queries.js';
 import { SyncCursorExpiredError } from './sync-errors.js';
+import { feedBounds, feedRowsAfter, type FeedRow } from './sync.queries.js';
 
 /** Changes per page when the client names no limit, and at most. */
 export const SYNC_DEFAULT_LIMIT = 200;
@@ -26,13 +26,6 @@ export interface SyncPage {
   hasMore: boolean;
 }
 
-interface FeedRow {
-  cursor: string;
-  entity: string;
-  record_id: string;
-  kind: string;
-  changed_at: Date;
-}
 
 const CURSOR = /^(0|[1-9]\d{0,18})$/;
 
@@ -59,24 +52,14 @@ function parseLimit(limit: number | null | undefined): number {
 export async function readSyncPage(em: EntityManager, userId: string, since: string | null | undefined, limitArg?: number | null): Promise<SyncPage> {
   const after = parseCursor(since);
   const limit = parseLimit(limitArg);
-  const [state] = await queryRows(
-    em,
-    `select coalesce((select version from lp_data_versions where user_id = $1), 0)::text as head,
-            coalesce((select purged_through from lp_change_feed_horizons where user_id = $1), 0)::text as horizon`,
-    [userId],
-  );
-  const head = String(state!.head);
-  if (after < BigInt(String(state!.horizon))) throw new SyncCursorExpiredError(head, 'the feed no longer holds the changes since that cursor');
-  if (after > BigInt(head)) throw new SyncCursorExpiredError(head, 'the cursor is newer than any change of yours');
-  const rows = (await queryRows(
-    em,
-    'select f.cursor::text as cursor, f.entity, f.record_id, f.kind, f.changed_at from lp_change_feed f where f.user_id = $1 and f.cursor > $2 order by f.cursor limit $3',
-    [userId, after.toString(), limit + 1],
-  )) as unknown as FeedRow[];
+  const { head, horizon } = await feedBounds(em, userId);
+  if (after < horizon) throw new SyncCursorExpiredError(head.toString(), 'the feed no longer holds the changes since that cursor');
+  if (after > head) throw new SyncCursorExpiredError(head.toString(), 'the cursor is newer than any change of yours');
+  const rows = await feedRowsAfter(em, userId, after, limit + 1);
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);
   // A writer that could not name its rows: nothing short of reading everything again is right.
-  if (page.some((row) => row.entity === '*')) throw new SyncCursorExpiredError(head, 'many records changed at once');
+  if (page.some((row) => row.entity === '*')) throw new SyncCursorExpiredError(head.toString(), 'many records changed at once');
   // Each record's latest change in the page.
   const latest = new Map<string, FeedRow>();
   for (const row of page) {
@@ -106,6 +89,6 @@ export async function readSyncPage(em: EntityManager, userId: string, since: str
   // The last page ends at the newest cursor read before it (writes outside the feed raise it too): every row up
   // to it was committed when it was read, as the version row and a transaction's feed rows commit together.
   const last = page.length ? BigInt(page[page.length - 1]!.cursor) : after;
-  const cursor = hasMore || last > BigInt(head) ? last : BigInt(head);
+  const cursor = hasMore || last > head ? last : head;
   return { changes, deleted, cursor: cursor.toString(), hasMore };
 }

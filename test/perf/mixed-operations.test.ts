@@ -23,13 +23,14 @@ const STATEMENTS: Record<string, number> = {
   day: 7,
   'task list': 2,
   // The writes include gamification's reaction in the same transaction (src/gamification: the profile,
-  // the XP grant, streaks, achievements).
-  'checklist toggle': 12,
-  'task status': 4,
-  // The day's owner, then the intake and its event in one statement (insertWithEvent).
+  // the XP grant, streaks, achievements), and end with the change-feed rows of the transaction's
+  // changes, one statement per person (docs/sync.md: `lp_record_changes`).
+  'checklist toggle': 13,
+  'task status': 5,
+  // The day's owner, then the intake, its event and its change-feed row in one statement (insertWithEvent).
   water: 2,
-  mood: 5,
-  'training session': 18,
+  mood: 6,
+  'training session': 19,
 };
 const HISTORY_DAYS = 28;
 

@@ -4,7 +4,7 @@ export type Orm = MikroORM;
 
 /**
  * Tables the ORM does not own: Agenda keeps its jobs here (see stack notes); the people's data versions
- * are written by triggers only (data-version.ts), the change feed by raw statements (live/change-feed.ts).
+ * are written by triggers only (data-version.ts), the change feed by raw statements (change-feed.ts).
  */
 const foreignTables = ['agenda_jobs', 'agenda_logs', 'lp_data_versions', 'lp_change_feed', 'lp_change_feed_horizons'];
 

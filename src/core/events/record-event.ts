@@ -6,7 +6,7 @@ import { OutboxEvent } from './outbox-event.entity.js';
 import { insertRow } from '../database/prepared-insert.js';
 import { runStatement } from '../database/read-batch.js';
 import { LiveChangeCollector, recordLiveChange } from '../live/change-collector.js';
-import { feedSelect, feedValues, writeFeed } from '../live/change-feed.js';
+import { feedSelect, feedValues, writeFeed } from '../database/change-feed.js';
 import type { LiveChangeKind } from '../live/live-change.js';
 
 /**

@@ -2,7 +2,7 @@ import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArg
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TransactionQueue } from '../events/transaction-queue.js';
 import type { LiveBus } from './live-bus.js';
-import { writeFeed, type InFeed } from './change-feed.js';
+import { writeFeed, type InFeed } from '../database/change-feed.js';
 import type { LiveChange, LiveChangeKind, LiveScope } from './live-change.js';
 
 /** A change and whose record it is (null: the record names no owner; the transaction's one owner takes it). */

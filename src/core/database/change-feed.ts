@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { LiveChange } from './live-change.js';
+import type { LiveChange } from '../live/live-change.js';
 
 /**
  * Which changes go into the change feed (docs/sync.md): the composition names the user-facing records
