@@ -7,7 +7,8 @@ import { generateWeek } from '../../test/support/fixtures.js';
 import { sql } from '../../test/support/db.js';
 import { liveClient, type LiveClient } from '../../test/support/live-client.js';
 import { postMultipart } from '../files/files.test-helpers.js';
-import { recordLiveChange } from '../core/live/change-collector.js';
+import { EVERYTHING, recordLiveChange } from '../core/live/change-collector.js';
+import { Task } from '../tasks/task.entity.js';
 import { purgeFeed } from './feed-purge.js';
 
 /**
@@ -203,7 +204,7 @@ describe('sync', () => {
     expect((await sql(app.databaseUrl, 'select 1 from lp_change_feed_horizons where user_id = $1', [id])).length).toBe(1);
   });
 
-  it('a rolled-back write leaves no change; a "deleted" change (a trash) answers a tombstone and a later "created" (a restore) brings the record back', async () => {
+  it('a rolled-back write leaves no change; a trash ("deleted") answers a tombstone and a restore ("created") the record; a big transaction every row; "*" a 410', async () => {
     const { client, id } = await signUp(app.url);
     const task = await createTask(client, { title: 'trashed and restored' });
     const phone = new Replica(client);
@@ -223,6 +224,20 @@ describe('sync', () => {
     await em.fork().transactional(async (trx) => recordLiveChange(trx, id, { entity: 'Task', id: task.id, kind: 'created' }));
     await phone.sync();
     expect(phone.ids('Task')).toEqual([task.id]);
+
+    // A transaction over the live batch's size (the bus carries one "*"): the feed still has every row.
+    const made = await em.fork().transactional(async (trx) => {
+      const tasks = Array.from({ length: 210 }, (_, i) => trx.create(Task, { userId: id, title: `bulk ${i}`, timebox: 10 } as never) as Task);
+      await trx.flush();
+      return tasks.map((t) => t.id);
+    });
+    await phone.sync(1000);
+    expect(phone.ids('Task')).toEqual([task.id, ...made].sort());
+    // A writer that cannot name its rows: the client is told to read everything again.
+    await em.fork().transactional(async (trx) => recordLiveChange(trx, id, EVERYTHING));
+    const everything = await client.get(`/api/v1/sync?since=${phone.cursor}`);
+    expect(everything.status).toBe(410);
+    expect(everything.body.error.details.cursor).toMatch(/^\d+$/);
   });
 });
 
