@@ -33,6 +33,7 @@ const scenarios: Record<string, () => Promise<{ default: Scenario }>> = {
   'scale-out': () => import('./scenarios/scale-out.js'),
   'quick-add': () => import('./scenarios/quick-add.js'),
   insights: () => import('./scenarios/insights.js'),
+  sync: () => import('./scenarios/sync.js'),
 };
 
 function parseArgs(argv: string[]) {

@@ -74,6 +74,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       ...(route.hasBody ? { '413': ref('PayloadTooLarge') } : {}),
       ...(route.method !== 'GET' ? { '415': ref('NotJson') } : {}),
       ...(route.field === 'submitBrainForm' ? FORM_SUBMIT_ERRORS : {}),
+      ...(route.field === 'sync' ? { '410': ref('SyncCursorExpired') } : {}),
       ...(route.field === 'quickAdd' ? { '422': ref('NotUnderstood') } : {}),
       '429': ref(SECOND_FACTOR_ANSWERS.includes(route.field) ? 'RateLimitedOrSecondFactorLocked' : 'RateLimited'),
       '500': ref('InternalError'),
@@ -97,6 +98,9 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       NotJson: errorResponse('UNSUPPORTED_MEDIA_TYPE: a body was sent that is not `application/json` (form posts from other sites cannot reach the API).'),
       NotFound: errorResponse('NOT_FOUND: no such record, or it belongs to another user.'),
       NotUnderstood: errorResponse('NOT_UNDERSTOOD: quick add did not understand the line, or a name in it matches none or several of your own records; nothing was written. `details` holds `text`, `tokens` (each span: `start`, `end`, `text`, `meaning`, `field`, `value`), `unknown` (the spans not understood), and where a name was the trouble `kind`, `candidates` (`{ id, name }`) and `alternatives`.'),
+      SyncCursorExpired: errorResponse(
+        'SYNC_CURSOR_EXPIRED: the change feed cannot answer what changed since this cursor (older than SYNC_RETENTION_DAYS, from before your feed began, newer than any change of yours, or a change that named no rows). `details.cursor` is your newest cursor: read everything again (your lists), then sync from it. docs/sync.md.',
+      ),
       EmailExists: errorResponse('EMAIL_EXISTS: this email is already registered.'),
       ReminderExists: errorResponse('REMINDER_EXISTS: the person already holds a reminder of this daily kind (bedtime_in_bed, bedtime_lights_out, morning_brief, evening_review: one of each); `details: { kind, reminderId, field }` names the one to change instead.'),
       PayloadTooLarge: errorResponse('PAYLOAD_TOO_LARGE: the body is over 2 MB.'),

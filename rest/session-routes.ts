@@ -115,6 +115,8 @@ export const sessionRoutes: RouteTable = answeringFields(SPEC_FIELDS, {
   'Mutation.login': { method: 'POST', path: '/auth/login' },
   'Mutation.logout': { method: 'POST', path: '/auth/logout' },
   'Query.me': { method: 'GET', path: '/auth/me' },
+  // The change feed (docs/sync.md): 410 SYNC_CURSOR_EXPIRED when the cursor is past answering
+  'Query.sync': { method: 'GET', path: '/sync' },
   'Query.signInMethods': { method: 'GET', path: '/auth/sign-in-methods' },
   'Mutation.requestPasswordReset': { method: 'POST', path: '/auth/request-password-reset' },
   'Mutation.resetPassword': { method: 'POST', path: '/auth/reset-password' },

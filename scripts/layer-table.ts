@@ -79,6 +79,7 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
     what: 'daily aggregates of every domain, the nightly correlation job (Spearman, Benjamini–Hochberg), weekly summary, this day last year',
   },
   'src/portability/': { layer: 'cross-cutting features', what: 'export, import, account deletion' },
+  'src/sync/': { layer: 'cross-cutting features', what: 'the change feed read (sync since a cursor) and its retention purge' },
   'src/quick-add/': {
     layer: 'cross-cutting features',
     what: 'quick add: one line of text read by a table of line classes (chrono-node for dates), written through the domain services',

@@ -8,6 +8,7 @@ import { registerInsightsJobs } from '../insights/insights.jobs.js';
 import { registerHabitJobs } from '../habits/habits.jobs.js';
 import { registerIdempotencyJobs } from '../idempotency/idempotency.jobs.js';
 import { registerTrashJobs } from '../trash/trash.jobs.js';
+import { registerSyncJobs } from '../sync/sync.jobs.js';
 
 /**
  * Every background job definition (Agenda). A domain module with jobs adds its `register…Jobs(deps)`
@@ -25,4 +26,5 @@ export function registerJobs(deps: AppDeps): void {
   registerHabitJobs(deps);
   registerIdempotencyJobs(deps);
   registerTrashJobs(deps);
+  registerSyncJobs(deps);
 }

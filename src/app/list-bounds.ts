@@ -12,6 +12,7 @@ import { CONNECTIONS_SHOWN } from '../connector/connections/connection.service.j
 import { ALL_SCOPES } from '../connector/scopes/connector-scopes.js';
 import { RECURRENCE_EXCEPTIONS_MAX } from '../core/recurrence/recurrence-bounds.js';
 import { MAX_CHANGES_PER_BATCH } from '../core/live/change-collector.js';
+import { SYNC_MAX_LIMIT } from '../sync/sync.service.js';
 import { VariantName } from '../files/file-kinds.js';
 import { ACHIEVEMENTS } from '../gamification/achievement-catalog.seed.js';
 import { SHOP_ITEMS } from '../gamification/shop-catalog.seed.js';
@@ -51,6 +52,10 @@ export const LIST_BOUNDS: ListBounds = {
   'Query.sessions': SESSIONS_SHOWN,
   // One event's changes: more than this in one go become one "*" change.
   'Subscription.myChanges': MAX_CHANGES_PER_BATCH,
+  // A sync page answers at most its limit of feed rows, each one record or tombstone.
+  'SyncPage.changes': SYNC_MAX_LIMIT,
+  'SyncPage.deleted': SYNC_MAX_LIMIT,
+  'SyncRecordGroup.records': SYNC_MAX_LIMIT,
   'RecoveryCodes.recoveryCodes': RECOVERY_CODE_COUNT,
   'Query.passkeys': MAX_PASSKEYS,
   'Passkey.transports': KNOWN_TRANSPORTS.length,

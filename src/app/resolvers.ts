@@ -49,6 +49,7 @@ import { GamificationLiveResolver } from '../gamification/gamification.live.js';
 import { NutritionLiveResolver } from '../nutrition/nutrition.live.js';
 import { ProjectsLiveResolver } from '../projects/projects.live.js';
 import { MyChangesResolver } from '../live/my-changes.resolver.js';
+import { SyncResolver } from '../sync/sync.resolver.js';
 import { QuickAddResolver } from '../quick-add/quick-add.resolver.js';
 import { InsightResolver } from '../insights/insights.resolver.js';
 
@@ -151,4 +152,5 @@ export const resolvers: NonEmptyArray<Function> = [
   NutritionLiveResolver,
   ProjectsLiveResolver,
   MyChangesResolver,
+  SyncResolver,
 ];

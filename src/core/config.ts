@@ -117,6 +117,8 @@ export interface Config {
   /** Live updates (issue 27): GraphQL subscriptions over WebSocket and the SSE feed. */
   live: LiveSettings;
   answerCache: AnswerCacheSettings;
+  /** SYNC_RETENTION_DAYS: how long the change feed keeps a change (docs/sync.md); a cursor older than that answers 410 and the client reads everything again. */
+  syncRetentionDays: number;
   /** OpenID Connect sign-in (issue 28); null when OIDC_ISSUER is unset. */
   oidc: OidcSettings | null;
   /** PASSWORD_SIGN_IN_DISABLED: only with OIDC on; password sign-in and registration are refused. */
@@ -504,6 +506,7 @@ export function loadConfig(env: Env = process.env): Config {
       sessionCheckMs: readInt(env, 'LIVE_SESSION_CHECK_MS', 2_000, 100),
       maxBufferedBytes: readInt(env, 'LIVE_MAX_BUFFERED_BYTES', 1_048_576, 1024),
     },
+    syncRetentionDays: readInt(env, 'SYNC_RETENTION_DAYS', 90, 1),
     answerCache: {
       maxEntries: readInt(env, 'ANSWER_CACHE_MAX_ENTRIES', 10_000, 0),
       maxBytes: readInt(env, 'ANSWER_CACHE_MAX_BYTES', 33_554_432, 0),

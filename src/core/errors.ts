@@ -7,6 +7,8 @@ import { recordFields } from './database/record-fields.js';
  */
 export type ErrorCode =
   | 'UNAUTHORIZED'
+  // A change-feed cursor the feed no longer answers (older than its retention, or a "read everything" change): 410.
+  | 'SYNC_CURSOR_EXPIRED'
   | 'NOT_FOUND'
   | 'VALIDATION_ERROR'
   | 'INTERNAL_ERROR'

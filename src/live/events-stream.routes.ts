@@ -13,9 +13,9 @@ import { subscribeSharingReads } from './shared-execution.js';
 export const EVENTS_STREAM_PATH = '/events/stream';
 
 /** What the stream runs: the `myChanges` subscription, through the one executor like a socket's. */
-const MY_CHANGES = parse('subscription EventsStream { myChanges { entity id kind committedAt } }');
+const MY_CHANGES = parse('subscription EventsStream { myChanges { entity id kind committedAt cursor } }');
 
-type Change = { entity: string; id: string; kind: string; committedAt: string };
+type Change = { entity: string; id: string; kind: string; committedAt: string; cursor: string | null };
 
 /** One result as SSE text: a `change` event per change, or one `error` event (`{ code, message }`). */
 function eventsOf(result: ExecutionResult): string {
@@ -29,7 +29,7 @@ function eventsOf(result: ExecutionResult): string {
 
 /**
  * GET /api/v1/events/stream: the "my changes" feed as Server-Sent Events for REST clients (issue 27).
- * One `change` event per committed change (`{ entity, id, kind, committedAt }`), a comment line as
+ * One `change` event per committed change (`{ entity, id, kind, committedAt, cursor }`: the change feed's cursor, docs/sync.md), a comment line as
  * keep-alive, the same per-person connection limit as the sockets, and the stream ends when the session
  * does or when the client stops reading (a slow consumer is dropped, not buffered for). Each event is
  * the `myChanges` subscription's, run by the one executor within the socket's ceiling: an event over it

@@ -97,7 +97,7 @@ describe('live updates within the answer ceiling (LIVE_MAX_BUFFERED_BYTES = 8 KB
         return task as Task;
       });
       const change = await eventually(() => text.slice(before).split('\n\n').find((e) => e.includes(after.id)), 3000, 'the change event');
-      expect(JSON.parse(change.slice(change.indexOf('data: ') + 'data: '.length))).toEqual({ entity: 'Task', id: after.id, kind: 'created', committedAt: expect.any(String) });
+      expect(JSON.parse(change.slice(change.indexOf('data: ') + 'data: '.length))).toEqual({ entity: 'Task', id: after.id, kind: 'created', committedAt: expect.any(String), cursor: expect.stringMatching(/^\d+$/) });
     } finally {
       controller.abort();
     }

@@ -24,6 +24,14 @@ export class LiveChangeView {
 
   @Field(() => DateTimeISO, { description: 'When the change committed.' })
   committedAt!: Date;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The change-feed cursor this event brings you to (docs/sync.md): once you applied the event, `sync(since:)` from it misses nothing and repeats nothing. ' +
+      'Null when the event says nothing of the feed (records outside it, or a possible gap: entity "*"): keep the cursor you had.',
+  })
+  cursor?: string | null;
 }
 
 /** The compact feed for clients that refetch (issue 27); the same feed as GET /api/v1/events/stream. */
@@ -36,6 +44,7 @@ export class MyChangesResolver {
   })
   myChanges(@Root() tick: LiveTick): LiveChangeView[] {
     const committedAt = new Date(tick.committedAt ?? Date.now());
-    return tick.changes.map((change) => ({ ...change, committedAt }));
+    const cursor = tick.changes.some((change) => change.entity === '*') ? null : (tick.cursor ?? null);
+    return tick.changes.map((change) => ({ ...change, committedAt, cursor }));
   }
 }

@@ -39,8 +39,9 @@ export const migrationNames = [
   'Migration20261128163800Insights',
   'Migration20261128181000DataVersionNewTables',
   'Migration20261128193000InsightFullRebuild',
-  'Migration20261128200200RecordVersions',
+  'Migration20261128200000ChangeFeed',
   'Migration20261128200100IdempotencyKeys',
+  'Migration20261128200200RecordVersions',
   'Migration20261128200300Trash',
   'Migration20261128200400HabitStreakComputedOn',
 ];
@@ -87,8 +88,9 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128163800Insights', class: (await import('./Migration20261128163800Insights.js')).Migration20261128163800Insights },
     { name: 'Migration20261128181000DataVersionNewTables', class: (await import('./Migration20261128181000DataVersionNewTables.js')).Migration20261128181000DataVersionNewTables },
     { name: 'Migration20261128193000InsightFullRebuild', class: (await import('./Migration20261128193000InsightFullRebuild.js')).Migration20261128193000InsightFullRebuild },
-    { name: 'Migration20261128200200RecordVersions', class: (await import('./Migration20261128200200RecordVersions.js')).Migration20261128200200RecordVersions },
+    { name: 'Migration20261128200000ChangeFeed', class: (await import('./Migration20261128200000ChangeFeed.js')).Migration20261128200000ChangeFeed },
     { name: 'Migration20261128200100IdempotencyKeys', class: (await import('./Migration20261128200100IdempotencyKeys.js')).Migration20261128200100IdempotencyKeys },
+    { name: 'Migration20261128200200RecordVersions', class: (await import('./Migration20261128200200RecordVersions.js')).Migration20261128200200RecordVersions },
     { name: 'Migration20261128200300Trash', class: (await import('./Migration20261128200300Trash.js')).Migration20261128200300Trash },
     { name: 'Migration20261128200400HabitStreakComputedOn', class: (await import('./Migration20261128200400HabitStreakComputedOn.js')).Migration20261128200400HabitStreakComputedOn },
   ];

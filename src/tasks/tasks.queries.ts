@@ -2,6 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, rowShape } from '../core/database/read-rows.js';
 import { Day } from '../planning/day.entity.js';
+import { recordLiveChange } from '../core/live/change-collector.js';
+import type { LiveChangeKind } from '../core/live/live-change.js';
+
+/** Raw writes are told to the live collector (and so the change feed) row by row: the ORM cannot see them. */
+function told(em: EntityManager, rows: Record<string, unknown>[], kind: LiveChangeKind): void {
+  for (const row of rows) recordLiveChange(em, String(row.user_id), { entity: 'Task', id: String(row.id), kind });
+}
 
 /**
  * The tasks domain's hand-written SQL: the series reads and writes that touch many occurrences at once
@@ -91,15 +98,16 @@ export async function insertOccurrences(em: EntityManager, userId: string, wante
        join ${tasks()} as f on f.id = w.series_id and f.user_id = $1 and f.recurrence is not null
       where w.day_id is null or (select count(*) from ${tasks()} as d where d.day_id = w.day_id) + w.position <= $7
      on conflict (series_id, occurrence_date) do nothing
-     returning id, title`,
+     returning id, title, user_id`,
     [userId, now, wanted.map(() => randomUUID()), wanted.map((w) => w.seriesId), wanted.map((w) => w.date), wanted.map((w) => w.dayId), dayCap],
   );
+  told(em, rows, 'created');
   return rows as unknown as MadeOccurrence[];
 }
 
 /** Deletes the occurrences of a series dated after `date` that are not done (the first task stays). */
 export async function deleteUndoneAfter(em: EntityManager, seriesId: string, date: string): Promise<void> {
-  await queryRows(em, `delete from ${tasks()} where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1`, [seriesId, date]);
+  told(em, await queryRows(em, `delete from ${tasks()} where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1 returning id, user_id`, [seriesId, date]), 'deleted');
 }
 
 /**
@@ -108,20 +116,22 @@ export async function deleteUndoneAfter(em: EntityManager, seriesId: string, dat
  */
 export async function moveToSeries(em: EntityManager, fromSeriesId: string, toSeriesId: string, date: string, now: Date, dates?: readonly string[]): Promise<void> {
   const only = dates ? ' and occurrence_date = any($5::date[])' : '';
-  await queryRows(
+  const rows = await queryRows(
     em,
-    `update ${tasks()} set series_id = $2, updated_at = $4 where series_id = $1 and occurrence_date > $3 and id <> $1${only}`,
+    `update ${tasks()} set series_id = $2, updated_at = $4 where series_id = $1 and occurrence_date > $3 and id <> $1${only} returning id, user_id`,
     dates ? [fromSeriesId, toSeriesId, date, now, dates] : [fromSeriesId, toSeriesId, date, now],
   );
+  told(em, rows, 'updated');
 }
 
 /** Makes the occurrences of a series dated after `date` single tasks (done ones a split leaves outside every series). */
 export async function detachAfter(em: EntityManager, seriesId: string, date: string, now: Date): Promise<void> {
-  await queryRows(
+  const rows = await queryRows(
     em,
-    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = $3 where series_id = $1 and occurrence_date > $2 and id <> $1`,
+    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = $3 where series_id = $1 and occurrence_date > $2 and id <> $1 returning id, user_id`,
     [seriesId, date, now],
   );
+  told(em, rows, 'updated');
 }
 
 /** The dates of a series' occurrences after `date`, at most `limit`, in order. */
@@ -156,9 +166,10 @@ export async function applyToUndoneAfter(em: EntityManager, seriesId: string, da
   const entries = (Object.keys(TEMPLATE_COLUMNS) as (keyof TemplateChanges)[]).filter((key) => changes[key] !== undefined);
   if (entries.length === 0) return;
   const sets = entries.map((key, i) => `${TEMPLATE_COLUMNS[key]} = $${i + 4}`).join(', ');
-  await queryRows(
+  const rows = await queryRows(
     em,
-    `update ${tasks()} set ${sets}, updated_at = $3 where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1`,
+    `update ${tasks()} set ${sets}, updated_at = $3 where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1 returning id, user_id`,
     [seriesId, date, now, ...entries.map((key) => changes[key])],
   );
+  told(em, rows, 'updated');
 }

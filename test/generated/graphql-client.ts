@@ -203,6 +203,8 @@ export type Query = {
   pushSubscriptions: PushSubscriptionPage;
   /** The push URL and quiet hours. */
   notificationSettings: NotificationSettings;
+  /** What changed since a cursor (the change feed, docs/sync.md): current state of changed records, tombstones of deleted ones, the next cursor. No `since` (or "0"): from the start of your feed. A cursor the feed no longer answers is refused with SYNC_CURSOR_EXPIRED (REST: 410) whose `details.cursor` is your newest cursor: read everything again, then sync from it. */
+  sync: SyncPage;
   /** Your insights (found each night), strongest first: smallest q, then largest |rho|. */
   insights: InsightPage;
   insight: Insight;
@@ -728,6 +730,12 @@ export type QueryReminderDeliveriesArgs = {
 export type QueryPushSubscriptionsArgs = {
   page?: InputMaybe<Scalars['Int']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QuerySyncArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  since?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2405,6 +2413,33 @@ export type NotificationSettings = {
   quietHoursStart?: Maybe<Scalars['String']['output']>;
   /** HH:MM local: quiet hours end; a reminder falling in them is held until then. */
   quietHoursEnd?: Maybe<Scalars['String']['output']>;
+};
+
+/** One page of the change feed (docs/sync.md). */
+export type SyncPage = {
+  /** Records created or updated since the cursor, by type, with their current state. */
+  changes: Array<SyncRecordGroup>;
+  /** Records deleted since the cursor. */
+  deleted: Array<SyncTombstone>;
+  /** Ask from this cursor next (store it once the page is applied). */
+  cursor: Scalars['String']['output'];
+  /** More changes wait: ask again from `cursor` at once. */
+  hasMore: Scalars['Boolean']['output'];
+};
+
+/** Changed records of one type, as they are now. */
+export type SyncRecordGroup = {
+  /** The record type, e.g. Task, WaterIntake, Note (the entity names of the account export). */
+  type: Scalars['String']['output'];
+  /** Each record's stored fields (as the account export writes them), with its `id`. */
+  records: Array<Scalars['JSONObject']['output']>;
+};
+
+/** A record deleted (or moved to the trash) since the cursor: drop it. */
+export type SyncTombstone = {
+  type: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  deletedAt: Scalars['DateTimeISO']['output'];
 };
 
 export type InsightPage = {
@@ -4398,6 +4433,8 @@ export type LiveChangeView = {
   kind: LiveChangeKind;
   /** When the change committed. */
   committedAt: Scalars['DateTimeISO']['output'];
+  /** The change-feed cursor this event brings you to (docs/sync.md): once you applied the event, `sync(since:)` from it misses nothing and repeats nothing. Null when the event says nothing of the feed (records outside it, or a possible gap: entity "*"): keep the cursor you had. */
+  cursor?: Maybe<Scalars['String']['output']>;
 };
 
 export type LiveChangeKind =

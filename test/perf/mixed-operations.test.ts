@@ -28,13 +28,15 @@ const STATEMENTS: Record<string, number> = {
   // The writes include gamification's reaction in the same transaction (src/gamification: the profile,
   // the XP grant, streaks, achievements). The profile is made when missing and locked in one statement,
   // which also reads the time zone streaks count in (issue 36: the toggle sent 12, the session 18). The
-  // toggle's answer (`required`) reads the day row the toggle locked, not the day again.
-  'checklist toggle': 10,
-  'task status': 4,
-  // The day's owner, then the intake and its event in one statement (insertWithEvent).
+  // toggle's answer (`required`) reads the day row the toggle locked, not the day again. Each write ends
+  // with the change-feed rows of the transaction's changes, one statement per person (docs/sync.md:
+  // `lp_record_changes`).
+  'checklist toggle': 11,
+  'task status': 5,
+  // The day's owner, then the intake, its event and its change-feed row in one statement (insertWithEvent).
   water: 2,
-  mood: 5,
-  'training session': 16,
+  mood: 6,
+  'training session': 17,
 };
 const HISTORY_DAYS = 28;
 

@@ -4,9 +4,9 @@ export type Orm = MikroORM;
 
 /**
  * Tables the ORM does not own: Agenda keeps its jobs here (see stack notes); the people's data versions
- * are written by triggers only (data-version.ts).
+ * are written by triggers only (data-version.ts), the change feed by raw statements (change-feed.ts).
  */
-const foreignTables = ['agenda_jobs', 'agenda_logs', 'lp_data_versions'];
+const foreignTables = ['agenda_jobs', 'agenda_logs', 'lp_data_versions', 'lp_change_feed', 'lp_change_feed_horizons'];
 
 /** What the ORM is handed: the entity classes (src/app/entities.ts), which core does not name. */
 export type OrmSettings = Partial<Options> & Required<Pick<Options, 'entities'>>;

@@ -6,6 +6,8 @@ import { OutboxEvent } from './outbox-event.entity.js';
 import { insertRow } from '../database/prepared-insert.js';
 import { runStatement } from '../database/read-batch.js';
 import { LiveChangeCollector, recordLiveChange } from '../live/change-collector.js';
+import { feedSelect, feedValues, writeFeed } from '../database/change-feed.js';
+import type { LiveChangeKind } from '../live/live-change.js';
 
 /**
  * Queues an event for the subject's owner in the caller's unit of work; it is written by the same
@@ -58,9 +60,13 @@ export async function insertWithEvent<E extends EventName>(
     await (em.isInTransaction() ? write(em) : em.transactional(write));
     return;
   }
-  await insertBoth(em, record, row);
-  // One statement, committed on its own: no transaction event will carry the change.
-  LiveChangeCollector.of(em)?.committed(userId, [created(record)]);
+  // One statement, committed on its own: no transaction event will carry the change, so the statement
+  // writes its change-feed row itself (docs/sync.md) and the collector is told the cursor.
+  const collector = LiveChangeCollector.of(em);
+  const change = created(record);
+  const feed = collector?.inFeed(change) ? feedValues(userId, change) : null;
+  const cursor = await insertBoth(em, record, row, feed);
+  collector?.committed(userId, [change], cursor);
 }
 
 /** `em.insert` bypasses the unit of work the live collector reads: the new record is told directly. */
@@ -71,21 +77,36 @@ function created(record: object) {
 /** The CTE's text by its two INSERT targets: built once per writer, sent as a prepared statement. */
 const cteTexts = new Map<string, string>();
 
-/** The record and its outbox row in one statement: `with "change" as (insert …) insert …`. */
-async function insertBoth(em: EntityManager, record: object, row: OutboxEvent): Promise<void> {
+/**
+ * The record and its outbox row in one statement: `with "change" as (insert …) insert …`; with `feed`
+ * (the change-feed row's values), `… "event" as (insert …) select lp_record_changes(…)`, answering its cursor.
+ */
+async function insertBoth(em: EntityManager, record: object, row: OutboxEvent, feed: string[] | null): Promise<string | undefined> {
   const change = insertRow(em, record);
   const event = insertRow(em, row);
   if (!change || !event) {
-    await em.execute(insertQuery(em, row).with('change', insertQuery(em, record)));
-    return;
+    // Without a prepared text (never for the entities written here): the two inserts, then the feed row, in a transaction.
+    if (!feed) {
+      await em.execute(insertQuery(em, row).with('change', insertQuery(em, record)));
+      return undefined;
+    }
+    return em.transactional(async (trx) => {
+      await trx.execute(insertQuery(trx, row).with('change', insertQuery(trx, record)));
+      const [owner, entity, id, kind] = feed;
+      return writeFeed(trx, trx.getTransactionContext(), owner!, [{ entity: entity!, id: id!, kind: kind as LiveChangeKind }]);
+    });
   }
-  const key = `${change.target}\u0000${event.target}`;
+  const key = `${change.target}\u0000${event.target}\u0000${feed ? 'feed' : ''}`;
   let text = cteTexts.get(key);
   if (text === undefined) {
-    text = `with "change" as (insert into ${change.target} values ${change.placeholders(1)}) insert into ${event.target} values ${event.placeholders(change.values.length + 1)}`;
+    const n = change.values.length + event.values.length;
+    text = feed
+      ? `with "change" as (insert into ${change.target} values ${change.placeholders(1)}), "event" as (insert into ${event.target} values ${event.placeholders(change.values.length + 1)}) ${feedSelect(n + 1)}`
+      : `with "change" as (insert into ${change.target} values ${change.placeholders(1)}) insert into ${event.target} values ${event.placeholders(change.values.length + 1)}`;
     cteTexts.set(key, text);
   }
-  await runStatement(em.getConnection().getKnex(), text, [...change.values, ...event.values]);
+  const rows = await runStatement(em.getConnection().getKnex(), text, [...change.values, ...event.values, ...(feed ?? [])]);
+  return feed ? String((rows[0] as { cursor: string }).cursor) : undefined;
 }
 
 /** The INSERT `em.insert(entity)` would send, as a knex query to compose (values converted once, by the comparator). */

@@ -32,6 +32,16 @@ export class TransactionQueue<T> {
     this.pending.get(queueKey(em))?.splice(mark);
   }
 
+  /** What waits for the transaction of `args`, left in place (read before its commit). */
+  peek(args: TransactionEventArgs): T[] {
+    const items: T[] = [];
+    for (const key of [args.transaction, args.uow]) {
+      const list = key && this.pending.get(key);
+      if (list) items.push(...list);
+    }
+    return items;
+  }
+
   /** Removes and answers what waits for the transaction of `args`. */
   take(args: TransactionEventArgs): T[] {
     const items: T[] = [];

@@ -2,6 +2,7 @@ import { ChangeSetType, type ChangeSet, type EventSubscriber, type FlushEventArg
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { TransactionQueue } from '../events/transaction-queue.js';
 import type { LiveBus } from './live-bus.js';
+import { writeFeed, type InFeed } from '../database/change-feed.js';
 import type { LiveChange, LiveChangeKind, LiveScope } from './live-change.js';
 
 /** A change and whose record it is (null: the record names no owner; the transaction's one owner takes it). */
@@ -110,14 +111,39 @@ export class LiveChangeCollector implements EventSubscriber {
     return undefined;
   }
 
+  /** Each committing transaction's feed cursors by person, from `beforeTransactionCommit` to the batches. */
+  private readonly cursors = new WeakMap<object, Map<string, string>>();
+
   constructor(
     private readonly bus: () => LiveBus | undefined,
     private readonly scopeOf: ScopeOf = () => undefined,
+    /** Which changes the change feed records (docs/sync.md); none when not given. */
+    readonly inFeed: InFeed = () => false,
   ) {}
 
-  /** Sends changes a statement already committed on its own (outside any transaction). */
-  committed(userId: string, changes: LiveChange[]): void {
-    this.bus()?.publish({ userId, changes, committedAt: Date.now() });
+  /** Sends changes a statement already committed on its own (outside any transaction), with its feed cursor if it wrote one. */
+  committed(userId: string, changes: LiveChange[], cursor?: string): void {
+    this.bus()?.publish({ userId, changes, committedAt: Date.now(), ...(cursor ? { cursor } : {}) });
+  }
+
+  /**
+   * The change feed: the transaction's changes, every row (no "*" past a batch's size), written by the
+   * transaction itself just before its COMMIT, so they commit (or roll back) with the data. Persons in
+   * sorted order: two transactions touching the same two persons take their version rows alike.
+   */
+  async beforeTransactionCommit(args: TransactionEventArgs): Promise<void> {
+    const changes = pending.peek(args);
+    if (changes.length === 0 || !args.transaction) return;
+    const owners = byOwner(changes, Infinity, this.inFeed);
+    if (owners.size === 0) return;
+    const cursors = new Map<string, string>();
+    for (const owner of [...owners.keys()].sort()) {
+      const mine = owners.get(owner)!;
+      // An account deleted in this transaction leaves no feed behind (its rows go with it).
+      if (mine.some((c) => c.entity === 'User' && c.id === owner && c.kind === 'deleted')) continue;
+      cursors.set(owner, await writeFeed(args.em as EntityManager, args.transaction, owner, mine));
+    }
+    this.cursors.set(args.transaction, cursors);
   }
 
   onFlush(args: FlushEventArgs): void {
@@ -134,10 +160,14 @@ export class LiveChangeCollector implements EventSubscriber {
 
   afterTransactionCommit(args: TransactionEventArgs): void {
     const changes = pending.take(args);
+    const cursors = args.transaction ? this.cursors.get(args.transaction) : undefined;
     const bus = this.bus();
     if (changes.length === 0 || !bus) return;
     const committedAt = Date.now();
-    for (const [userId, mine] of byOwner(changes)) bus.publish({ userId, changes: mine, committedAt });
+    for (const [userId, mine] of byOwner(changes)) {
+      const cursor = cursors?.get(userId);
+      bus.publish({ userId, changes: mine, committedAt, ...(cursor ? { cursor } : {}) });
+    }
   }
 
   afterTransactionRollback(args: TransactionEventArgs): void {
@@ -157,14 +187,17 @@ function foldedScope(earlier: LiveChange | undefined, change: LiveChange): Pick<
   return Object.keys(scope).length > 0 ? { scope } : {};
 }
 
-/** The changes grouped by owner, in writing order, repeated changes of a record folded into the latest. */
-function byOwner(changes: readonly OwnedChange[]): Map<string, LiveChange[]> {
+/**
+ * The changes grouped by owner, in writing order, repeated changes of a record folded into the latest;
+ * more than `cap` of one owner become one "*" change; `keep` leaves others out.
+ */
+function byOwner(changes: readonly OwnedChange[], cap = MAX_CHANGES_PER_BATCH, keep: (change: LiveChange) => boolean = () => true): Map<string, LiveChange[]> {
   const owners = new Set(changes.map((c) => c.userId).filter((id): id is string => id !== null));
   const soleOwner = owners.size === 1 ? [...owners][0] : null;
   const grouped = new Map<string, Map<string, LiveChange>>();
   for (const { userId, ...change } of changes) {
     const owner = userId ?? soleOwner;
-    if (!owner) continue;
+    if (!owner || !keep(change)) continue;
     let mine = grouped.get(owner);
     if (!mine) grouped.set(owner, (mine = new Map()));
     const key = `${change.entity}:${change.id}`;
@@ -175,6 +208,6 @@ function byOwner(changes: readonly OwnedChange[]): Map<string, LiveChange[]> {
     mine.set(key, { entity: change.entity, id: change.id, kind, ...foldedScope(earlier, change) });
   }
   const result = new Map<string, LiveChange[]>();
-  for (const [owner, mine] of grouped) result.set(owner, mine.size > MAX_CHANGES_PER_BATCH ? [EVERYTHING] : [...mine.values()]);
+  for (const [owner, mine] of grouped) result.set(owner, mine.size > cap ? [EVERYTHING] : [...mine.values()]);
   return result;
 }

@@ -27,4 +27,9 @@ export interface LiveBatch {
   changes: LiveChange[];
   /** When the transaction committed (ms since the epoch), for delivery latency. */
   committedAt: number;
+  /**
+   * The person's change-feed cursor of the last of these changes (docs/sync.md), when the transaction
+   * recorded any in the feed: a client that heard it syncs from it without a gap or a duplicate.
+   */
+  cursor?: string;
 }

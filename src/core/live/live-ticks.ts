@@ -101,6 +101,12 @@ export interface LiveTick {
    */
   upTo: number | null;
   /**
+   * The newest change-feed cursor of the batches it includes (docs/sync.md): a client that applied this
+   * tick syncs from it with no gap and no duplicate. Null when none of them recorded a cursor, or when a
+   * batch may have been missed (a bus gap): then the client syncs from the cursor it had.
+   */
+  cursor?: string | null;
+  /**
    * What the resolver keeps between reads of this person's subscriptions of the same query and
    * arguments (whether its last page was past the end): a hint for a cheaper read, never needed for
    * a right answer. Given by the shared executor (src/live/shared-execution.ts); absent elsewhere.
@@ -123,7 +129,14 @@ export function liveTicks(topic: LiveTopic) {
   };
 }
 
-type Listen = (listener: (batch: { changes: LiveChange[]; committedAt: number } | 'gap') => void) => () => void;
+type Listen = (listener: (batch: { changes: LiveChange[]; committedAt: number; cursor?: string } | 'gap') => void) => () => void;
+
+/** A tick's cursor after a batch joins it: the newer one; null for good once a gap joined (nothing vouches for it). */
+function newerCursor(current: string | null | undefined, cursor: string | 'gap' | undefined): string | null | undefined {
+  if (cursor === 'gap' || current === null) return null;
+  if (cursor === undefined) return current;
+  return current === undefined || BigInt(cursor) > BigInt(current) ? cursor : current;
+}
 
 /**
  * A hand-written async iterator rather than an async generator: a generator waiting for the next change
@@ -152,7 +165,7 @@ export class LiveTickStream implements AsyncIterableIterator<LiveTick> {
       const n = numberOf(batch);
       const changes = batch === 'gap' ? [EVERYTHING] : batch.changes.filter((change) => topic.affectedBy(change, args, this.resolved));
       if (changes.some((change) => topic.resolveAgainOn?.(change))) this.resolveArgs();
-      this.add(changes, batch === 'gap' ? Date.now() : batch.committedAt, n);
+      this.add(changes, batch === 'gap' ? Date.now() : batch.committedAt, n, batch === 'gap' ? 'gap' : batch.cursor);
     });
     this.resolveArgs();
   }
@@ -168,9 +181,10 @@ export class LiveTickStream implements AsyncIterableIterator<LiveTick> {
     );
   }
 
-  private add(changes: LiveChange[], committedAt: number, upTo: number): void {
+  private add(changes: LiveChange[], committedAt: number, upTo: number, cursor: string | 'gap' | undefined): void {
     if (this.done || changes.length === 0) return;
     const tick = (this.pending ??= { changes: [], committedAt, upTo: null });
+    tick.cursor = newerCursor(tick.cursor, cursor);
     tick.committedAt = Math.min(tick.committedAt ?? committedAt, committedAt);
     if (this.topic.readsCurrentState) tick.upTo = Math.max(tick.upTo ?? upTo, upTo);
     tick.changes = tick.changes.length + changes.length > MAX_CHANGES_PER_BATCH ? [EVERYTHING] : tick.changes.concat(changes);

@@ -62,6 +62,8 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
     `insert into reminder_deliveries (id, created_at, updated_at, user_id, reminder_id, occurrence_key, due_at, channel, status) values (gen_random_uuid(), now(), now(), $1, $2, 'populate', now(), 'email', 'sent')`,
     [id, reminder.id],
   );
+  // The change feed's retention horizon (written by its purge job, docs/sync.md).
+  await sql(app.databaseUrl, 'insert into lp_change_feed_horizons (user_id, purged_through) values ($1, 1)', [id]);
   const browser = createECDH('prime256v1');
   browser.generateKeys();
   await ok(client.post('/api/v1/notifications/push-subscriptions', { endpoint: `https://push.example/${id}`, keys: { p256dh: browser.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } }));
