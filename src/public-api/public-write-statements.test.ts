@@ -39,10 +39,11 @@ describe('POST /api/public/v1/water statements', () => {
       .poll(async () => (await statementsOf(() => user.api.post('/water', { volume: 100 }))).filter((s) => /from api_keys|from "days"/.test(s)).length, { timeout: 10_000 })
       .toBe(0);
     const statements = await statementsOf(() => user.api.post('/water', { volume: 250 }));
-    // Nothing in-process reacts to water_logged: the intake and its event are one statement, no transaction.
+    // Nothing in-process reacts to water_logged: the intake, its event and its change-feed row are one
+    // statement, no transaction (docs/sync.md).
     // (Issue 36.4: the day lookup before it is gone, today's day id is cached per instance.)
     expect(statements.map((s) => s.split(' ').slice(0, 3).join(' ')), statements.join('\n')).toEqual(['with "change" as']);
-    expect(statements[0]).toMatch(/^with "change" as \(insert into "water_intakes" .*\) insert into "event_outbox" /);
+    expect(statements[0]).toMatch(/^with "change" as \(insert into "water_intakes" .*\), "event" as \(insert into "event_outbox" .*\) select lp_record_changes\(/);
   });
 
   it('with an Idempotency-Key (docs/idempotency.md): the claim, the write, the kept answer; a repeat claims and reads the key only', async () => {

@@ -512,7 +512,8 @@ describe('REST shape', () => {
     const { client } = await signUp(app.url);
     const doc = parse((await client.get('/api/v1/openapi.yaml')).text);
     const remove = doc.paths['/tasks/{taskId}'].delete;
-    expect(remove.parameters.map((p: any) => [p.name, p.in])).toEqual([['taskId', 'path']]);
+    // No query parameter: the path's id and the write's optional Idempotency-Key header (docs/idempotency.md).
+    expect(remove.parameters.map((p: any) => [p.name, p.in])).toEqual([['taskId', 'path'], ['Idempotency-Key', 'header']]);
     const body = remove.requestBody.content['application/json'].schema;
     expect(Object.keys(body.properties)).toEqual(['applyTo']);
     expect(body.required ?? []).toEqual([]);

@@ -8,6 +8,7 @@ import { runStatement } from '../database/read-batch.js';
 import { LiveChangeCollector, recordLiveChange } from '../live/change-collector.js';
 import { feedSelect, feedValues, writeFeed } from '../database/change-feed.js';
 import type { LiveChangeKind } from '../live/live-change.js';
+import { retryOnDeadlock } from '../database/deadlock-retry.js';
 
 /**
  * Queues an event for the subject's owner in the caller's unit of work; it is written by the same
@@ -65,7 +66,7 @@ export async function insertWithEvent<E extends EventName>(
   const collector = LiveChangeCollector.of(em);
   const change = created(record);
   const feed = collector?.inFeed(change) ? feedValues(userId, change) : null;
-  const cursor = await insertBoth(em, record, row, feed);
+  const cursor = await retryOnDeadlock(() => insertBoth(em, record, row, feed));
   collector?.committed(userId, [change], cursor);
 }
 
