@@ -21,6 +21,22 @@ export interface DailySource {
 /** Local clock minutes after noon (23:00 → 660, 01:00 → 780), so a bedtime around midnight orders as a line. */
 const minutesAfterNoon = (timestamp: string) => `((extract(hour from ${timestamp})::int * 60 + extract(minute from ${timestamp})::int + 720) % 1440)`;
 
+/** Tasks of the batch's people in `status`, counted on the local date of their `at` column (per person, by `(user_id, status)`). */
+function tasksBy(name: string, status: 'done' | 'deferred', at: 'completed_at' | 'deferred_at', column: string): DailySource {
+  return {
+    name,
+    sql: `select s.user_id, x.date, x.n from scope s
+          cross join lateral (
+            select (t.${at} at time zone s.tz)::date as date, count(*)::int as n
+            from tasks t
+            where t.user_id = s.user_id and t.status = '${status}' and t.${at} >= (s.from_date - 1)::timestamp and t.${at} < (s.to_date + 2)::timestamp
+              and (t.${at} at time zone s.tz)::date between s.from_date and s.to_date
+            group by 1
+          ) x`,
+    columns: [{ column, value: 'coalesce(src.n, 0)' }],
+  };
+}
+
 /**
  * Each source reads its rows through an index from the batch's people or days (a LATERAL subquery per
  * person or per day), never by scanning a whole table: the statement's cost grows with the batch, not
@@ -112,31 +128,9 @@ export const DAILY_SOURCES: readonly DailySource[] = [
           where x.done > 0`,
     columns: [{ column: 'habits_done', value: 'coalesce(src.done, 0)' }],
   },
-  {
-    // A task counts on the local date it was finished (or deferred), whatever day it was planned on.
-    name: 'tasks_done',
-    sql: `select s.user_id, x.date, x.done from scope s
-          cross join lateral (
-            select (t.completed_at at time zone s.tz)::date as date, count(*)::int as done
-            from tasks t
-            where t.user_id = s.user_id and t.status = 'done' and t.completed_at >= (s.from_date - 1)::timestamp and t.completed_at < (s.to_date + 2)::timestamp
-              and (t.completed_at at time zone s.tz)::date between s.from_date and s.to_date
-            group by 1
-          ) x`,
-    columns: [{ column: 'tasks_done', value: 'coalesce(src.done, 0)' }],
-  },
-  {
-    name: 'tasks_deferred',
-    sql: `select s.user_id, x.date, x.deferred from scope s
-          cross join lateral (
-            select (t.deferred_at at time zone s.tz)::date as date, count(*)::int as deferred
-            from tasks t
-            where t.user_id = s.user_id and t.status = 'deferred' and t.deferred_at >= (s.from_date - 1)::timestamp and t.deferred_at < (s.to_date + 2)::timestamp
-              and (t.deferred_at at time zone s.tz)::date between s.from_date and s.to_date
-            group by 1
-          ) x`,
-    columns: [{ column: 'tasks_deferred', value: 'coalesce(src.deferred, 0)' }],
-  },
+  // A task counts on the local date it was finished (or deferred), whatever day it was planned on.
+  tasksBy('tasks_done', 'done', 'completed_at', 'tasks_done'),
+  tasksBy('tasks_deferred', 'deferred', 'deferred_at', 'tasks_deferred'),
   {
     // Expenses (negative amounts) by date, summed as recorded in every account, and by category.
     name: 'spending',

@@ -5,6 +5,7 @@ import { averageRanks } from './stats/ranks.js';
 import { benjaminiHochberg } from './stats/benjamini-hochberg.js';
 import { spearman } from './stats/spearman.js';
 import { studentTTwoSided } from './stats/student-t.js';
+import { seeded } from '../../test/support/seeded-random.js';
 
 /**
  * The statistics checked against an independent implementation: every expected number below was
@@ -62,16 +63,6 @@ describe('insight statistics against SciPy', () => {
   });
 });
 
-/** A deterministic generator (mulberry32), so the generated data and its outcome never change between runs. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const dateOf = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
 
@@ -81,7 +72,7 @@ const dateOf = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 86_400_000).to
  * are independent noise. Mood is rounded to whole points, sleep to half hours (ties, as people log).
  */
 function plantedYear(seed: number, days = 365): DayValues[] {
-  const next = random(seed);
+  const next = seeded(seed);
   const noise = () => (next() + next() + next() - 1.5) * 2; // roughly normal, sd ≈ 1
   const rows: DayValues[] = [];
   let yesterdaySteps = 8000;

@@ -4,6 +4,7 @@ import type { HttpClient } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import type { TestApp } from '../../test/support/test-app.js';
 import { runNightlyInsights, type NightlyOptions } from './nightly-insights.js';
+export { seeded } from '../../test/support/seeded-random.js';
 
 /** The nightly job on the test app's database, for these people only, at `now` (a clock passed in). */
 export function runNight(app: TestApp, now: Date, userIds: string[], options: NightlyOptions = {}) {
@@ -47,13 +48,3 @@ export async function setDays(app: TestApp, userId: string, from: string, count:
   await sql(app.databaseUrl, 'update insight_runs set run_date = null, aggregated_through = null, full_built_on = null where user_id = $1', [userId]);
 }
 
-/** A deterministic generator (mulberry32). */
-export function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

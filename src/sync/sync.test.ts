@@ -10,6 +10,7 @@ import { postMultipart } from '../files/files.test-helpers.js';
 import { EVERYTHING, recordLiveChange } from '../core/live/change-collector.js';
 import { Task } from '../tasks/task.entity.js';
 import { purgeFeed } from './feed-purge.js';
+import { seeded } from '../../test/support/seeded-random.js';
 
 /**
  * The change feed (docs/sync.md): a client that syncs, while other devices write through REST, GraphQL,
@@ -75,16 +76,6 @@ async function createTask(client: HttpClient, body: Record<string, unknown>): Pr
   return res.body.data;
 }
 
-/** A deterministic generator (mulberry32): the property test's sequence is the same every run. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('sync', () => {
   it('a phone that was offline while another device created, updated and deleted (REST, GraphQL, an import, a recurring series) ends with exactly the server state', async () => {

@@ -1,0 +1,13 @@
+/**
+ * A deterministic generator (mulberry32): numbers in [0, 1), the same sequence for the same seed on every
+ * run, so generated data, property sequences and their outcomes never change between runs.
+ */
+export function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
