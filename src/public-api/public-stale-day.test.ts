@@ -41,7 +41,7 @@ async function deleteDaysUnder(userId: string, request: () => Promise<{ status: 
 
 const writes = [
   // One statement writing the intake and its event (the day's ownership not read again): a foreign-key violation
-  // (first, maybe, a deadlock with the deletion's commit over the version row, run again: deadlock-retry.ts).
+  // (the day is locked before the person's version row, so the write waits for the deletion: record-event.ts).
   { route: '/water', body: { volume: 250 }, table: 'water_intakes' },
   // The ownership read passes, the flush of the request's unit of work meets the foreign key.
   { route: '/body-metrics', body: { weight: 80 }, table: 'body_measurements' },

@@ -1,4 +1,4 @@
-import { QueryFlag } from '@mikro-orm/core';
+import { QueryFlag, ReferenceKind } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventName, EventPayloads } from './event-catalog.js';
 import { FactDispatcher, queueFact, type Fact } from './fact-dispatcher.js';
@@ -8,7 +8,6 @@ import { runStatement } from '../database/read-batch.js';
 import { LiveChangeCollector, recordLiveChange } from '../live/change-collector.js';
 import { feedSelect, feedValues, writeFeed } from '../database/change-feed.js';
 import type { LiveChangeKind } from '../live/live-change.js';
-import { retryOnDeadlock } from '../database/deadlock-retry.js';
 
 /**
  * Queues an event for the subject's owner in the caller's unit of work; it is written by the same
@@ -66,7 +65,7 @@ export async function insertWithEvent<E extends EventName>(
   const collector = LiveChangeCollector.of(em);
   const change = created(record);
   const feed = collector?.inFeed(change) ? feedValues(userId, change) : null;
-  const cursor = await retryOnDeadlock(() => insertBoth(em, record, row, feed));
+  const cursor = await insertBoth(em, record, row, feed);
   collector?.committed(userId, [change], cursor);
 }
 
@@ -97,18 +96,58 @@ async function insertBoth(em: EntityManager, record: object, row: OutboxEvent, f
       return writeFeed(trx, trx.getTransactionContext(), owner!, [{ entity: entity!, id: id!, kind: kind as LiveChangeKind }]);
     });
   }
-  const key = `${change.target}\u0000${event.target}\u0000${feed ? 'feed' : ''}`;
+  const parents = feed ? parentLocks(em, record) : { names: [], values: [] };
+  const key = `${change.target}\u0000${event.target}\u0000${feed ? 'feed' : ''}\u0000${parents.names.join(',')}`;
   let text = cteTexts.get(key);
   if (text === undefined) {
     const n = change.values.length + event.values.length;
     text = feed
-      ? `with "change" as (insert into ${change.target} values ${change.placeholders(1)}), "event" as (insert into ${event.target} values ${event.placeholders(change.values.length + 1)}) ${feedSelect(n + 1)}`
+      ? `with "change" as (insert into ${change.target} values ${change.placeholders(1)}), "event" as (insert into ${event.target} values ${event.placeholders(change.values.length + 1)}) ${feedSelect(n + 1)}${parentsFrom(parents.names, n + FEED_VALUES + 1)}`
       : `with "change" as (insert into ${change.target} values ${change.placeholders(1)}) insert into ${event.target} values ${event.placeholders(change.values.length + 1)}`;
     cteTexts.set(key, text);
   }
-  const rows = await runStatement(em.getConnection().getKnex(), text, [...change.values, ...event.values, ...(feed ?? [])]);
-  return feed ? String((rows[0] as { cursor: string }).cursor) : undefined;
+  const rows = await runStatement(em.getConnection().getKnex(), text, [...change.values, ...event.values, ...(feed ?? []), ...parents.values]);
+  // No row: a parent is gone (the statement then fails on its foreign key; nothing was written).
+  return feed ? (rows[0] as { cursor?: string } | undefined)?.cursor : undefined;
 }
+
+/** The change-feed row's values after the record's and the event's (feedValues: owner, entity, id, kind). */
+const FEED_VALUES = 4;
+
+/**
+ * The rows the record's foreign keys name (its day, …; not its owner), to lock before the change-feed row
+ * takes the person's version row. A foreign key's own check comes at the statement's end: a transaction
+ * deleting that parent (a week and its days) takes the version row at its commit, and each would wait on
+ * the other (a deadlock). Locked first (FOR KEY SHARE, what the check takes anyway), the write waits for
+ * such a deletion before it touches the version row, then finds the parent gone and fails whole.
+ */
+function parentLocks(em: EntityManager, record: object): { names: string[]; values: unknown[] } {
+  const meta = em.getMetadata().get(record.constructor.name);
+  const names: string[] = [];
+  const values: unknown[] = [];
+  for (const prop of meta.relations) {
+    if (prop.kind !== ReferenceKind.MANY_TO_ONE || prop.name === 'userId') continue;
+    const value = (record as Record<string, unknown>)[prop.name];
+    const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : value;
+    if (id === null || id === undefined || prop.targetMeta?.primaryKeys.length !== 1) continue;
+    names.push(`${quoteName(prop.targetMeta.tableName)}.${quoteName(prop.targetMeta.properties[prop.targetMeta.primaryKeys[0] as never].fieldNames[0]!)}`);
+    values.push(id);
+  }
+  return { names, values };
+}
+
+/** ` from (select 1 from <table> where <pk> = $k for key share) p0, …` for each parent, numbered from `first`. */
+function parentsFrom(names: readonly string[], first: number): string {
+  if (!names.length) return '';
+  return ` from ${names
+    .map((name, i) => {
+      const [table, column] = name.split('.') as [string, string];
+      return `(select 1 from ${table} where ${column} = $${first + i} for key share) p${i}`;
+    })
+    .join(', ')}`;
+}
+
+const quoteName = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The INSERT `em.insert(entity)` would send, as a knex query to compose (values converted once, by the comparator). */
 function insertQuery(em: EntityManager, entity: object) {
