@@ -8,7 +8,7 @@ import { pageWindow, toPage } from '../core/pagination.js';
 import type { ServiceScope } from '../core/request-services.js';
 import { deleteTrashItems, lockExpired, reinsert } from './trash.queries.js';
 import { TrashItem, type TrashSnapshot } from './trash-item.entity.js';
-import { trashKind } from './trash-kinds.js';
+import { entityOfTable, trashKind } from './trash-kinds.js';
 import { retentionDays } from './trash-retention.js';
 import type { RestoredEntry, TrashEntry, TrashPage } from './trash.types.js';
 
@@ -62,7 +62,7 @@ export class TrashService {
       }
       // The rows came back by raw statements: the live updates (and the change feed) hear them as created.
       for (const { table, row } of snapshot.rows) {
-        recordLiveChange(em, userId, { entity: entityOfTable(em, table), id: String(row.id), kind: 'created' });
+        recordLiveChange(em, userId, { entity: entityOfTable(em, table) ?? table, id: String(row.id), kind: 'created' });
       }
       em.remove(item);
       await em.flush();
@@ -148,9 +148,3 @@ function refusal(error: unknown): unknown {
   return error;
 }
 
-function entityOfTable(em: EntityManager, table: string): string {
-  for (const meta of Object.values(em.getMetadata().getAll())) {
-    if (meta.tableName === table) return meta.className;
-  }
-  return table;
-}
