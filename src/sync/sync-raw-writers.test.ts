@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { makePdf, upload } from '../files/files.test-helpers.js';
+import { generateWeek } from '../../test/support/fixtures.js';
+import { sql } from '../../test/support/db.js';
 
 /**
  * Writers that delete or update by raw statement (docs/sync.md): a syncing client hears their rows and
@@ -60,5 +62,20 @@ describe('sync: raw deletes and updates', () => {
       expect(after.deleted, key).toContain(key);
     }
     expect(after.changed.get(`PerimeterTask:${call.id}`)).toMatchObject({ id: call.id, personId: null });
+  });
+
+  it('XP granted by a reaction and a one-rep max set on a global exercise (raw inserts) are in the feed', async () => {
+    const { client, id } = anna;
+    const since = (await syncFrom(client, '0')).cursor;
+    const monday = new Date(Date.now() - ((new Date().getUTCDay() + 6) % 7) * 86_400_000).toISOString().slice(0, 10);
+    const day = (await generateWeek(client, monday)).days[0];
+    await ok(client.post('/api/v1/cardio/sessions', { dayId: day.id, type: 'run', duration: 30 }));
+    await ok(client.patch('/api/v1/exercises/088920c9-8ef2-5b7e-9f8d-b1ff17f694c6', { oneRepMax: 110 }));
+
+    const after = await syncFrom(client, since);
+    const grants = await sql<{ id: string }>(app.databaseUrl, 'select id::text from gamification_xp_grants where user_id = $1', [id]);
+    expect(grants.length).toBeGreaterThan(0);
+    for (const grant of grants) expect(after.changed.get(`XpGrant:${grant.id}`), `XpGrant:${grant.id}`).toMatchObject({ id: grant.id });
+    expect([...after.changed.values()].find((r) => r.exerciseId === '088920c9-8ef2-5b7e-9f8d-b1ff17f694c6')).toMatchObject({ oneRepMax: 110 });
   });
 });
