@@ -1,4 +1,4 @@
-import { deleteReported } from '../core/live/deletion-changes.js';
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';

@@ -1,4 +1,4 @@
-import { deleteReported } from '../core/live/deletion-changes.js';
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { ServiceScope } from '../core/request-services.js';

@@ -1,4 +1,4 @@
-import { deleteReported } from '../core/live/deletion-changes.js';
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { findPage } from '../core/database/find-page.js';

@@ -1,4 +1,4 @@
-import { recordUpdates } from '../core/live/deletion-changes.js';
+import { recordUpdates } from '../core/live/deletion-changes.queries.js';
 import { withExpectedVersion } from '../core/database/expected-version.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';

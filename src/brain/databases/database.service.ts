@@ -1,4 +1,4 @@
-import { deleteReported } from '../../core/live/deletion-changes.js';
+import { deleteReported } from '../../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unstorableTextErrors } from '../../core/storable-text.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';

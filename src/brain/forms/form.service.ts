@@ -1,4 +1,4 @@
-import { deleteReported } from '../../core/live/deletion-changes.js';
+import { deleteReported } from '../../core/live/deletion-changes.queries.js';
 import { randomBytes } from 'node:crypto';
 import { isUuid } from '../../core/scalars.js';
 import { unstorableTextErrors } from '../../core/storable-text.js';
