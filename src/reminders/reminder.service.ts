@@ -161,10 +161,7 @@ export class ReminderService {
     await this.em.transactional(async (em) => {
       // An occurrence already scheduled at the old time (claimed ahead, or held by quiet hours) and not yet
       // being sent is dropped: the new time decides.
-      if (retimed) {
-        const dropped = { reminderId: reminder.id, userId, status: ReminderDeliveryStatus.pending, attempts: 0 };
-        await deleteReported(em, userId, ReminderDelivery, dropped);
-      }
+      if (retimed) await deleteReported(em, userId, ReminderDelivery, { reminderId: reminder.id, userId, status: ReminderDeliveryStatus.pending, attempts: 0 });
       await em.flush();
     });
     return reminder;
