@@ -1,3 +1,5 @@
+import { recordLiveChange } from '../core/live/change-collector.js';
+import type { LiveChangeKind } from '../core/live/live-change.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows, rowShape } from '../core/database/read-rows.js';
 import { NotFoundError, ValidationError } from '../core/errors.js';
@@ -136,7 +138,7 @@ export interface Booking {
  * Books occurrences of claimed series in one statement: inserts each as a copy of its series row on
  * its date (`on conflict (series_id, occurrence_date) do nothing`: a date already booked stays booked
  * once), moves each account's balance by exactly the sum of the rows inserted (`returning`), and moves
- * each series' `next_date` on. Answers how many rows were inserted. A balance past numeric(15,2)
+ * each series' `next_date` on. Answers how many rows were inserted; tells the live updates and the change feed every row it wrote. A balance past numeric(15,2)
  * fails the statement (PostgreSQL 22003) and so the caller's transaction.
  */
 export async function bookOccurrences(em: EntityManager, booking: Booking): Promise<number> {
@@ -148,17 +150,26 @@ export async function bookOccurrences(em: EntityManager, booking: Booking): Prom
     ` booked as (insert into ${t.table} (id, ${c('createdAt')}, ${c('updatedAt')}, ${c('userId')}, ${c('accountId')}, ${c('amount')}, ${c('description')}, ${c('category')}, ${c('date')}, ${c('recurring')}, ${c('seriesId')}, ${c('occurrenceDate')})` +
     ` select o.id, now(), now(), s.${c('userId')}, s.${c('accountId')}, s.${c('amount')}, s.${c('description')}, s.${c('category')}, o.date, true, s.id, o.date` +
     ` from occurrence o join ${t.table} s on s.id = o.series_id` +
-    ` on conflict (${c('seriesId')}, ${c('occurrenceDate')}) do nothing returning ${c('accountId')} as account_id, ${c('amount')} as amount),` +
+    ` on conflict (${c('seriesId')}, ${c('occurrenceDate')}) do nothing returning id, ${c('userId')} as user_id, ${c('accountId')} as account_id, ${c('amount')} as amount),` +
     ` moved as (update ${a.table} a set ${a.column('balance')} = a.${a.column('balance')} + m.total, ${a.column('updatedAt')} = now()` +
-    ` from (select account_id, sum(amount) as total from booked group by account_id) m where a.id = m.account_id returning a.id),` +
-    ` advanced as (update ${t.table} s set ${c('nextDate')} = n.next_date from unnest($4::uuid[], $5::date[]) as n(id, next_date) where s.id = n.id returning s.id)` +
-    ` select (select count(*) from booked)::int as booked, (select count(*) from moved)::int as moved, (select count(*) from advanced)::int as advanced`;
-  const [row] = await queryRows(em, sql, [
+    ` from (select account_id, sum(amount) as total from booked group by account_id) m where a.id = m.account_id returning a.id, a.${a.column('userId')} as user_id),` +
+    ` advanced as (update ${t.table} s set ${c('nextDate')} = n.next_date from unnest($4::uuid[], $5::date[]) as n(id, next_date) where s.id = n.id returning s.id, s.${c('userId')} as user_id)` +
+    // What changed, row by row, for the live updates and the change feed (the ORM sees none of it).
+    ` select 'FinanceTransaction' as entity, id::text as id, user_id::text as user_id, 'created' as kind from booked` +
+    ` union all select 'FinanceAccount', id::text, user_id::text, 'updated' from moved` +
+    ` union all select 'FinanceTransaction', id::text, user_id::text, 'updated' from advanced`;
+  const changed = await queryRows(em, sql, [
     booking.occurrences.map((o) => o.id),
     booking.occurrences.map((o) => o.seriesId),
     booking.occurrences.map((o) => o.date),
     booking.advances.map((s) => s.seriesId),
     booking.advances.map((s) => s.nextDate),
   ]);
-  return Number(row?.booked ?? 0);
+  let booked = 0;
+  for (const row of changed) {
+    const kind = row.kind as LiveChangeKind;
+    if (kind === 'created') booked++;
+    recordLiveChange(em, String(row.user_id), { entity: String(row.entity), id: String(row.id), kind });
+  }
+  return booked;
 }

@@ -1,3 +1,4 @@
+import { recordLiveChange } from '../core/live/change-collector.js';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEFAULT_TIMEZONE } from '../settings/user-settings.entity.js';
@@ -116,17 +117,20 @@ export async function saveProfile(
 
 /** Adds the ledger entry once (its key: user, action, source); the XP granted, or null when it was there already. */
 export async function grantXp(em: EntityManager, userId: string, action: XpAction, sourceId: string, amount: number, grantedAt: Date, now: Date): Promise<number | null> {
-  const inserted = await em.execute<{ xp: number }[]>(
+  const inserted = await em.execute<{ id: string; xp: number }[]>(
     `insert into gamification_xp_grants (id, created_at, updated_at, user_id, action, source_id, xp, granted_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (user_id, action, source_id) do nothing returning xp`,
+     values (?, ?, ?, ?, ?, ?, ?, ?) on conflict (user_id, action, source_id) do nothing returning id, xp`,
     [randomUUID(), now, now, userId, action, sourceId, amount, grantedAt],
   );
+  // A raw insert: the live updates and the change feed hear it from here.
+  if (inserted[0]) recordLiveChange(em, userId, { entity: 'XpGrant', id: String(inserted[0].id), kind: 'created' });
   return inserted[0]?.xp ?? null;
 }
 
 /** Removes the ledger entry; the XP it had granted, or null when there was none. */
 export async function takeBackXp(em: EntityManager, userId: string, action: XpAction, sourceId: string): Promise<number | null> {
-  const removed = await em.execute<{ xp: number }[]>('delete from gamification_xp_grants where user_id = ? and action = ? and source_id = ? returning xp', [userId, action, sourceId]);
+  const removed = await em.execute<{ id: string; xp: number }[]>('delete from gamification_xp_grants where user_id = ? and action = ? and source_id = ? returning id, xp', [userId, action, sourceId]);
+  if (removed[0]) recordLiveChange(em, userId, { entity: 'XpGrant', id: String(removed[0].id), kind: 'deleted' });
   return removed[0]?.xp ?? null;
 }
 

@@ -1,3 +1,4 @@
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, RuleViolationError, ValidationError } from '../core/errors.js';
@@ -63,7 +64,7 @@ export class PerimeterService {
       }
       const tasks = await em.find(PerimeterTask, { id: { $in: taskIds }, userId });
       if (tasks.length !== taskIds.length) throw new NotFoundError('PerimeterTask', { field: 'taskIds' });
-      await em.nativeDelete(DayPerimeterTask, { dayId });
+      await deleteReported(em, userId, DayPerimeterTask, { dayId });
       taskIds.forEach((perimeterTaskId, position) => em.create(DayPerimeterTask, { dayId, perimeterTaskId, position }));
       const byId = new Map(tasks.map((t) => [t.id, t]));
       return taskIds.map((id) => byId.get(id)!);

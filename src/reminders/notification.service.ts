@@ -1,3 +1,4 @@
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { ServiceScope } from '../core/request-services.js';
@@ -85,7 +86,9 @@ export class NotificationService {
   async unsubscribe(userId: string, subscriptionId: string): Promise<Deleted> {
     const subscription = await this.em.findOne(PushSubscription, { id: subscriptionId, userId });
     if (!subscription) throw new NotFoundError('Push subscription');
-    await this.em.nativeDelete(PushSubscription, { id: subscription.id, userId });
+    await this.em.transactional(async (em) => {
+      await deleteReported(em, userId, PushSubscription, { id: subscription.id, userId });
+    });
     return deleted(subscriptionId, 'Push subscription');
   }
 

@@ -1,3 +1,4 @@
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { findPage } from '../core/database/find-page.js';
@@ -160,7 +161,7 @@ export class ReminderService {
     await this.em.transactional(async (em) => {
       // An occurrence already scheduled at the old time (claimed ahead, or held by quiet hours) and not yet
       // being sent is dropped: the new time decides.
-      if (retimed) await em.nativeDelete(ReminderDelivery, { reminderId: reminder.id, userId, status: ReminderDeliveryStatus.pending, attempts: 0 });
+      if (retimed) await deleteReported(em, userId, ReminderDelivery, { reminderId: reminder.id, userId, status: ReminderDeliveryStatus.pending, attempts: 0 });
       await em.flush();
     });
     return reminder;
@@ -169,7 +170,9 @@ export class ReminderService {
   /** Permanent, with its delivery history (the database cascades); an occurrence being sent is not sent. */
   async delete(userId: string, reminderId: string): Promise<Deleted> {
     const reminder = await this.get(userId, reminderId);
-    await this.em.nativeDelete(Reminder, { id: reminder.id, userId });
+    await this.em.transactional(async (em) => {
+      await deleteReported(em, userId, Reminder, { id: reminder.id, userId });
+    });
     return deleted(reminderId, 'Reminder');
   }
 

@@ -1,3 +1,4 @@
+import { recordUpdates } from '../core/live/deletion-changes.queries.js';
 import { withExpectedVersion } from '../core/database/expected-version.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
@@ -13,6 +14,7 @@ import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { Person } from './person.entity.js';
+import { SocialHappening } from './social-happening.entity.js';
 import type { ServiceScope } from '../core/request-services.js';
 
 export const FRIEND = 'friend';
@@ -124,6 +126,9 @@ export class PersonService {
       await moveToTrash(em, userId, PERSON_TRASH, personId, person.name, extra as unknown as Record<string, unknown>);
       await removeGuestEverywhere(em, userId, personId);
       await em.nativeUpdate(PerimeterTask, { userId, personId }, { personId: null });
+      // Raw updates: the live updates and the change feed hear them from here.
+      recordUpdates(em, userId, SocialHappening, happeningIds);
+      recordUpdates(em, userId, PerimeterTask, extra.perimeterTaskIds);
       em.remove(person);
       await em.flush();
       return deleted(personId, 'Person');

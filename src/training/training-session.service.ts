@@ -1,3 +1,4 @@
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -156,7 +157,7 @@ export class TrainingSessionService {
       if (changes.notes !== undefined) session.notes = changes.notes;
       if (changes.exercises) {
         // Sets go with their exercise (ON DELETE CASCADE).
-        await em.nativeDelete(TrainingExercise, { sessionId: session.id });
+        await deleteReported(em, userId, TrainingExercise, { sessionId: session.id });
         writeExercises(em, userId, session.id, changes.exercises, catalog);
       }
       if (touched) {

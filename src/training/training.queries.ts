@@ -1,25 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { randomUUID } from 'node:crypto';
 import { queryRows } from '../core/database/read-rows.js';
+import { recordLiveChange } from '../core/live/change-collector.js';
 import type { PageWindow } from '../core/pagination.js';
 
 /** The training domain's hand-written SQL; the services call these by name. */
 
-/** Upserts (or, for null, clears) the user's oneRepMax of an exercise: one statement, safe under concurrent calls. */
+/**
+ * Upserts (or, for null, clears) the user's oneRepMax of an exercise: one statement, safe under concurrent
+ * calls. A raw write: the live updates and the change feed hear the row from here.
+ */
 export async function setOneRepMax(em: EntityManager, userId: string, exerciseId: string, value: number | null): Promise<void> {
-  const connection = em.getConnection();
-  const tx = em.getTransactionContext();
-  if (value === null) {
-    await connection.execute('update exercise_settings set one_rep_max = null, updated_at = now() where user_id = ? and exercise_id = ?', [userId, exerciseId], 'run', tx);
-    return;
-  }
-  await connection.execute(
-    `insert into exercise_settings (id, created_at, updated_at, user_id, exercise_id, one_rep_max) values (?, now(), now(), ?, ?, ?)
-     on conflict (user_id, exercise_id) do update set one_rep_max = excluded.one_rep_max, updated_at = now()`,
-    [randomUUID(), userId, exerciseId, value],
-    'run',
-    tx,
-  );
+  const rows =
+    value === null
+      ? await queryRows(em, 'update exercise_settings set one_rep_max = null, updated_at = now() where user_id = $1 and exercise_id = $2 returning id::text as id, false as inserted', [userId, exerciseId])
+      : await queryRows(
+          em,
+          `insert into exercise_settings (id, created_at, updated_at, user_id, exercise_id, one_rep_max) values ($1, now(), now(), $2, $3, $4)
+           on conflict (user_id, exercise_id) do update set one_rep_max = excluded.one_rep_max, updated_at = now() returning id::text as id, (xmax = 0) as inserted`,
+          [randomUUID(), userId, exerciseId, value],
+        );
+  for (const row of rows) recordLiveChange(em, userId, { entity: 'ExerciseSetting', id: String(row.id), kind: row.inserted ? 'created' : 'updated' });
 }
 
 const HISTORY_SQL = `

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../core/context.js';
+import { recordLiveChange } from '../core/live/change-collector.js';
 import { snapshotOf } from './trash.queries.js';
 import { TrashItem, type TrashSnapshot } from './trash-item.entity.js';
 
@@ -45,5 +46,21 @@ export async function moveToTrash(
 ): Promise<void> {
   const snapshot = await snapshotOf(em, kind.table, userId, id);
   if (extra) snapshot.extra = extra;
+  // Callers delete by raw statement (the ORM sees no change set): the live updates and the change feed
+  // hear every row the delete takes (its cascades) as deleted, and every reference it nulls as updated.
+  for (const { table, row } of snapshot.rows) {
+    const entity = entityOfTable(em, table);
+    if (entity) recordLiveChange(em, userId, { entity, id: String(row.id), kind: 'deleted' });
+  }
+  for (const link of snapshot.links) {
+    const entity = entityOfTable(em, link.table);
+    if (entity) for (const linked of link.ids) recordLiveChange(em, userId, { entity, id: linked, kind: 'updated' });
+  }
   em.persist(em.create(TrashItem, { userId, kind: kind.kind, recordId: id, label: label.slice(0, 300), snapshot }));
+}
+
+/** The entity class stored in `table` (the name the live updates and the feed use). */
+export function entityOfTable(em: EntityManager, table: string): string | undefined {
+  for (const meta of Object.values(em.getMetadata().getAll())) if (meta.tableName === table) return meta.className;
+  return undefined;
 }

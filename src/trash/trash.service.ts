@@ -8,7 +8,7 @@ import { pageWindow, toPage } from '../core/pagination.js';
 import type { ServiceScope } from '../core/request-services.js';
 import { deleteTrashItems, lockExpired, reinsert } from './trash.queries.js';
 import { TrashItem, type TrashSnapshot } from './trash-item.entity.js';
-import { trashKind } from './trash-kinds.js';
+import { entityOfTable, trashKind } from './trash-kinds.js';
 import { retentionDays } from './trash-retention.js';
 import type { RestoredEntry, TrashEntry, TrashPage } from './trash.types.js';
 
@@ -19,6 +19,9 @@ export const TRASH_CHUNK = 200;
 const FOREIGN_KEY_VIOLATION = '23503';
 const UNIQUE_VIOLATION = '23505';
 
+/** Throws when the caller may not act on an entry of `kind` (an assistant outside its grant); before anything is written. */
+export type AllowKind = (kind: string) => void;
+
 /** The trash of one person: list, restore, delete forever, empty; and the purge job's chunk. */
 export class TrashService {
   constructor(
@@ -28,12 +31,12 @@ export class TrashService {
 
   static forRequest = (scope: ServiceScope): TrashService => new TrashService(scope.em, scope.deps);
 
-  /** Newest first. */
-  async list(userId: string, args: { page?: number; limit?: number }): Promise<TrashPage> {
+  /** Newest first; only entries of `kinds` when given (an assistant sees the kinds of its grant). */
+  async list(userId: string, args: { page?: number; limit?: number }, kinds?: readonly string[]): Promise<TrashPage> {
     const window = pageWindow(args);
     const [items, total] = await this.em.findAndCount(
       TrashItem,
-      { userId },
+      kinds ? { userId, kind: { $in: [...kinds] } } : { userId },
       { orderBy: { deletedAt: 'desc', id: 'asc' }, limit: window.limit, offset: window.offset, fields: ['kind', 'recordId', 'label', 'deletedAt'] },
     );
     const days = await retentionDays(this.em, userId);
@@ -46,10 +49,11 @@ export class TrashService {
    * project, column, account, folder, database or day was deleted meanwhile), `trash_conflict` (a record
    * now holds its place, such as a series occurrence made again), or the cap of its parent (a full day).
    */
-  async restore(userId: string, trashId: string): Promise<RestoredEntry> {
+  async restore(userId: string, trashId: string, allow?: AllowKind): Promise<RestoredEntry> {
     return this.em.transactional(async (em) => {
       const item = await em.findOne(TrashItem, { id: trashId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!item) throw new NotFoundError('Trash entry');
+      allow?.(item.kind);
       const kind = trashKind(item.kind);
       if (!kind) throw new RuleViolationError('trash_kind_unknown', `This service cannot restore a ${item.kind}`);
       const snapshot = item.snapshot;
@@ -62,7 +66,7 @@ export class TrashService {
       }
       // The rows came back by raw statements: the live updates (and the change feed) hear them as created.
       for (const { table, row } of snapshot.rows) {
-        recordLiveChange(em, userId, { entity: entityOfTable(em, table), id: String(row.id), kind: 'created' });
+        recordLiveChange(em, userId, { entity: entityOfTable(em, table) ?? table, id: String(row.id), kind: 'created' });
       }
       em.remove(item);
       await em.flush();
@@ -71,10 +75,11 @@ export class TrashService {
   }
 
   /** Deletes one entry for good and frees its storage. */
-  async deleteForever(userId: string, trashId: string): Promise<{ id: string; message: string }> {
+  async deleteForever(userId: string, trashId: string, allow?: AllowKind): Promise<{ id: string; message: string }> {
     const item = await this.em.transactional(async (em) => {
       const found = await em.findOne(TrashItem, { id: trashId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!found) throw new NotFoundError('Trash entry');
+      allow?.(found.kind);
       em.remove(found);
       return found;
     });
@@ -148,9 +153,3 @@ function refusal(error: unknown): unknown {
   return error;
 }
 
-function entityOfTable(em: EntityManager, table: string): string {
-  for (const meta of Object.values(em.getMetadata().getAll())) {
-    if (meta.tableName === table) return meta.className;
-  }
-  return table;
-}

@@ -1,3 +1,4 @@
+import { deleteReported } from '../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { User } from '../accounts/user.entity.js';
@@ -115,7 +116,9 @@ export class WebhookService {
   /** Permanent: the webhook and its whole delivery history (the database cascades). */
   async delete(user: User, webhookId: string): Promise<Deleted> {
     const endpoint = await this.get(user, webhookId);
-    await this.em.nativeDelete(WebhookEndpoint, { id: endpoint.id, userId: user.id });
+    await this.em.transactional(async (em) => {
+      await deleteReported(em, user.id, WebhookEndpoint, { id: endpoint.id, userId: user.id });
+    });
     return deleted(webhookId, 'Webhook');
   }
 

@@ -1,3 +1,4 @@
+import { deleteReported } from '../../core/live/deletion-changes.queries.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { unstorableTextErrors } from '../../core/storable-text.js';
 import { NotFoundError, ValidationError, type FieldError } from '../../core/errors.js';
@@ -83,7 +84,9 @@ export async function updateDatabase(em: EntityManager, userId: string, id: stri
 /** Deletes the database with its records and the forms that fill it (foreign keys cascade). */
 export async function deleteDatabase(em: EntityManager, userId: string, id: string): Promise<{ id: string; deleted: true }> {
   const db = await ownDatabase(em, userId, id);
-  await em.nativeDelete(BrainDatabase, { id: db.id, userId });
+  await em.transactional(async (tx) => {
+    await deleteReported(tx, userId, BrainDatabase, { id: db.id, userId });
+  });
   return { id: db.id, deleted: true };
 }
 

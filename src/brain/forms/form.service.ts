@@ -1,3 +1,4 @@
+import { deleteReported } from '../../core/live/deletion-changes.queries.js';
 import { randomBytes } from 'node:crypto';
 import { isUuid } from '../../core/scalars.js';
 import { unstorableTextErrors } from '../../core/storable-text.js';
@@ -178,6 +179,8 @@ export async function publishForm(em: EntityManager, userId: string, formId: str
 /** Deletes the form; its database and the records its answers made stay. */
 export async function deleteForm(em: EntityManager, userId: string, formId: string): Promise<{ id: string; deleted: true }> {
   const form = await ownForm(em, userId, formId);
-  await em.nativeDelete(BrainForm, { id: form.id, userId });
+  await em.transactional(async (tx) => {
+    await deleteReported(tx, userId, BrainForm, { id: form.id, userId });
+  });
   return { id: form.id, deleted: true };
 }

@@ -27,6 +27,21 @@ export const AGENDA_ENTRY_AREAS: Readonly<Record<AgendaEntryType, ScopeArea>> = 
   [AgendaEntryType.transaction]: 'money',
 };
 
+/**
+ * The area each kind of trash entry belongs to (the domains' `.trash.ts` files; docs/trash.md): the trash tools list
+ * the kinds the grant reads and act on those it writes. A kind missing here is not the assistant's.
+ */
+export const TRASH_KIND_AREAS: Readonly<Record<string, ScopeArea>> = {
+  task: 'planning',
+  habit: 'planning',
+  projectTask: 'projects',
+  note: 'journal',
+  record: 'journal',
+  file: 'journal',
+  person: 'people',
+  transaction: 'money',
+};
+
 const AREAS: ReadonlySet<string> = new Set(SCOPE_AREAS);
 
 /** The answer-schema fields that are another area's data (kept beside the schemas, not in their JSON). */

@@ -1,3 +1,5 @@
+import { recordLiveChange } from '../../core/live/change-collector.js';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError, ValidationError } from '../../core/errors.js';
 import type { Logger } from '../../core/logger.js';
@@ -183,11 +185,11 @@ export class ImportService {
         // Pace: as long again with nothing to do, so the service's own requests get the CPU and the database between chunks.
         await new Promise((resolve) => setTimeout(resolve, performance.now() - started));
       }
-      await this.em.fork().nativeUpdate(ImportRun, { id: run.id }, { status: 'done', content: null, heartbeatAt: null, finishedAt: new Date() });
+      await this.setRun(run, { id: run.id }, { status: 'done', content: null, heartbeatAt: null, finishedAt: new Date() });
       return 'finished';
     } catch (error) {
       if (error instanceof RunStopped) {
-        await this.em.fork().nativeUpdate(ImportRun, { id: run.id, rowsDone: run.rowsDone }, { status: 'pending', heartbeatAt: null });
+        await this.setRun(run, { id: run.id, rowsDone: run.rowsDone }, { status: 'pending', heartbeatAt: null });
         return 'stopped';
       }
       if (error instanceof ChunkOvertaken) {
@@ -195,7 +197,7 @@ export class ImportService {
         return 'taken';
       }
       log.error({ err: error, importId }, 'import failed; the chunks committed before the failure are kept');
-      await this.em.fork().nativeUpdate(ImportRun, { id: run.id }, { status: 'failed', content: null, heartbeatAt: null, finishedAt: new Date() });
+      await this.setRun(run, { id: run.id }, { status: 'failed', content: null, heartbeatAt: null, finishedAt: new Date() });
       return 'finished';
     } finally {
       await source?.close();
@@ -248,6 +250,16 @@ export class ImportService {
     if (outcome.names) run.exerciseNames = withNames(run.exerciseNames, outcome.names);
     const moved = await addChunkCounts(tx, run.id, cursor, { rows, created: outcome.created, skipped: outcome.skipped, refusedTotal: more.length, refused, exerciseNames: run.exerciseNames ?? null });
     if (!moved) throw new ChunkOvertaken();
+    // Raw updates of the run: the live updates and the change feed hear its progress with the chunk's rows.
+    recordLiveChange(tx, run.userId, { entity: 'ImportRun', id: run.id, kind: 'updated' });
+  }
+
+  /** Ends (or hands back) the run by one raw update, in a transaction of its own that tells the feed. */
+  private async setRun(run: ImportRun, where: FilterQuery<ImportRun>, changes: Partial<ImportRun>): Promise<void> {
+    await this.em.fork().transactional(async (tx) => {
+      await tx.nativeUpdate(ImportRun, where, changes);
+      recordLiveChange(tx, run.userId, { entity: 'ImportRun', id: run.id, kind: 'updated' });
+    });
   }
 }
 

@@ -21,6 +21,7 @@ import type { ConnectorTool } from './tool.js';
 import { withClientRequestId } from './client-request-id.js';
 import { wellnessTools } from './wellness.tools.js';
 import { quickAddTools } from './quick-add.tools.js';
+import { trashTools } from './trash.tools.js';
 
 /**
  * Every tool the connector offers, one list per domain file (`<domain>.tools.ts`). A new domain adds
@@ -48,6 +49,7 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   remindersTools,
   quickAddTools,
   insightsTools,
+  trashTools,
 ];
 
 let tools: ConnectorTool[] | undefined;
