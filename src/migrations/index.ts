@@ -44,6 +44,7 @@ export const migrationNames = [
   'Migration20261128200200RecordVersions',
   'Migration20261128200300Trash',
   'Migration20261128200400HabitStreakComputedOn',
+  'Migration20261128210000UndoTokens',
 ];
 
 /**

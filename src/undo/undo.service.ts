@@ -5,6 +5,7 @@ import { NotFoundError } from '../core/errors.js';
 import { recordEvent } from '../core/events/record-event.js';
 import type { ServiceScope } from '../core/request-services.js';
 import { UndoExpiredError } from './undo-errors.js';
+import { deleteExpiredUndoTokens } from './undo.queries.js';
 import { undoKind, type UndoOffer } from './undo-kinds.js';
 import { UndoToken } from './undo-token.entity.js';
 
@@ -55,10 +56,6 @@ export class UndoService {
 
   /** Deletes expired tokens (a bounded chunk), for the hourly sweep. */
   async sweep(now = new Date(), limit = 1000): Promise<number> {
-    const rows = await this.em.getConnection().execute<{ id: string }[]>(
-      'delete from undo_tokens where id in (select id from undo_tokens where expires_at <= ? limit ?) returning id',
-      [now, limit],
-    );
-    return rows.length;
+    return deleteExpiredUndoTokens(this.em, now, limit);
   }
 }

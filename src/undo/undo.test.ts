@@ -92,6 +92,11 @@ describe('undo', () => {
     const viaGraphQL = await alice.post('/graphql', { query: `mutation { undo(token: "${token}") { kind recordId } }` });
     expect(viaGraphQL.body.data?.undo, viaGraphQL.text).toEqual({ kind: 'task_update', recordId: task.id });
     expect((await ok(alice.get(`/api/v1/tasks/${task.id}`))).data.status).toBe('done');
+
+    // The hourly sweep frees the rows expired at its clock.
+    const fresh = await ok(alice.patch(`/api/v1/tasks/${task.id}`, { status: 'todo' }));
+    expect(await service.sweep(new Date(Date.now() + UNDO_TTL_MS + 1000))).toBeGreaterThanOrEqual(1);
+    expectNotFound(await undo(alice, fresh.token)); // swept by the later clock
   });
 
   it("another person's token answers 404 like a missing one, and undoes nothing", async () => {
