@@ -28,8 +28,9 @@ export class UndoService {
 
   /** Keeps the offer of a write that just committed; answers its token. */
   async offer(userId: string, kind: string, offer: UndoOffer, now = new Date()): Promise<string> {
-    const token = this.em.create(UndoToken, { userId, kind, recordId: offer.recordId, data: offer.data, expiresAt: new Date(now.getTime() + UNDO_TTL_MS) });
-    await this.em.persist(token).flush();
+    const token = this.em.create(UndoToken, { userId, kind, recordId: offer.recordId, data: offer.data, expiresAt: new Date(now.getTime() + UNDO_TTL_MS) }, { persist: false });
+    // One INSERT, not a flush: no transaction brackets around a single row.
+    await this.em.insert(token);
     return token.id;
   }
 
