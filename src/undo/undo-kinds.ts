@@ -119,6 +119,13 @@ export const UNDO_KINDS: readonly UndoKind[] = [
   taskUpdate,
   checklistToggle,
   trashedDelete('task_delete', 'deleteTask', 'taskId', 'task'),
+  trashedDelete('project_task_delete', 'deleteProjectTask', 'taskId', 'projectTask'),
+  trashedDelete('note_delete', 'deleteBrainNote', 'noteId', 'note'),
+  trashedDelete('record_delete', 'deleteBrainRecord', 'recordId', 'record'),
+  trashedDelete('person_delete', 'deletePerson', 'personId', 'person'),
+  trashedDelete('transaction_delete', 'deleteTransaction', 'transactionId', 'transaction'),
+  trashedDelete('habit_delete', 'deleteHabit', 'habitId', 'habit'),
+  trashedDelete('file_delete', 'deleteFile', 'fileId', 'file'),
 ];
 
 const byKind = new Map(UNDO_KINDS.map((kind) => [kind.kind, kind]));

@@ -12,7 +12,7 @@ export class UndoArgs {
 
 @ObjectType({ simpleResolvers: true })
 export class UndoneWrite {
-  @Field(() => String, { description: 'The write undone: `task_update`, `checklist_toggle`, `task_delete` (docs/undo.md).' })
+  @Field(() => String, { description: 'The write undone: `task_update`, `checklist_toggle` or `<kind>_delete` (docs/undo.md).' })
   kind!: string;
 
   @Field(() => UUID)

@@ -3,7 +3,7 @@ import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { expectNotFound, outboxEvents } from '../../test/support/expectations.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
-import { xpOf } from '../habits/habits.test-helpers.js';
+import { createHabit, xpOf } from '../habits/habits.test-helpers.js';
 import { UndoService, UNDO_TTL_MS } from './undo.service.js';
 
 /** Undo (docs/undo.md): each registered write kind round-trips with its side effects; single use, expiry, conflicts, isolation. */
@@ -97,6 +97,15 @@ describe('undo', () => {
     const fresh = await ok(alice.patch(`/api/v1/tasks/${task.id}`, { status: 'todo' }));
     expect(await service.sweep(new Date(Date.now() + UNDO_TTL_MS + 1000))).toBeGreaterThanOrEqual(1);
     expectNotFound(await undo(alice, fresh.token)); // swept by the later clock
+  });
+
+  it('undoes the delete of each trash kind registered (a habit here) by its restore', async () => {
+    const habit = await createHabit(alice, { name: 'Stretch' });
+    const removed = await ok(alice.delete(`/api/v1/habits/${habit.id}`));
+    expectNotFound(await alice.get(`/api/v1/habits/${habit.id}`));
+    const undone = await undo(alice, removed.token);
+    expect(undone.body.data, undone.text).toEqual({ kind: 'habit_delete', recordId: habit.id });
+    expect((await ok(alice.get(`/api/v1/habits/${habit.id}`))).data).toMatchObject({ id: habit.id, name: 'Stretch' });
   });
 
   it("another person's token answers 404 like a missing one, and undoes nothing", async () => {

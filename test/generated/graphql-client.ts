@@ -4323,7 +4323,7 @@ export type TrashEmptied = {
 };
 
 export type UndoneWrite = {
-  /** The write undone: `task_update`, `checklist_toggle`, `task_delete` (docs/undo.md). */
+  /** The write undone: `task_update`, `checklist_toggle` or `<kind>_delete` (docs/undo.md). */
   kind: Scalars['String']['output'];
   recordId: Scalars['UUID']['output'];
 };
