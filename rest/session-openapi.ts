@@ -7,6 +7,11 @@ import { errorEnvelope } from '../src/http/envelope.js';
 import { NoRouteError } from '../src/core/errors.js';
 import { operationNeedsSession, operationPlanFeatures } from '../src/core/authorization.js';
 import type { RouteTable } from './route-table.js';
+import { UNDO_KINDS } from '../src/undo/undo-kinds.js';
+import { UNDO_TOKEN_HEADER } from '../src/graphql/undo-token-holder.js';
+
+/** The writes that answer an undo token (docs/undo.md): their success documents the header. */
+const UNDOABLE = new Set(UNDO_KINDS.map((kind) => kind.mutation));
 
 /** The routes that answer a sign-in's second step: refused per account too (src/accounts/sign-in/second-factor-lockout.ts). */
 const SECOND_FACTOR_ANSWERS = ['completeSignIn', 'completeSignInWithPasskey', 'startSecondFactorPasskey'];
@@ -57,6 +62,10 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     extraPaths: handWritten,
     documents,
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
+    routeSuccessHeaders: (field) =>
+      UNDOABLE.has(field)
+        ? { [UNDO_TOKEN_HEADER]: { description: 'A token to revert this write with `POST /undo` within 10 minutes (docs/undo.md). Absent when this call offers no undo (e.g. an update of other fields).', schema: { type: 'string', format: 'uuid' } } }
+        : undefined,
     errors: (route) => ({
       // (starting a TOTP enrolment takes no input but is refused while two-factor is on: rule totp_enabled;
       // starting a passkey registration, past the passkey cap: rule passkey_limit)
@@ -75,6 +84,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       ...(route.method !== 'GET' ? { '415': ref('NotJson') } : {}),
       ...(route.field === 'submitBrainForm' ? FORM_SUBMIT_ERRORS : {}),
       ...(route.field === 'sync' ? { '410': ref('SyncCursorExpired') } : {}),
+      ...(route.field === 'undo' ? { '404': ref('NotFound'), '409': ref('UndoConflict'), '410': ref('UndoExpired') } : {}),
       ...(route.field === 'quickAdd' ? { '422': ref('NotUnderstood') } : {}),
       '429': ref(SECOND_FACTOR_ANSWERS.includes(route.field) ? 'RateLimitedOrSecondFactorLocked' : 'RateLimited'),
       '500': ref('InternalError'),
@@ -97,6 +107,8 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       ForeignOriginOrSubscription: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`); FORBIDDEN: the request came from a page of another origin.'),
       NotJson: errorResponse('UNSUPPORTED_MEDIA_TYPE: a body was sent that is not `application/json` (form posts from other sites cannot reach the API).'),
       NotFound: errorResponse('NOT_FOUND: no such record, or it belongs to another user.'),
+      UndoConflict: errorResponse('UNDO_CONFLICT: the record changed since the write (its version moved on, or its trash entry was deleted for good); nothing was undone. `details.version` is its current version when it has one.'),
+      UndoExpired: errorResponse('UNDO_EXPIRED: the token is older than 10 minutes; nothing was undone.'),
       NotUnderstood: errorResponse('NOT_UNDERSTOOD: quick add did not understand the line, or a name in it matches none or several of your own records; nothing was written. `details` holds `text`, `tokens` (each span: `start`, `end`, `text`, `meaning`, `field`, `value`), `unknown` (the spans not understood), and where a name was the trouble `kind`, `candidates` (`{ id, name }`) and `alternatives`.'),
       SyncCursorExpired: errorResponse(
         'SYNC_CURSOR_EXPIRED: the change feed cannot answer what changed since this cursor (older than SYNC_RETENTION_DAYS, from before your feed began, newer than any change of yours, or a change that named no rows). `details.cursor` is your newest cursor: read everything again (your lists), then sync from it. docs/sync.md.',

@@ -288,6 +288,9 @@ export const sessionRoutes: RouteTable = answeringFields(SPEC_FIELDS, {
   'Mutation.restoreFromTrash': { method: 'POST', path: '/trash/:trashId/restore' },
   'Mutation.deleteFromTrash': { method: 'DELETE', path: '/trash/:trashId' },
 
+  // Undo (docs/undo.md): the token a write answered in its Undo-Token header, as the JSON body { token }.
+  'Mutation.undo': { method: 'POST', path: '/undo' },
+
   // Habits (issue 37; docs/habits.md). Literal paths (/habits/streaks, /habits/day/…) win over /habits/:habitId.
   'Query.habits': { method: 'GET', path: '/habits' },
   'Mutation.createHabit': { method: 'POST', path: '/habits', responseStatus: 201 },

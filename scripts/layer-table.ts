@@ -70,6 +70,7 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
   'src/wellness/': { layer: 'domains', what: 'sleep, mood, water, steps, meditation' },
   'src/agenda/': { layer: 'cross-cutting features', what: 'the agenda across domains and its calendar feed' },
   'src/gamification/': { layer: 'cross-cutting features', what: 'XP, levels, achievements and the shop, from facts' },
+  'src/undo/': { layer: 'cross-cutting features', what: 'undo: a write answers a short-lived token; its inverse calls the domain services (docs/undo.md)' },
   'src/live/': {
     layer: 'cross-cutting features',
     what: 'live updates: GraphQL subscriptions over WebSocket (graphql-ws), the event stream, their limits',

@@ -80,6 +80,7 @@ import { BrainForm } from '../brain/forms/brain-form.entity.js';
 import { Reminder } from '../reminders/reminder.entity.js';
 import { ReminderDelivery } from '../reminders/reminder-delivery.entity.js';
 import { TrashItem } from '../trash/trash-item.entity.js';
+import { UndoToken } from '../undo/undo-token.entity.js';
 import { PushSubscription } from '../reminders/push-subscription.entity.js';
 import { NotificationSettings } from '../reminders/notification-settings.entity.js';
 import { Insight } from '../insights/insight.entity.js';
@@ -196,4 +197,6 @@ export const entities = [
   StoragePurge,
   // Trash: deleted records, restorable until purged
   TrashItem,
+  // Undo: short-lived offers to revert a write
+  UndoToken,
 ];

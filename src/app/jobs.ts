@@ -8,6 +8,7 @@ import { registerInsightsJobs } from '../insights/insights.jobs.js';
 import { registerHabitJobs } from '../habits/habits.jobs.js';
 import { registerIdempotencyJobs } from '../idempotency/idempotency.jobs.js';
 import { registerTrashJobs } from '../trash/trash.jobs.js';
+import { registerUndoJobs } from '../undo/undo.jobs.js';
 import { registerSyncJobs } from '../sync/sync.jobs.js';
 
 /**
@@ -26,5 +27,6 @@ export function registerJobs(deps: AppDeps): void {
   registerHabitJobs(deps);
   registerIdempotencyJobs(deps);
   registerTrashJobs(deps);
+  registerUndoJobs(deps);
   registerSyncJobs(deps);
 }

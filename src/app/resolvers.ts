@@ -32,6 +32,7 @@ import { DayJournalResolver, JournalEntryResolver, JournalQuestionResolver } fro
 import { BoardColumnResolver, BoardResolver, DeadlineResolver, ProjectResolver, ProjectTaskResolver, TagResolver } from '../projects/projects.resolver.js';
 import { BookResolver, ChecklistBookResolver, DayReadingResolver, ReadingSessionResolver } from '../reading/reading.resolver.js';
 import { TrashResolver } from '../trash/trash.resolver.js';
+import { UndoResolver } from '../undo/undo.resolver.js';
 import { DayHabitsResolver, HabitEntryResolver, HabitResolver, WeekHabitsResolver } from '../habits/habit.resolver.js';
 import { DaySocialResolver, PersonResolver, SocialHappeningResolver } from '../social/social.resolver.js';
 import { FinanceAccountResolver, FinanceTransactionResolver } from '../finance/finance.resolver.js';
@@ -104,6 +105,8 @@ export const resolvers: NonEmptyArray<Function> = [
   ChecklistBookResolver,
   // Trash
   TrashResolver,
+  // Undo
+  UndoResolver,
   // Habits
   HabitResolver,
   HabitEntryResolver,

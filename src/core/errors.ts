@@ -47,7 +47,10 @@ export type ErrorCode =
   | 'IDEMPOTENCY_KEY_IN_PROGRESS'
   | 'IDEMPOTENCY_ANSWER_NOT_STORED'
   // A write with `expectedVersion` (REST: If-Match) whose record changed since (412, with the current record).
-  | 'VERSION_CONFLICT';
+  | 'VERSION_CONFLICT'
+  // An undo token (src/undo, docs/undo.md) past its time (410), or its record changed since the write (409).
+  | 'UNDO_EXPIRED'
+  | 'UNDO_CONFLICT';
 
 export interface FieldError {
   path: (string | number)[];

@@ -78,6 +78,8 @@ export interface RestOpenApiOptions {
   errors(route: RouteTraits): Json;
   /** Headers on every success answer. */
   successHeaders?: Json;
+  /** Further headers on one route's success answer (by GraphQL field name). */
+  routeSuccessHeaders?(field: string): Json | undefined;
   /** Shared responses (`components.responses`). */
   responses: Json;
   /** Further schemas the responses refer to. */
@@ -652,7 +654,7 @@ export function buildRestOpenApi(options: RestOpenApiOptions): { document: Json;
     const answered = getNamedType(gqlField.type);
     const answersVersion = !isListType(isNonNullType(gqlField.type) ? gqlField.type.ofType : gqlField.type) && isObjectType(answered) && Boolean(answered.getFields().version);
     if (versionedWrite) parameters.push(IF_MATCH_PARAMETER);
-    const headers = { ...options.successHeaders, ...(answersVersion ? { ETag: ETAG_HEADER } : {}) };
+    const headers = { ...options.successHeaders, ...options.routeSuccessHeaders?.(field), ...(answersVersion ? { ETag: ETAG_HEADER } : {}) };
     const success: Json = {
       description: 'Success: `{ ok: true, data }`.',
       ...(Object.keys(headers).length ? { headers } : {}),

@@ -2770,6 +2770,8 @@ export type Mutation = {
   deleteFromTrash: Deleted;
   /** Deletes every trash entry for good. */
   emptyTrash: TrashEmptied;
+  /** Reverts the write the token was answered for, with its side effects (XP, events: a `write_undone` webhook event). Single use, valid 10 minutes: 410 UNDO_EXPIRED after, 409 UNDO_CONFLICT when the record changed since, 404 for a used, missing or another person's token. */
+  undo: UndoneWrite;
   /** At most 100 habits (archived ones count). */
   createHabit: Habit;
   /** The kind stays as made; a new schedule drops the old one's fields. */
@@ -3641,6 +3643,11 @@ export type MutationDeleteFromTrashArgs = {
 };
 
 
+export type MutationUndoArgs = {
+  token: Scalars['UUID']['input'];
+};
+
+
 export type MutationCreateHabitArgs = {
   name: Scalars['String']['input'];
   icon?: InputMaybe<Scalars['String']['input']>;
@@ -4313,6 +4320,12 @@ export type RestoredEntry = {
 export type TrashEmptied = {
   /** How many entries were deleted for good. */
   deleted: Scalars['Int']['output'];
+};
+
+export type UndoneWrite = {
+  /** The write undone: `task_update`, `checklist_toggle` or `<kind>_delete` (docs/undo.md). */
+  kind: Scalars['String']['output'];
+  recordId: Scalars['UUID']['output'];
 };
 
 export type AgendaFeedUrl = {

@@ -30,9 +30,10 @@ const STATEMENTS: Record<string, number> = {
   // which also reads the time zone streaks count in (issue 36: the toggle sent 12, the session 18). The
   // toggle's answer (`required`) reads the day row the toggle locked, not the day again. Each write ends
   // with the change-feed rows of the transaction's changes, one statement per person (docs/sync.md:
-  // `lp_record_changes`).
-  'checklist toggle': 11,
-  'task status': 5,
+  // `lp_record_changes`). The toggle and the task status offer an undo (docs/undo.md): the read of the
+  // previous state before the write and the token's insert after it (issue 38: 11 and 5 before).
+  'checklist toggle': 13,
+  'task status': 7,
   // The day's owner, then the intake, its event and its change-feed row in one statement (insertWithEvent).
   water: 2,
   mood: 6,

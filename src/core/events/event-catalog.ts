@@ -23,6 +23,8 @@ export interface EventPayloads {
   habit_logged: { habitId: string; entryId: string; dayId: string; date: string; value: number; loggedAt: string };
   /** Issue 37: a habit's current streak changed (days, or weeks and months for quotas): at a write, or a passing day (the streak sweep). */
   habit_streak_updated: { habitId: string; currentStreak: number; longestStreak: number; updatedAt: string };
+  /** Issue 38 (an addition to the spec's catalog): a write was undone (docs/undo.md); `kind` names the write undone. */
+  write_undone: { kind: string; recordId: string; undoneAt: string };
   brain_form_submitted: {
     formId: string;
     formName: string;
@@ -58,6 +60,7 @@ export const EVENT_NAMES = [
   'brain_form_submitted',
   'habit_logged',
   'habit_streak_updated',
+  'write_undone',
 ] as const satisfies readonly EventName[];
 
 export function isEventName(name: string): name is EventName {

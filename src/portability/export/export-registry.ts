@@ -211,6 +211,7 @@ export const EXPORT_REGISTRY: Record<string, RegistryEntry> = {
   InsightRun: { excluded: 'the nightly insights job\'s bookkeeping (when it last ran), not the user\'s data' },
   WebauthnChallenge: { excluded: 'WebAuthn challenges live five minutes, for one ceremony' },
   IdempotencyKey: { excluded: 'the kept answers of retried writes live 24 h; the records those writes made are exported' },
+  UndoToken: { excluded: 'undo offers live 10 minutes, for the app that made the write (docs/undo.md)' },
 };
 
 /** Property names that look like a secret: an exported one must be in `omit` or `keep`. */
