@@ -1,22 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows } from '../core/database/read-rows.js';
+import { quoteIdentifier as quote, referencesTo as references } from '../core/database/foreign-keys.queries.js';
 import type { TrashSnapshot } from './trash-item.entity.js';
-
-/** A single-column foreign key pointing at a table's `id`, and what a delete of its target does to it. */
-interface Reference {
-  table: string;
-  column: string;
-  /** `c`: the row is deleted with its target; `n`: its column is set to null. */
-  action: 'c' | 'n';
-}
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /*
  * The foreign keys and columns come from the catalog, read once per process: a table added later with a
  * cascading key to a trashable one is snapshotted and restored without a change here.
  */
-const referencesOf = new Map<string, Promise<Reference[]>>();
 const nullableTargetsOf = new Map<string, Promise<{ column: string; target: string }[]>>();
 
 /** A table's own foreign keys whose target's delete sets them to null (a task's category, day). */
@@ -38,25 +28,6 @@ function nullableTargets(em: EntityManager, table: string): Promise<{ column: st
   return found;
 }
 const columnsOf = new Map<string, Promise<string[]>>();
-
-function references(em: EntityManager, table: string): Promise<Reference[]> {
-  let found = referencesOf.get(table);
-  if (!found) {
-    found = queryRows(
-      em,
-      `select c.relname as "table", a.attname as "column", k.confdeltype as action
-         from pg_constraint k
-         join pg_class c on c.oid = k.conrelid
-         join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
-        where k.contype = 'f' and k.confrelid = $1::regclass and cardinality(k.conkey) = 1 and k.confdeltype in ('c', 'n')
-        order by 1, 2`,
-      [table],
-    ).then((rows) => rows as unknown as Reference[]);
-    found.catch(() => referencesOf.delete(table));
-    referencesOf.set(table, found);
-  }
-  return found;
-}
 
 /** The columns an insert may name (generated ones, such as a note's search vector, are made again). */
 function insertableColumns(em: EntityManager, table: string): Promise<string[]> {

@@ -1,37 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows } from '../database/read-rows.js';
 import { recordLiveChange } from './change-collector.js';
-
-/** A single-column foreign key pointing at a table's `id` that a delete of its target cascades to (`c`) or nulls (`n`). */
-interface Reference {
-  table: string;
-  column: string;
-  action: 'c' | 'n';
-}
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-// From the catalog, once per process: a table added later with a cascading key is reported without a change here.
-const referencesOf = new Map<string, Promise<Reference[]>>();
-
-function references(em: EntityManager, table: string): Promise<Reference[]> {
-  let found = referencesOf.get(table);
-  if (!found) {
-    found = queryRows(
-      em,
-      `select c.relname as "table", a.attname as "column", k.confdeltype as action
-         from pg_constraint k
-         join pg_class c on c.oid = k.conrelid
-         join pg_attribute a on a.attrelid = k.conrelid and a.attnum = k.conkey[1]
-        where k.contype = 'f' and k.confrelid = $1::regclass and cardinality(k.conkey) = 1 and k.confdeltype in ('c', 'n')
-        order by 1, 2`,
-      [table],
-    ).then((rows) => rows as unknown as Reference[]);
-    found.catch(() => referencesOf.delete(table));
-    referencesOf.set(table, found);
-  }
-  return found;
-}
+import { quoteIdentifier as quote, referencesTo as references } from '../database/foreign-keys.queries.js';
 
 function entityOfTable(em: EntityManager, table: string): string | undefined {
   for (const meta of Object.values(em.getMetadata().getAll())) if (meta.tableName === table) return meta.className;
