@@ -14,8 +14,12 @@ export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 export const IDEMPOTENT_REPLAYED_HEADER = 'idempotent-replayed';
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-/** The headers an operation may set on `res` that belong to its answer (the limiter's are the repeat's own). */
-const KEPT_RESPONSE_HEADERS = ['location', 'retry-after'];
+/**
+ * The headers an operation may set on `res` that belong to its answer (the limiter's are the repeat's own):
+ * a retry after a lost answer gets the record's ETag (docs/concurrency.md) and the write's undo token
+ * (docs/undo.md) as the first request would have.
+ */
+const KEPT_RESPONSE_HEADERS = ['location', 'retry-after', 'etag', 'undo-token'];
 
 /** The request's key when it is a write that sent one (undefined otherwise). */
 export function idempotencyKeyOf(req: ExpressRequest): string | string[] | undefined {

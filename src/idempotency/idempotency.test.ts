@@ -112,7 +112,7 @@ describe('the kept answer and the lease', () => {
 });
 
 describe('Idempotency-Key on the Session API', () => {
-  it("keys are per person: another person's identical key writes; a kept 201 answers 201", async () => {
+  it("keys are per person: another person's identical key writes; a kept 201 answers 201, a kept update its ETag and undo token", async () => {
     const [a, b] = await Promise.all([signUp(app.url), signUp(app.url)]);
     const task = { title: 'Pay rent', timebox: 30 };
     const first = await a.client.post('/api/v1/tasks', task, keyed('same-key'));
@@ -123,6 +123,18 @@ describe('Idempotency-Key on the Session API', () => {
     expect(other.status).toBe(201);
     expect(other.body.data.id).not.toBe(first.body.data.id);
     expect([await taskRows(a.id), await taskRows(b.id)]).toEqual([1, 1]);
+
+    // A retried update answers the first answer's ETag and undo token too (the same write, not a new one).
+    const done = await a.client.patch(`/api/v1/tasks/${first.body.data.id}`, { status: 'done' }, keyed('done-1'));
+    expect(done.status, done.text).toBe(200);
+    expect(done.headers.get('etag')).toBeTruthy();
+    expect(done.headers.get('undo-token')).toBeTruthy();
+    const retried = await a.client.patch(`/api/v1/tasks/${first.body.data.id}`, { status: 'done' }, keyed('done-1'));
+    expect([retried.headers.get('idempotent-replayed'), retried.headers.get('etag'), retried.headers.get('undo-token')]).toEqual([
+      'true',
+      done.headers.get('etag'),
+      done.headers.get('undo-token'),
+    ]);
   });
 
   it('a refusal by the rules (404 for a missing record) is kept; a GET ignores the header', async () => {
