@@ -50,7 +50,9 @@ export type ErrorCode =
   | 'VERSION_CONFLICT'
   // An undo token (src/undo, docs/undo.md) past its time (410), or its record changed since the write (409).
   | 'UNDO_EXPIRED'
-  | 'UNDO_CONFLICT';
+  | 'UNDO_CONFLICT'
+  // The file store (S3) did not answer: 503, nothing written (src/files/storage/storage-errors.ts).
+  | 'STORAGE_UNAVAILABLE';
 
 export interface FieldError {
   path: (string | number)[];

@@ -1,6 +1,9 @@
 import { dataEnvelope, errorResponse, type Json } from '../openapi/rest-openapi.js';
 import { BYTES, multipart, ref, schemaRef } from '../openapi/hand-route-docs.js';
 
+/** The S3 bucket did not answer (docs/operations.md, dependencies): nothing was written; try again. */
+const STORE_DOWN: Json = errorResponse('STORAGE_UNAVAILABLE: the file store (S3) did not answer; nothing was written, try again in a moment.');
+
 const FILE_ID: Json = { name: 'fileId', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 
 /** The OpenAPI path items of file.routes.ts (merged into the Session API document by src/app/hand-written-routes.ts). */
@@ -18,6 +21,7 @@ export const FILE_PATHS: Json = {
         '413': ref('PayloadTooLarge'),
         '429': ref('RateLimited'),
         '500': ref('InternalError'),
+        '503': STORE_DOWN,
       },
     },
   },
@@ -28,7 +32,7 @@ export const FILE_PATHS: Json = {
       summary: 'Download a file\'s bytes',
       security: [{ session: [] }],
       parameters: [FILE_ID],
-      responses: { '200': BYTES, '400': ref('ValidationError'), '401': ref('Unauthorized'), '404': ref('NotFound'), '429': ref('RateLimited'), '500': ref('InternalError') },
+      responses: { '200': BYTES, '400': ref('ValidationError'), '401': ref('Unauthorized'), '404': ref('NotFound'), '429': ref('RateLimited'), '500': ref('InternalError'), '503': STORE_DOWN },
     },
   },
 

@@ -38,8 +38,8 @@ describe('the S3 server goes away and comes back', () => {
     const during = await eventually(readyz, s3State('down'));
     expect(during).toMatchObject({ ok: true, data: { status: 'ready', dependencies: { database: { state: 'up' }, s3: { state: 'down', required: false } } } });
     const refused = await upload(anna.client, makePdf('during'), 'document', 'during.pdf', 'application/pdf');
-    expect(refused.status).toBe(500);
-    expect(refused.body).toMatchObject({ ok: false, error: { code: 'INTERNAL_ERROR' } });
+    expect(refused.status, refused.text).toBe(503);
+    expect(refused.body).toMatchObject({ ok: false, error: { code: 'STORAGE_UNAVAILABLE' } });
     // Nothing half-written: no row, nothing left in staging.
     expect(await sql(app.databaseUrl, 'select file_name from files where user_id = $1', [anna.id])).toEqual([{ file_name: 'before.pdf' }]);
     expect(await blobsOnDisk(app)).toEqual([]);

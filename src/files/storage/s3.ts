@@ -13,6 +13,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Settings } from '../../core/config.js';
 import { assertKey, type BlobStorage, type SignedUrlOptions } from './storage.js';
+import { isStoreUnavailable, StorageUnavailableError } from './storage-errors.js';
 
 /**
  * Blobs in an S3 bucket (AWS or an S3-compatible server; `S3_FORCE_PATH_STYLE` for the latter). A
@@ -41,7 +42,7 @@ export class S3Storage implements BlobStorage {
 
   async putFile(key: string, localPath: string, size: number, contentType: string): Promise<void> {
     assertKey(key);
-    await this.client.send(
+    await this.send(
       new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: createReadStream(localPath), ContentLength: size, ContentType: contentType }),
     );
     await unlink(localPath).catch(() => undefined);
@@ -49,25 +50,25 @@ export class S3Storage implements BlobStorage {
 
   async putBuffer(key: string, data: Buffer, contentType: string): Promise<void> {
     assertKey(key);
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.length, ContentType: contentType }));
+    await this.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: data, ContentLength: data.length, ContentType: contentType }));
   }
 
   async read(key: string): Promise<Readable> {
     assertKey(key);
-    const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const result = await this.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     return result.Body as Readable;
   }
 
   async readBuffer(key: string): Promise<Buffer> {
     assertKey(key);
-    const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+    const result = await this.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
     return Buffer.from(await result.Body!.transformToByteArray());
   }
 
   async exists(key: string): Promise<boolean> {
     assertKey(key);
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      await this.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return true;
     } catch (error) {
       if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 404) return false;
@@ -79,13 +80,13 @@ export class S3Storage implements BlobStorage {
     assertKey(prefix);
     let token: string | undefined;
     do {
-      const page = await this.client.send(
+      const page = await this.send(
         new ListObjectsV2Command({ Bucket: this.bucket, Prefix: `${prefix}/`, ContinuationToken: token }),
       );
       // One DeleteObject each: a file has at most five blobs, and DeleteObjects needs checksums that
       // some S3-compatible servers do not accept.
       for (const object of page.Contents ?? []) {
-        await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key! }));
+        await this.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: object.Key! }));
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
@@ -93,7 +94,7 @@ export class S3Storage implements BlobStorage {
 
   async delete(key: string): Promise<void> {
     assertKey(key);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+    await this.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
   presignedUrl(key: string, options: SignedUrlOptions): Promise<string> {
@@ -114,6 +115,16 @@ export class S3Storage implements BlobStorage {
   async probe(signal: AbortSignal): Promise<void> {
     await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
   }
+
+  /** One request to the bucket; a store that does not answer (or fails on its side) answers 503, not 500. */
+  private readonly send = (async (command: Parameters<S3Client['send']>[0]) => {
+    try {
+      return await this.client.send(command);
+    } catch (error) {
+      if (isStoreUnavailable(error)) throw new StorageUnavailableError();
+      throw error;
+    }
+  }) as S3Client['send'];
 
   close(): void {
     this.client.destroy();
