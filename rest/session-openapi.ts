@@ -64,7 +64,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
     routeSuccessHeaders: (field) =>
       UNDOABLE.has(field)
-        ? { [UNDO_TOKEN_HEADER]: { description: 'A token to revert this write with `POST /undo` within 10 minutes (docs/undo.md). Absent when this call offers no undo (e.g. an update of other fields).', schema: { type: 'string', format: 'uuid' } } }
+        ? { [UNDO_TOKEN_HEADER]: { description: 'A token to revert this write with `POST /undo` within 10 minutes (docs/undo.md). An opaque signed string: send it back as it is. Absent when this call offers no undo.', schema: { type: 'string' } } }
         : undefined,
     errors: (route) => ({
       // (starting a TOTP enrolment takes no input but is refused while two-factor is on: rule totp_enabled;

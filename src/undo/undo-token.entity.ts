@@ -3,9 +3,9 @@ import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 
 /**
- * An offer to undo one write (docs/undo.md): its id is the token the write's answer carried; `data` is
- * what the kind's inverse needs (the previous status, the trash entry, the record's version after the
- * write). Deleted when used; expired ones are refused and swept by the hourly job.
+ * An undo token's row (docs/undo.md): written when the token is used (single use: its id is the token's
+ * own), or at the write when the offer's `data` was too big to travel in the token (the inverse's
+ * snapshot). Expired rows are swept by the hourly job.
  */
 @Entity({ tableName: 'undo_tokens' })
 @Index({ properties: ['expiresAt'] })
@@ -26,4 +26,8 @@ export class UndoToken extends BaseEntity {
 
   @Property({ type: 'datetime', columnType: 'timestamptz' })
   expiresAt!: Date;
+
+  /** When it was used; null: offered and not used yet. */
+  @Property({ type: 'datetime', columnType: 'timestamptz', nullable: true })
+  usedAt?: Date | null = null;
 }

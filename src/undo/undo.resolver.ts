@@ -6,7 +6,7 @@ import { UndoService } from './undo.service.js';
 
 @ArgsType()
 export class UndoArgs {
-  @Field(() => UUID, { description: 'The token a write answered (REST: its `Undo-Token` header; GraphQL: `extensions.undoToken`).' })
+  @Field(() => String, { description: 'The token a write answered (REST: its `Undo-Token` header; GraphQL: `extensions.undoToken`), as it was: an opaque signed string.' })
   token!: string;
 }
 

@@ -3,6 +3,7 @@ import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { expectNotFound, outboxEvents } from '../../test/support/expectations.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
+import { sql } from '../../test/support/db.js';
 import { createHabit, xpOf } from '../habits/habits.test-helpers.js';
 import { UndoService, UNDO_TTL_MS } from './undo.service.js';
 
@@ -21,7 +22,7 @@ async function ok(res: Promise<{ status: number; text: string; body: any; header
 }
 
 async function undo(client: HttpClient, token: string | null): Promise<{ status: number; body: any; text: string }> {
-  expect(token).toMatch(/^[0-9a-f-]{36}$/);
+  expect(token).toMatch(/^[\w-]+\.[\w-]+$/); // a signed token (docs/undo.md)
   return client.post('/api/v1/undo', { token });
 }
 
@@ -86,17 +87,19 @@ describe('undo', () => {
 
     const gql = await alice.post('/graphql', { query: `mutation { updateTask(taskId: "${task.id}", status: todo) { status } }` });
     const token = gql.body.extensions?.undoToken as string;
-    expect(token, gql.text).toMatch(/^[0-9a-f-]{36}$/);
-    const service = new UndoService(app.server.orm.em.fork(), undefined as never);
+    expect(token, gql.text).toMatch(/^[\w-]+\.[\w-]+$/);
+    const service = new UndoService(app.server.orm.em.fork(), app.server.deps);
     await expect(service.undo(aliceId, token, new Date(Date.now() + UNDO_TTL_MS + 1000))).rejects.toMatchObject({ code: 'UNDO_EXPIRED', status: 410 });
     const viaGraphQL = await alice.post('/graphql', { query: `mutation { undo(token: "${token}") { kind recordId } }` });
     expect(viaGraphQL.body.data?.undo, viaGraphQL.text).toEqual({ kind: 'task_update', recordId: task.id });
     expect((await ok(alice.get(`/api/v1/tasks/${task.id}`))).data.status).toBe('done');
 
-    // The hourly sweep frees the rows expired at its clock.
-    const fresh = await ok(alice.patch(`/api/v1/tasks/${task.id}`, { status: 'todo' }));
-    expect(await service.sweep(new Date(Date.now() + UNDO_TTL_MS + 1000))).toBeGreaterThanOrEqual(1);
-    expectNotFound(await undo(alice, fresh.token)); // swept by the later clock
+    // A used token's row (its single use) is freed by the hourly sweep once the token has expired.
+    const usedRows = async () => (await sql(app.databaseUrl, 'select count(*)::int as n from undo_tokens where user_id = $1', [aliceId]))[0].n as number;
+    const rowsBefore = await usedRows();
+    expect(rowsBefore).toBeGreaterThanOrEqual(1);
+    expect(await service.sweep(new Date(Date.now() + UNDO_TTL_MS + 1000))).toBeGreaterThanOrEqual(rowsBefore);
+    expect(await usedRows()).toBe(0);
   });
 
   it('undoes the delete of each trash kind registered (a habit here) by its restore', async () => {
@@ -108,11 +111,34 @@ describe('undo', () => {
     expect((await ok(alice.get(`/api/v1/habits/${habit.id}`))).data).toMatchObject({ id: habit.id, name: 'Stretch' });
   });
 
+  it('a token is used once even by concurrent undos; an offer too big to carry is kept in a row and undoes the same', async () => {
+    const { data: task } = await ok(alice.post('/api/v1/tasks', { title: 'Stretch', timebox: 5, dayId: monday }));
+    const done = await ok(alice.patch(`/api/v1/tasks/${task.id}`, { status: 'done' }));
+    const answers = await Promise.all(Array.from({ length: 5 }, () => alice.post('/api/v1/undo', { token: done.token })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 404, 404, 404, 404]);
+    expect((await ok(alice.get(`/api/v1/tasks/${task.id}`))).data.status).toBe('todo');
+
+    // The same inverse with a previous nextStep longer than a token carries (MAX_CARRIED_DATA_BYTES).
+    const service = new UndoService(app.server.orm.em.fork(), app.server.deps);
+    const { version } = (await ok(alice.get(`/api/v1/tasks/${task.id}`))).data;
+    const longStep = 'a long next step '.repeat(130);
+    const token = await service.offer(aliceId, 'task_update', { recordId: task.id, data: { version, nextStep: longStep } });
+    expect(token.length).toBeLessThan(400);
+    const undone = await alice.post('/api/v1/undo', { token });
+    expect(undone.status, undone.text).toBe(200);
+    expect((await ok(alice.get(`/api/v1/tasks/${task.id}`))).data.nextStep).toBe(longStep);
+    expectNotFound(await alice.post('/api/v1/undo', { token }));
+  });
+
   it("another person's token answers 404 like a missing one, and undoes nothing", async () => {
     const { data: task } = await ok(alice.post('/api/v1/tasks', { title: 'Private', timebox: 5, dayId: monday }));
     const done = await ok(alice.patch(`/api/v1/tasks/${task.id}`, { status: 'done' }));
     expectNotFound(await undo(bob, done.token));
-    expectNotFound(await undo(alice, '00000000-0000-4000-8000-000000000000'));
+    // A made-up token, and a real one altered (its record swapped for another): not this service's signature.
+    expectNotFound(await alice.post('/api/v1/undo', { token: '00000000-0000-4000-8000-000000000000' }));
+    const [body, signature] = done.token!.split('.');
+    const altered = Buffer.from(Buffer.from(body, 'base64url').toString().replace(task.id, '00000000-0000-4000-8000-000000000000')).toString('base64url');
+    expectNotFound(await alice.post('/api/v1/undo', { token: `${altered}.${signature}` }));
     expect((await ok(alice.get(`/api/v1/tasks/${task.id}`))).data.status).toBe('done');
   });
 });

@@ -3644,7 +3644,7 @@ export type MutationDeleteFromTrashArgs = {
 
 
 export type MutationUndoArgs = {
-  token: Scalars['UUID']['input'];
+  token: Scalars['String']['input'];
 };
 
 

@@ -31,9 +31,9 @@ const STATEMENTS: Record<string, number> = {
   // toggle's answer (`required`) reads the day row the toggle locked, not the day again. Each write ends
   // with the change-feed rows of the transaction's changes, one statement per person (docs/sync.md:
   // `lp_record_changes`). The toggle and the task status offer an undo (docs/undo.md): the read of the
-  // previous state before the write and the token's insert after it (issue 38: 11 and 5 before).
-  'checklist toggle': 13,
-  'task status': 7,
+  // previous state before the write; the token is signed, not stored (issue 38: 11 and 5 before undo).
+  'checklist toggle': 12,
+  'task status': 6,
   // The day's owner, then the intake, its event and its change-feed row in one statement (insertWithEvent).
   water: 2,
   mood: 6,
