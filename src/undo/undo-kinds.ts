@@ -1,5 +1,5 @@
 import { checklistToggle } from './kinds/checklist-toggle.js';
-import { taskUpdate } from './kinds/task-update.js';
+import { RECORD_WRITES } from './kinds/record-kinds.js';
 import { TRASHED_DELETES } from './kinds/trashed-deletes.js';
 import type { UndoKind } from './undo-kind.js';
 
@@ -7,8 +7,8 @@ export type { UndoKind, UndoOffer } from './undo-kind.js';
 
 /** Every write that answers an undo token (docs/undo.md lists them); any other write answers none. */
 export const UNDO_KINDS: readonly UndoKind[] = [
-  taskUpdate,
   checklistToggle,
+  ...RECORD_WRITES,
   ...TRASHED_DELETES,
 ];
 
