@@ -64,7 +64,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
     successHeaders: { 'API-Version': { description: 'Always v1.', schema: { type: 'string', enum: ['v1'] } } },
     routeSuccessHeaders: (field) =>
       UNDOABLE.has(field)
-        ? { [UNDO_TOKEN_HEADER]: { description: 'A token to revert this write with `POST /undo` within 10 minutes (docs/undo.md). An opaque signed string: send it back as it is. Absent when this call offers no undo.', schema: { type: 'string' } } }
+        ? { [UNDO_TOKEN_HEADER]: { description: 'A token to revert this write with `POST /undo` within 10 minutes (docs/undo.md). An opaque signed string: send it back as it is. Absent when this call offers no undo (e.g. an update of a field with no plain previous value, such as a recurrence).', schema: { type: 'string' } } }
         : undefined,
     errors: (route) => ({
       // (starting a TOTP enrolment takes no input but is refused while two-factor is on: rule totp_enabled;
@@ -107,7 +107,7 @@ export function buildSessionOpenApi(sofaDocument: Json, schema: GraphQLSchema, r
       ForeignOriginOrSubscription: errorResponse('SUBSCRIPTION_REQUIRED: the plan does not include this feature (`details.feature`); FORBIDDEN: the request came from a page of another origin.'),
       NotJson: errorResponse('UNSUPPORTED_MEDIA_TYPE: a body was sent that is not `application/json` (form posts from other sites cannot reach the API).'),
       NotFound: errorResponse('NOT_FOUND: no such record, or it belongs to another user.'),
-      UndoConflict: errorResponse('UNDO_CONFLICT: the record changed since the write (its version moved on, or its trash entry was deleted for good); nothing was undone. `details.version` is its current version when it has one.'),
+      UndoConflict: errorResponse('UNDO_CONFLICT: the record changed since the write (its version, or its updatedAt where it has no version, moved on; or its trash entry was deleted for good); nothing was undone. `details.version` is its current version when it has one.'),
       UndoExpired: errorResponse('UNDO_EXPIRED: the token is older than 10 minutes; nothing was undone.'),
       NotUnderstood: errorResponse('NOT_UNDERSTOOD: quick add did not understand the line, or a name in it matches none or several of your own records; nothing was written. `details` holds `text`, `tokens` (each span: `start`, `end`, `text`, `meaning`, `field`, `value`), `unknown` (the spans not understood), and where a name was the trouble `kind`, `candidates` (`{ id, name }`) and `alternatives`.'),
       SyncCursorExpired: errorResponse(

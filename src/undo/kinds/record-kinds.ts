@@ -230,7 +230,7 @@ export const RECORD_WRITES: readonly UndoKind[] = [
     fields: ['values'],
     keep: ['databaseId'], ignore: ['expectedVersion'],
     // `values` is merged: the keys given get their previous value back, null for one that was absent (removed).
-    previous: { values: (current, given) => Object.fromEntries(Object.keys(given as object).map((key) => [key, (current as Record<string, unknown>)[key] ?? null])) },
+    previous: { values: (current, given) => Object.fromEntries(Object.keys(given ?? {}).map((key) => [key, (current as Record<string, unknown>)[key] ?? null])) },
     remove: (scope, userId, id, kept) => deleteRecord(scope.em, userId, kept.databaseId as string, id),
     change: (scope, userId, id, changes, kept) => updateRecord(scope.em, userId, kept.databaseId as string, id, changes),
   }),

@@ -32,8 +32,6 @@ export interface RecordWrites {
   previous?: Readonly<Record<string, (current: unknown, given: unknown) => unknown>>;
   /** A call with these arguments offers no token (a recurring create, a `following` edit). */
   skip?: (args: UndoArgs) => boolean;
-  /** The created record's id in the create's answer (default: `id`). */
-  createdId?: (result: unknown) => string;
   /** The trash kind (docs/trash.md): the undone create's delete leaves no entry in the trash. */
   trash?: string;
   remove(scope: ServiceScope, userId: string, id: string, kept: Kept): Promise<unknown>;
@@ -81,7 +79,7 @@ function createKind(spec: RecordWrites): UndoKind {
     mutation: spec.create,
     async offer(scope, userId, args, result) {
       if (spec.skip?.(args)) return null;
-      const recordId = spec.createdId ? spec.createdId(result) : (result as { id: string }).id;
+      const recordId = (result as { id: string }).id;
       const stamp = await stampAfter(scope, spec, userId, recordId, result);
       return stamp && { recordId, data: { stamp, kept: keptOf(spec, args) } };
     },
