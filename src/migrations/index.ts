@@ -45,6 +45,7 @@ export const migrationNames = [
   'Migration20261128200300Trash',
   'Migration20261128200400HabitStreakComputedOn',
   'Migration20261128210000UndoTokens',
+  'Migration20261128230500TrashRows',
 ];
 
 /**
@@ -95,5 +96,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128200300Trash', class: (await import('./Migration20261128200300Trash.js')).Migration20261128200300Trash },
     { name: 'Migration20261128200400HabitStreakComputedOn', class: (await import('./Migration20261128200400HabitStreakComputedOn.js')).Migration20261128200400HabitStreakComputedOn },
     { name: 'Migration20261128210000UndoTokens', class: (await import('./Migration20261128210000UndoTokens.js')).Migration20261128210000UndoTokens },
+    { name: 'Migration20261128230500TrashRows', class: (await import('./Migration20261128230500TrashRows.js')).Migration20261128230500TrashRows },
   ];
 }

@@ -2,12 +2,15 @@ import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 
-/** What a trashed record held: its row and every row its deletion cascaded to, and the references it nulled. */
+/**
+ * The outline of what a trashed record's deletion took: the rows themselves are in `trash_rows` and the
+ * nulled references in `trash_links` (copied and restored by SQL, never through the service's memory).
+ */
 export interface TrashSnapshot {
-  /** Parents before children, so re-inserting them in order satisfies every foreign key. */
-  rows: { table: string; row: Record<string, unknown> }[];
-  /** Rows whose `column` the deletion set to null (ON DELETE SET NULL): set back to `value` on restore. */
-  links: { table: string; column: string; ids: string[]; value: string }[];
+  /** The tables that gave rows, parents before children: restoring them in this order satisfies every foreign key. */
+  tables: string[];
+  /** The references (`table.column`, ON DELETE SET NULL) the deletion nulled: set back on restore. */
+  links: { table: string; column: string }[];
   /** What the kind's own deletion undid beyond the foreign keys (a person's guest places), for its restore. */
   extra?: Record<string, unknown>;
 }
