@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../core/context.js';
-import { queryRows } from '../core/database/read-rows.js';
+import { forgetRelease, insertReleases, leaseDue, postponeRelease, type Release } from './storage-releases.queries.js';
 import type { StoredObjects } from './trash-kinds.js';
 
 /*
@@ -22,24 +22,12 @@ const MAX_BACKOFF_MS = 6 * 60 * MINUTE_MS;
 /** After the `attempts`-th failure: 1, 2, 4 … minutes, at most 6 hours apart. */
 export const releaseBackoffMs = (attempts: number): number => Math.min(MINUTE_MS * 2 ** Math.min(attempts - 1, 20), MAX_BACKOFF_MS);
 
-interface Release {
-  id: string;
-  adapter: string;
-  prefix: string;
-  attempts: number;
-}
-
 /** Records, in the caller's transaction, storage to delete once it commits; answers them for `release`. */
 export async function recordReleases(em: EntityManager, objects: StoredObjects[], now: Date): Promise<Release[]> {
   if (objects.length === 0) return [];
   const releases = objects.map((o) => ({ id: randomUUID(), adapter: o.adapter, prefix: o.prefix, attempts: 0 }));
   // Leased from the start: the attempt after the commit is this one's own.
-  await queryRows(
-    em,
-    `insert into trash_storage_releases (id, adapter, prefix, attempts, next_attempt_at, created_at)
-     select id, adapter, prefix, 0, $4::timestamptz, $5::timestamptz from unnest($1::uuid[], $2::text[], $3::text[]) r(id, adapter, prefix)`,
-    [releases.map((r) => r.id), releases.map((r) => r.adapter), releases.map((r) => r.prefix), new Date(now.getTime() + LEASE_MS).toISOString(), now.toISOString()],
-  );
+  await insertReleases(em, releases, now, new Date(now.getTime() + LEASE_MS));
   return releases;
 }
 
@@ -50,18 +38,13 @@ export async function release(deps: AppDeps, releases: Release[], now: Date): Pr
   for (const item of releases) {
     try {
       await deps.files.adapter(item.adapter as Parameters<AppDeps['files']['adapter']>[0]).deletePrefix(item.prefix);
-      await queryRows(em, 'delete from trash_storage_releases where id = $1', [item.id]);
+      await forgetRelease(em, item.id);
       done++;
     } catch (error) {
       const attempts = item.attempts + 1;
       const next = new Date(now.getTime() + releaseBackoffMs(attempts));
       deps.logger.warn({ err: error, adapter: item.adapter, attempts, next }, 'trash storage could not be deleted; trying again later');
-      await queryRows(em, 'update trash_storage_releases set attempts = $2, next_attempt_at = $3, last_error = $4 where id = $1', [
-        item.id,
-        attempts,
-        next.toISOString(),
-        String((error as Error)?.message ?? error).slice(0, 1000),
-      ]);
+      await postponeRelease(em, item.id, attempts, next, String((error as Error)?.message ?? error).slice(0, 1000));
     }
   }
   return done;
@@ -69,12 +52,6 @@ export async function release(deps: AppDeps, releases: Release[], now: Date): Pr
 
 /** One run of the retry: up to `limit` releases due at `now`, leased (SKIP LOCKED: two runs never take the same), then tried. */
 export async function releaseDue(deps: AppDeps, now: Date, limit = RELEASES_PER_RUN): Promise<{ tried: number; done: number }> {
-  const due = (await queryRows(
-    deps.orm.em.fork(),
-    `update trash_storage_releases set next_attempt_at = $3::timestamptz
-      where id in (select id from trash_storage_releases where next_attempt_at <= $1::timestamptz order by next_attempt_at limit $2 for update skip locked)
-      returning id::text as id, adapter, prefix, attempts`,
-    [now.toISOString(), limit, new Date(now.getTime() + LEASE_MS).toISOString()],
-  )) as unknown as Release[];
+  const due = await leaseDue(deps.orm.em.fork(), now, limit, new Date(now.getTime() + LEASE_MS));
   return { tried: due.length, done: await release(deps, due, now) };
 }

@@ -173,7 +173,7 @@ export async function restoreRows(em: EntityManager, itemId: string, snapshot: T
   }
 }
 
-/** One page, after `after` (table, id), of the rows (or nulled references) kept under `itemId`. */
+/** The first `limit` rows (or nulled references) kept under `itemId`, by table and id. */
 export async function trashedIds(
   em: EntityManager,
   itemId: string,
