@@ -17,8 +17,9 @@ export interface TrashSnapshot {
 
 /**
  * A deleted record in the trash (docs/trash.md): the record itself is really deleted, so every reader
- * (ORM and raw SQL, feeds, agenda, exports, the assistant) stops seeing it without a filter; this row keeps
- * what restore re-inserts, with the same ids, until it is restored, deleted for good or purged.
+ * (ORM and raw SQL, feeds, agenda, exports, the assistant) stops seeing it without a filter; this row and
+ * its `trash_rows` and `trash_links` (raw tables, trash.queries.ts) keep what restore re-inserts, with the
+ * same ids, until it is restored, deleted for good or purged.
  */
 @Entity({ tableName: 'trash_items' })
 @Index({ properties: ['userId', 'deletedAt'] })
