@@ -173,6 +173,9 @@ export async function restoreRows(em: EntityManager, itemId: string, snapshot: T
   }
 }
 
+/** One order for the head read through the service and the rest fed by SQL: each row in exactly one of them (the keys). */
+const ORDER = { rows: 'table_name, row_id', links: 'table_name, column_name, row_id' } as const;
+
 /** The first `limit` rows (or nulled references) kept under `itemId`, by table and id. */
 export async function trashedIds(
   em: EntityManager,
@@ -182,7 +185,7 @@ export async function trashedIds(
 ): Promise<{ table: string; id: string }[]> {
   const rows = await queryRows(
     em,
-    `select table_name as "table", row_id::text as id from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $1 order by table_name, row_id limit $2`,
+    `select table_name as "table", row_id::text as id from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $1 order by ${ORDER[of]} limit $2`,
     [itemId, limit],
   );
   return rows as never;
@@ -205,8 +208,8 @@ export async function feedTrashedRows(
   if (entities.size === 0) return;
   await queryRows(
     em,
-    `select lp_record_changes($1::uuid, array_agg(m.entity order by r.table_name, r.row_id), array_agg(r.row_id::text order by r.table_name, r.row_id), array_agg($3::text))::text as cursor
-       from (select table_name, row_id from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $2 order by table_name, row_id offset $4) r
+    `select lp_record_changes($1::uuid, array_agg(m.entity order by r.n), array_agg(r.row_id::text order by r.n), array_agg($3::text))::text as cursor
+       from (select table_name, row_id, row_number() over (order by ${ORDER[of]}) as n from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $2 order by ${ORDER[of]} offset $4) r
        join unnest($5::text[], $6::text[]) m(tbl, entity) on m.tbl = r.table_name`,
     [owner, itemId, kind, skip, [...entities.keys()], [...entities.values()]],
   );
