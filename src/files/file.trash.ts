@@ -1,5 +1,5 @@
 import { defineTrashKind } from '../trash/trash-kinds.js';
-import { filePrefix, type StorageAdapterName } from './storage/storage.js';
+import { filePrefix } from './storage/storage.js';
 
 /**
  * A file comes back with its image variants and progress photo (its delete cascaded to them) and as the
@@ -9,8 +9,7 @@ import { filePrefix, type StorageAdapterName } from './storage/storage.js';
 export const FILE_TRASH = defineTrashKind({
   kind: 'file',
   table: 'files',
-  async freed(deps, userId, snapshot) {
-    const row = snapshot.rows[0].row;
-    await deps.files.adapter(String(row.storage_adapter) as StorageAdapterName).deletePrefix(filePrefix(userId, String(row.id)));
+  storage(userId, row) {
+    return [{ adapter: String(row.storage_adapter), prefix: filePrefix(userId, String(row.id)) }];
   },
 });

@@ -5,8 +5,7 @@ import { moveBalance } from './finance.queries.js';
 export const TRANSACTION_TRASH = defineTrashKind({
   kind: 'transaction',
   table: 'finance_transactions',
-  async afterRestore(em, userId, snapshot) {
-    const row = snapshot.rows[0].row;
+  async afterRestore(em, userId, { row }) {
     await moveBalance(em, userId, String(row.account_id), String(row.amount), '0');
   },
 });

@@ -155,8 +155,11 @@ export class HabitService {
   /** Its entries and marks go with it (and the XP they earned stays: the ledger keeps what was earned). */
   async delete(userId: string, habitId: string): Promise<Deleted> {
     const habit = await this.get(userId, habitId);
-    await moveToTrash(this.em, userId, HABIT_TRASH, habitId, habit.name);
-    await this.em.remove(habit).flush();
+    // One transaction: the trash copies the entries and marks the delete takes, and neither happens without the other.
+    await this.em.transactional(async (em) => {
+      await moveToTrash(em, userId, HABIT_TRASH, habitId, habit.name);
+      em.remove(habit);
+    });
     return deleted(habitId, 'Habit');
   }
 

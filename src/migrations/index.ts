@@ -46,6 +46,7 @@ export const migrationNames = [
   'Migration20261128200400HabitStreakComputedOn',
   'Migration20261128210000UndoTokens',
   'Migration20261128230000UndoTokenUses',
+  'Migration20261128230500TrashRows',
 ];
 
 /**
@@ -97,5 +98,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128200400HabitStreakComputedOn', class: (await import('./Migration20261128200400HabitStreakComputedOn.js')).Migration20261128200400HabitStreakComputedOn },
     { name: 'Migration20261128210000UndoTokens', class: (await import('./Migration20261128210000UndoTokens.js')).Migration20261128210000UndoTokens },
     { name: 'Migration20261128230000UndoTokenUses', class: (await import('./Migration20261128230000UndoTokenUses.js')).Migration20261128230000UndoTokenUses },
+    { name: 'Migration20261128230500TrashRows', class: (await import('./Migration20261128230500TrashRows.js')).Migration20261128230500TrashRows },
   ];
 }

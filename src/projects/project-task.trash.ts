@@ -6,8 +6,7 @@ import { makeRoomInColumn } from './projects.queries.js';
 export const PROJECT_TASK_TRASH = defineTrashKind({
   kind: 'projectTask',
   table: 'project_tasks',
-  async beforeRestore(em, userId, snapshot) {
-    const row = snapshot.rows[0].row;
+  async beforeRestore(em, userId, { row }) {
     const { place, movedIds } = await makeRoomInColumn(em, String(row.column_id), Number(row.position));
     row.position = String(place);
     for (const id of movedIds) recordLiveChange(em, userId, { entity: 'ProjectTask', id, kind: 'updated' });

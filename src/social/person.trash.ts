@@ -13,9 +13,9 @@ export interface PersonTrashExtra {
 export const PERSON_TRASH = defineTrashKind({
   kind: 'person',
   table: 'people',
-  async afterRestore(em, userId, snapshot) {
-    const personId = String(snapshot.rows[0].row.id);
-    const extra = (snapshot.extra ?? { happeningIds: [], perimeterTaskIds: [] }) as unknown as PersonTrashExtra;
+  async afterRestore(em, userId, { row, extra: kept }) {
+    const personId = String(row.id);
+    const extra = (kept ?? { happeningIds: [], perimeterTaskIds: [] }) as unknown as PersonTrashExtra;
     // Raw writes: the live updates and the change feed hear them from here.
     for (const id of await addGuestBack(em, userId, personId, extra.happeningIds)) recordLiveChange(em, userId, { entity: 'SocialHappening', id, kind: 'updated' });
     if (extra.perimeterTaskIds.length) {

@@ -13,9 +13,9 @@ import { TaskStatus } from './task-status.js';
 import { Task } from './task.entity.js';
 import { findPage, type FindPageOptions } from '../core/database/find-page.js';
 import { withExpectedVersion } from '../core/database/expected-version.js';
-import type { TemplateChanges } from './tasks.queries.js';
+import { undoneAfter, type TemplateChanges } from './tasks.queries.js';
 import { moveToTrash } from '../trash/trash-kinds.js';
-import { TASK_TRASH } from './task.trash.js';
+import { TASK_TRASH, type TaskTrashExtra } from './task.trash.js';
 
 export interface TaskFilter extends PageArgs {
   status?: TaskStatus | null;
@@ -165,22 +165,31 @@ export class TaskService {
   async delete(userId: string, taskId: string, applyTo: TaskApplyTo = TaskApplyTo.this): Promise<Deleted> {
     const plain = await this.get(userId, taskId);
     if (!plain.seriesId) {
-      await moveToTrash(this.em, userId, TASK_TRASH, taskId, plain.title);
-      await this.em.remove(plain).flush();
+      await this.em.transactional(async (em) => {
+        await moveToTrash(em, userId, TASK_TRASH, taskId, plain.title);
+        em.remove(plain);
+      });
       return deleted(taskId, 'Task');
     }
     await this.em.transactional(async (em) => {
       const service = new TaskService(em);
       const { first, task } = await service.lockSeries(userId, taskId);
-      if (first) {
-        const series = new TaskSeries(em, userId);
-        if (applyTo === TaskApplyTo.following) await series.endAt(first, task);
-        else if (task.id === first.id) await series.passOn(first);
-        else series.except(first, task.occurrenceDate!);
+      if (first && applyTo === TaskApplyTo.following) {
+        // One trash entry holds the occurrence and the later ones the series' end deletes (read before they go).
+        const date = task.occurrenceDate!;
+        const extra = task.id === first.id ? undefined : ({ seriesId: first.id, endedFrom: date } satisfies TaskTrashExtra);
+        await moveToTrash(em, userId, TASK_TRASH, taskId, task.title, extra, undoneAfter(first.id, date));
+        await new TaskSeries(em, userId).endAt(first, task);
+      } else {
+        if (first) {
+          const series = new TaskSeries(em, userId);
+          if (task.id === first.id) await series.passOn(first);
+          else series.except(first, task.occurrenceDate!);
+        }
+        // The snapshot reads the table: the series' changes to this task (a first task leaving it) go first.
+        await em.flush();
+        await moveToTrash(em, userId, TASK_TRASH, taskId, task.title);
       }
-      // The snapshot reads the table: the series' changes to this task (a first task leaving it) go first.
-      await em.flush();
-      await moveToTrash(em, userId, TASK_TRASH, taskId, task.title);
       em.remove(task);
     });
     return deleted(taskId, 'Task');

@@ -134,6 +134,25 @@ export async function detachAfter(em: EntityManager, seriesId: string, date: str
   told(em, rows, 'updated');
 }
 
+/**
+ * The condition (on alias `t`, for the trash) of the occurrences `deleteUndoneAfter` deletes: a delete of
+ * "this and following" keeps them in the trash entry of the occurrence named.
+ */
+export const undoneAfter = (seriesId: string, date: string) => ({
+  where: `t.series_id = $1 and t.occurrence_date > $2::date and t.status <> 'done' and t.id <> $1`,
+  params: [seriesId, date],
+});
+
+/** Makes the occurrences of a series dated `date` or later single tasks (restored after the series ended before `date`). */
+export async function detachFrom(em: EntityManager, userId: string, seriesId: string, date: string, now: Date): Promise<void> {
+  const rows = await queryRows(
+    em,
+    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = $4 where user_id = $1 and series_id = $2 and occurrence_date >= $3 and id <> $2 returning id, user_id`,
+    [userId, seriesId, date, now],
+  );
+  told(em, rows, 'updated');
+}
+
 /** The dates of a series' occurrences after `date`, at most `limit`, in order. */
 export async function occurrenceDatesAfter(em: EntityManager, seriesId: string, date: string, limit: number): Promise<string[]> {
   const rows = await queryRows(

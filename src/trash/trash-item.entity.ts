@@ -2,20 +2,24 @@ import { Entity, Index, ManyToOne, Property, type Opt } from '@mikro-orm/core';
 import { User } from '../accounts/user.entity.js';
 import { BaseEntity } from '../core/database/base.entity.js';
 
-/** What a trashed record held: its row and every row its deletion cascaded to, and the references it nulled. */
+/**
+ * The outline of what a trashed record's deletion took: the rows themselves are in `trash_rows` and the
+ * nulled references in `trash_links` (copied and restored by SQL, never through the service's memory).
+ */
 export interface TrashSnapshot {
-  /** Parents before children, so re-inserting them in order satisfies every foreign key. */
-  rows: { table: string; row: Record<string, unknown> }[];
-  /** Rows whose `column` the deletion set to null (ON DELETE SET NULL): set back to `value` on restore. */
-  links: { table: string; column: string; ids: string[]; value: string }[];
+  /** The tables that gave rows, parents before children: restoring them in this order satisfies every foreign key. */
+  tables: string[];
+  /** The references (`table.column`, ON DELETE SET NULL) the deletion nulled: set back on restore. */
+  links: { table: string; column: string }[];
   /** What the kind's own deletion undid beyond the foreign keys (a person's guest places), for its restore. */
   extra?: Record<string, unknown>;
 }
 
 /**
  * A deleted record in the trash (docs/trash.md): the record itself is really deleted, so every reader
- * (ORM and raw SQL, feeds, agenda, exports, the assistant) stops seeing it without a filter; this row keeps
- * what restore re-inserts, with the same ids, until it is restored, deleted for good or purged.
+ * (ORM and raw SQL, feeds, agenda, exports, the assistant) stops seeing it without a filter; this row and
+ * its `trash_rows` and `trash_links` (raw tables, trash.queries.ts) keep what restore re-inserts, with the
+ * same ids, until it is restored, deleted for good or purged.
  */
 @Entity({ tableName: 'trash_items' })
 @Index({ properties: ['userId', 'deletedAt'] })

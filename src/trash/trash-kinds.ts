@@ -1,8 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../core/context.js';
-import { recordLiveChange } from '../core/live/change-collector.js';
-import { snapshotOf } from './trash.queries.js';
+import { LiveChangeCollector, MAX_CHANGES_PER_BATCH, recordLiveChange } from '../core/live/change-collector.js';
+import type { LiveChangeKind } from '../core/live/live-change.js';
+import { feedTrashedRows, snapshotOf, trashedIds, type AlsoRows } from './trash.queries.js';
 import { TrashItem, type TrashSnapshot } from './trash-item.entity.js';
+
+/** What a kind's restore rules see of a trashed record: its own row (numbers as text) and its kind's extra. */
+export interface TrashedRecord {
+  itemId: string;
+  /** The record's row as it was deleted; a `beforeRestore` may change it (a card's place): it is restored so. */
+  row: Record<string, unknown>;
+  extra?: Record<string, unknown>;
+}
+
+/** Stored objects to delete once a trashed record is gone for good: everything below `prefix` on `adapter`. */
+export interface StoredObjects {
+  adapter: string;
+  prefix: string;
+}
 
 /**
  * One kind of record the trash holds. A domain declares its kind (its `*.trash.ts`) and calls
@@ -14,11 +28,14 @@ export interface TrashKind {
   /** The table of the record (its cascades are found from the catalog). */
   table: string;
   /** Before the rows go back (in the restore's transaction): make room, move the row's place. */
-  beforeRestore?(em: EntityManager, userId: string, snapshot: TrashSnapshot): Promise<void>;
+  beforeRestore?(em: EntityManager, userId: string, record: TrashedRecord): Promise<void>;
   /** After the rows are back (same transaction): redo what the delete undid (a balance). */
-  afterRestore?(em: EntityManager, userId: string, snapshot: TrashSnapshot): Promise<void>;
-  /** After the item is gone for good (purged, emptied, deleted forever) and committed: free its storage. */
-  freed?(deps: AppDeps, userId: string, snapshot: TrashSnapshot): Promise<void>;
+  afterRestore?(em: EntityManager, userId: string, record: TrashedRecord): Promise<void>;
+  /**
+   * The storage to free once the entry is gone for good (purged, emptied, deleted forever): recorded in
+   * that transaction and deleted after it, retried until storage answers (docs/trash.md).
+   */
+  storage?(userId: string, row: Record<string, unknown>): StoredObjects[];
 }
 
 const kinds = new Map<string, TrashKind>();
@@ -33,8 +50,9 @@ export function trashKind(kind: string): TrashKind | undefined {
 }
 
 /**
- * Keeps what deleting the user's record `id` will take with it, before the caller deletes it as it always
- * did (in the same transaction, so a rollback keeps neither). Persisted with the caller's flush.
+ * Keeps what deleting the user's record `id` (and the rows of its table `also` names: a series' later
+ * occurrences) will take with it, before the caller deletes it as it always did, in the same
+ * transaction, so a rollback keeps neither. The entry is persisted with the caller's flush.
  */
 export async function moveToTrash(
   em: EntityManager,
@@ -43,20 +61,44 @@ export async function moveToTrash(
   id: string,
   label: string,
   extra?: Record<string, unknown>,
+  also?: AlsoRows,
 ): Promise<void> {
-  const snapshot = await snapshotOf(em, kind.table, userId, id);
+  if (!em.getTransactionContext()) throw new Error('moveToTrash runs in the transaction of the delete');
+  const item = em.create(TrashItem, { userId, kind: kind.kind, recordId: id, label: label.slice(0, 300), snapshot: { tables: [], links: [] } });
+  const snapshot = await snapshotOf(em, item.id, kind.table, userId, id, also);
   if (extra) snapshot.extra = extra;
+  item.snapshot = snapshot;
   // Callers delete by raw statement (the ORM sees no change set): the live updates and the change feed
   // hear every row the delete takes (its cascades) as deleted, and every reference it nulls as updated.
-  for (const { table, row } of snapshot.rows) {
+  await reportTrashed(em, userId, item.id, snapshot, 'deleted');
+  em.persist(item);
+}
+
+/**
+ * Tells the live updates and the change feed about the rows kept under `itemId` (`kind`: deleted by the
+ * trash, created by a restore) and their nulled references (updated). At most a batch's worth of
+ * changes is held in memory: past it the live updates hear "everything" anyway (change-collector.ts),
+ * and the rest of the rows go into the feed by one statement from the database's copy.
+ */
+export async function reportTrashed(em: EntityManager, userId: string, itemId: string, snapshot: TrashSnapshot, kind: LiveChangeKind): Promise<void> {
+  await reportPart(em, userId, itemId, 'rows', kind, snapshot.tables);
+  if (snapshot.links.length) await reportPart(em, userId, itemId, 'links', 'updated', snapshot.links.map((l) => l.table));
+}
+
+async function reportPart(em: EntityManager, userId: string, itemId: string, of: 'rows' | 'links', kind: LiveChangeKind, tables: string[]): Promise<void> {
+  const head = await trashedIds(em, itemId, of, MAX_CHANGES_PER_BATCH + 1);
+  for (const { table, id } of head) {
     const entity = entityOfTable(em, table);
-    if (entity) recordLiveChange(em, userId, { entity, id: String(row.id), kind: 'deleted' });
+    if (entity) recordLiveChange(em, userId, { entity, id, kind });
   }
-  for (const link of snapshot.links) {
-    const entity = entityOfTable(em, link.table);
-    if (entity) for (const linked of link.ids) recordLiveChange(em, userId, { entity, id: linked, kind: 'updated' });
+  const collector = LiveChangeCollector.of(em);
+  if (head.length <= MAX_CHANGES_PER_BATCH || !collector) return;
+  const entities = new Map<string, string>();
+  for (const table of new Set(tables)) {
+    const entity = entityOfTable(em, table);
+    if (entity && collector.inFeed({ entity, id: '', kind })) entities.set(table, entity);
   }
-  em.persist(em.create(TrashItem, { userId, kind: kind.kind, recordId: id, label: label.slice(0, 300), snapshot }));
+  await feedTrashedRows(em, userId, itemId, of, kind, head.length, entities);
 }
 
 /** The entity class stored in `table` (the name the live updates and the feed use). */

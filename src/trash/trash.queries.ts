@@ -4,9 +4,19 @@ import { quoteIdentifier as quote, referencesTo as references } from '../core/da
 import type { TrashSnapshot } from './trash-item.entity.js';
 
 /*
+ * A trashed record's rows live in `trash_rows` (and its nulled references in `trash_links`), copied by
+ * `insert … select to_jsonb(t)` in the delete's transaction and put back by `insert … select …
+ * jsonb_populate_record(…)`: whatever the size of what a delete takes (a habit's years of entries), no
+ * row passes through the service's memory; it runs one statement per table and reference the delete
+ * reaches, and a restore one per chunk of `RESTORE_CHUNK` rows.
+ *
  * The foreign keys and columns come from the catalog, read once per process: a table added later with a
- * cascading key to a trashable one is snapshotted and restored without a change here.
+ * cascading key to a trashable one is copied and restored without a change here.
  */
+
+/** Rows re-inserted per statement: a restore's statements stay bounded whatever the record holds. */
+export const RESTORE_CHUNK = 1000;
+
 const nullableTargetsOf = new Map<string, Promise<{ column: string; target: string }[]>>();
 
 /** A table's own foreign keys whose target's delete sets them to null (a task's category, day). */
@@ -44,64 +54,175 @@ function insertableColumns(em: EntityManager, table: string): Promise<string[]> 
   return found;
 }
 
-/** The rows `ids` of `table` and, recursively, every row a delete of them cascades to or nulls. */
-async function collect(em: EntityManager, table: string, where: string, params: unknown[], snapshot: TrashSnapshot, depth: number): Promise<void> {
-  // Numbers as their text: an amount of 15 digits would lose its cents as a JavaScript number.
-  const row = `(select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) = 'number' then to_jsonb(e.value #>> '{}') else e.value end) from jsonb_each(to_jsonb(t)) e)`;
-  const rows = await queryRows(em, `select t.id::text as id, ${row} as row from ${quote(table)} t where ${where}`, params);
-  if (rows.length === 0) return;
-  for (const { row } of rows) snapshot.rows.push({ table, row: row as Record<string, unknown> });
-  const ids = rows.map((row) => String(row.id));
+/** Runs `insert … returning 1` and answers how many rows it inserted (one number back, not the rows). */
+async function insertedCount(em: EntityManager, insert: string, params: unknown[]): Promise<number> {
+  const [row] = await queryRows(em, `with ins as (${insert} returning 1) select count(*)::int as n from ins`, params);
+  return Number(row?.n ?? 0);
+}
+
+/** Renumbers a condition's `$n` placeholders to follow `offset` others. */
+const shifted = (sql: string, offset: number) => sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+
+/** Copies the rows of `table` matching `where` ($3…) and, recursively, every row a delete of them cascades to or nulls. */
+async function collect(em: EntityManager, itemId: string, table: string, where: string, params: unknown[], snapshot: TrashSnapshot, depth: number): Promise<void> {
+  const copied = await insertedCount(
+    em,
+    `insert into trash_rows (trash_item_id, table_name, row_id, row)
+     select $1::uuid, $2::text, t.id, to_jsonb(t) from ${quote(table)} t where ${where}
+     on conflict do nothing`,
+    [itemId, table, ...params],
+  );
+  if (copied === 0) return;
+  if (!snapshot.tables.includes(table)) snapshot.tables.push(table);
   if (depth > 4) return; // the schema nests cascades two deep; a cycle would stop here
+  const parents = `(select row_id from trash_rows where trash_item_id = $1 and table_name = $3)`;
   for (const ref of await references(em, table)) {
     if (ref.action === 'c') {
-      await collect(em, ref.table, `t.${quote(ref.column)} = any($1::uuid[])`, [ids], snapshot, depth + 1);
-    } else {
-      const linked = await queryRows(em, `select id::text as id, ${quote(ref.column)}::text as value from ${quote(ref.table)} where ${quote(ref.column)} = any($1::uuid[])`, [ids]);
-      const byValue = new Map<string, string[]>();
-      for (const link of linked) byValue.set(String(link.value), [...(byValue.get(String(link.value)) ?? []), String(link.id)]);
-      for (const [value, linkIds] of byValue) snapshot.links.push({ table: ref.table, column: ref.column, ids: linkIds, value });
+      await collect(em, itemId, ref.table, `t.${quote(ref.column)} in ${parents}`, [table], snapshot, depth + 1);
+      continue;
     }
+    const linked = await insertedCount(
+      em,
+      `insert into trash_links (trash_item_id, table_name, column_name, row_id, value)
+       select $1::uuid, $2::text, $4::text, t.id, t.${quote(ref.column)} from ${quote(ref.table)} t where t.${quote(ref.column)} in ${parents}
+       on conflict do nothing`,
+      [itemId, ref.table, table, ref.column],
+    );
+    if (linked > 0 && !snapshot.links.some((l) => l.table === ref.table && l.column === ref.column)) snapshot.links.push({ table: ref.table, column: ref.column });
   }
 }
 
-/** What deleting the user's row `id` of `table` would take with it, read before the delete (in its transaction). */
-export async function snapshotOf(em: EntityManager, table: string, userId: string, id: string): Promise<TrashSnapshot> {
-  const snapshot: TrashSnapshot = { rows: [], links: [] };
-  await collect(em, table, 't.id = $1 and t.user_id = $2', [id, userId], snapshot, 0);
+/** Rows of the same table taken with the record (a series' later occurrences): a condition on alias `t`, its own `$1…`. */
+export interface AlsoRows {
+  where: string;
+  params: unknown[];
+}
+
+/**
+ * Copies under `itemId`, before the delete and in its transaction, what deleting the user's row `id` of
+ * `table` (and the rows `also` names) will take with it; answers the outline a restore follows. `itemId`
+ * must name a `trash_items` row by the transaction's end (the key is deferred).
+ */
+export async function snapshotOf(em: EntityManager, itemId: string, table: string, userId: string, id: string, also?: AlsoRows): Promise<TrashSnapshot> {
+  const snapshot: TrashSnapshot = { tables: [], links: [] };
+  const where = also ? `t.user_id = $4 and (t.id = $3 or (${shifted(also.where, 4)}))` : 't.id = $3 and t.user_id = $4';
+  await collect(em, itemId, table, where, [id, userId, ...(also?.params ?? [])], snapshot, 0);
   return snapshot;
 }
 
-/** Re-inserts the snapshot's rows with their ids and sets its nulled references back (those still null). */
-export async function reinsert(em: EntityManager, snapshot: TrashSnapshot): Promise<void> {
-  for (const { table, row } of snapshot.rows) {
-    // What was deleted meanwhile and would have nulled the reference had the row been here is nulled now.
-    for (const { column, target } of await nullableTargets(em, table)) {
-      if (row[column] == null) continue;
-      const exists = await queryRows(em, `select 1 from ${quote(target)} where id = $1`, [row[column]]);
-      if (exists.length === 0) row[column] = null;
+// Numbers as their text: an amount of 15 digits would lose its cents as a JavaScript number.
+const EXACT_ROW = `(select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) = 'number' then to_jsonb(e.value #>> '{}') else e.value end) from jsonb_each(r.row) e)`;
+
+/** The trashed record's own row (one row: what a kind's restore rules read), numbers as text. */
+export async function trashedRow(em: EntityManager, itemId: string, table: string, id: string): Promise<Record<string, unknown> | undefined> {
+  const [found] = await queryRows(em, `select ${EXACT_ROW} as row from trash_rows r where r.trash_item_id = $1 and r.table_name = $2 and r.row_id = $3`, [itemId, table, id]);
+  return found?.row as Record<string, unknown> | undefined;
+}
+
+/** The same for many entries at once (the purge's chunk): by trash item id. */
+export async function trashedRows(em: EntityManager, items: { id: string; table: string; recordId: string }[]): Promise<Map<string, Record<string, unknown>>> {
+  if (items.length === 0) return new Map();
+  const rows = await queryRows(
+    em,
+    `select r.trash_item_id::text as id, ${EXACT_ROW} as row from trash_rows r
+      join unnest($1::uuid[], $2::text[], $3::uuid[]) k(item, tbl, rid) on r.trash_item_id = k.item and r.table_name = k.tbl and r.row_id = k.rid`,
+    [items.map((i) => i.id), items.map((i) => i.table), items.map((i) => i.recordId)],
+  );
+  return new Map(rows.map((row) => [String(row.id), row.row as Record<string, unknown>]));
+}
+
+/** Writes back the record's own row a kind's restore rule changed (a card's new place). */
+export async function rewriteTrashedRow(em: EntityManager, itemId: string, table: string, id: string, row: Record<string, unknown>): Promise<void> {
+  await queryRows(em, 'update trash_rows set row = $4::jsonb where trash_item_id = $1 and table_name = $2 and row_id = $3', [itemId, table, id, JSON.stringify(row)]);
+}
+
+/**
+ * Re-inserts the rows copied under `itemId` with their ids, parents first, `RESTORE_CHUNK` at a time, and
+ * sets its nulled references back (those still null). A reference of a restored row to something deleted
+ * meanwhile that would have nulled it (a task's category) comes back null, as that delete would have left it.
+ */
+export async function restoreRows(em: EntityManager, itemId: string, snapshot: TrashSnapshot): Promise<void> {
+  for (const table of snapshot.tables) {
+    const columns = await insertableColumns(em, table);
+    const nullable = new Map((await nullableTargets(em, table)).map(({ column, target }) => [column, target]));
+    const values = columns.map((c) => (nullable.has(c) ? `(select g.id from ${quote(nullable.get(c)!)} g where g.id = x.${quote(c)})` : `x.${quote(c)}`));
+    let after = '00000000-0000-0000-0000-000000000000';
+    for (;;) {
+      const [chunk] = await queryRows(
+        em,
+        `with batch as (
+           select row_id, row from trash_rows where trash_item_id = $1 and table_name = $2 and row_id > $3::uuid order by row_id limit $4
+         ), ins as (
+           insert into ${quote(table)} (${columns.map(quote).join(', ')})
+           select ${values.join(', ')} from batch b cross join lateral jsonb_populate_record(null::${quote(table)}, b.row) x
+         )
+         select count(*)::int as n, max(row_id::text) as last from batch`,
+        [itemId, table, after, RESTORE_CHUNK],
+      );
+      if (!chunk || Number(chunk.n) < RESTORE_CHUNK) break;
+      after = String(chunk.last);
     }
-    const columns = (await insertableColumns(em, table)).map(quote).join(', ');
-    await queryRows(em, `insert into ${quote(table)} (${columns}) select ${columns} from jsonb_populate_record(null::${quote(table)}, $1::jsonb)`, [
-      JSON.stringify(row),
-    ]);
   }
-  for (const link of snapshot.links) {
-    await queryRows(em, `update ${quote(link.table)} set ${quote(link.column)} = $1 where id = any($2::uuid[]) and ${quote(link.column)} is null`, [
-      link.value,
-      link.ids,
-    ]);
+  for (const { table, column } of snapshot.links) {
+    await queryRows(
+      em,
+      `update ${quote(table)} u set ${quote(column)} = l.value from trash_links l
+        where l.trash_item_id = $1 and l.table_name = $2 and l.column_name = $3 and u.id = l.row_id and u.${quote(column)} is null`,
+      [itemId, table, column],
+    );
   }
+}
+
+/** One order for the head read through the service and the rest fed by SQL: each row in exactly one of them (the keys). */
+const ORDER = { rows: 'table_name, row_id', links: 'table_name, column_name, row_id' } as const;
+
+/** The first `limit` rows (or nulled references) kept under `itemId`, by table and id. */
+export async function trashedIds(
+  em: EntityManager,
+  itemId: string,
+  of: 'rows' | 'links',
+  limit: number,
+): Promise<{ table: string; id: string }[]> {
+  const rows = await queryRows(
+    em,
+    `select table_name as "table", row_id::text as id from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $1 order by ${ORDER[of]} limit $2`,
+    [itemId, limit],
+  );
+  return rows as never;
+}
+
+/**
+ * Writes the change-feed rows (docs/sync.md) of the rows kept under `itemId` past the first `skip` (in
+ * `trashedIds` order) in one statement, from the database's own copy: a delete's thousands of rows are
+ * each in the feed without passing through the service. `entities` maps the tables to their feed names.
+ */
+export async function feedTrashedRows(
+  em: EntityManager,
+  owner: string,
+  itemId: string,
+  of: 'rows' | 'links',
+  kind: string,
+  skip: number,
+  entities: Map<string, string>,
+): Promise<void> {
+  if (entities.size === 0) return;
+  await queryRows(
+    em,
+    `select lp_record_changes($1::uuid, array_agg(m.entity order by r.n), array_agg(r.row_id::text order by r.n), array_agg($3::text))::text as cursor
+       from (select table_name, row_id, row_number() over (order by ${ORDER[of]}) as n from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $2 order by ${ORDER[of]} offset $4) r
+       join unnest($5::text[], $6::text[]) m(tbl, entity) on m.tbl = r.table_name`,
+    [owner, itemId, kind, skip, [...entities.keys()], [...entities.values()]],
+  );
 }
 
 /**
  * Up to `limit` trash items whose time ran out at `now` (each person's retention: user_settings, 30 days
  * without a row), locked for the purge; a second purge running at once skips them.
  */
-export async function lockExpired(em: EntityManager, now: Date, limit: number): Promise<{ id: string; userId: string; kind: string; snapshot: TrashSnapshot }[]> {
+export async function lockExpired(em: EntityManager, now: Date, limit: number): Promise<{ id: string; userId: string; kind: string; recordId: string }[]> {
   const rows = await queryRows(
     em,
-    `select t.id::text as id, t.user_id::text as "userId", t.kind, t.snapshot
+    `select t.id::text as id, t.user_id::text as "userId", t.kind, t.record_id::text as "recordId"
        from trash_items t left join user_settings s on s.user_id = t.user_id
       where t.deleted_at < $1::timestamptz - make_interval(days => coalesce(s.trash_retention_days, 30))
       order by t.deleted_at
@@ -112,6 +233,7 @@ export async function lockExpired(em: EntityManager, now: Date, limit: number): 
   return rows as never;
 }
 
+/** Deletes trash items for good; their rows and links go with them (their keys cascade). */
 export async function deleteTrashItems(em: EntityManager, ids: string[]): Promise<void> {
   if (ids.length) await queryRows(em, 'delete from trash_items where id = any($1::uuid[])', [ids]);
 }

@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../core/context.js';
 import { rowCapViolation } from '../core/database/row-caps.js';
 import { NotFoundError, RuleViolationError } from '../core/errors.js';
-import { recordLiveChange } from '../core/live/change-collector.js';
 import { pageWindow, toPage } from '../core/pagination.js';
 import type { ServiceScope } from '../core/request-services.js';
-import { deleteTrashItems, lockExpired, reinsert } from './trash.queries.js';
-import { TrashItem, type TrashSnapshot } from './trash-item.entity.js';
-import { entityOfTable, trashKind } from './trash-kinds.js';
+import { deleteTrashItems, lockExpired, restoreRows, rewriteTrashedRow, trashedRow, trashedRows } from './trash.queries.js';
+import { TrashItem } from './trash-item.entity.js';
+import { reportTrashed, trashKind, type StoredObjects, type TrashedRecord } from './trash-kinds.js';
+import { recordReleases, release } from './storage-releases.js';
 import { retentionDays } from './trash-retention.js';
 import type { RestoredEntry, TrashEntry, TrashPage } from './trash.types.js';
 
@@ -58,16 +58,20 @@ export class TrashService {
       if (!kind) throw new RuleViolationError('trash_kind_unknown', `This service cannot restore a ${item.kind}`);
       const snapshot = item.snapshot;
       try {
-        await kind.beforeRestore?.(em, userId, snapshot);
-        await reinsert(em, snapshot);
-        await kind.afterRestore?.(em, userId, snapshot);
+        // Only the record's own row comes into memory, and only for a kind with restore rules; the rest goes back by SQL.
+        const record = kind.beforeRestore || kind.afterRestore ? await this.recordOf(em, item, kind.table) : undefined;
+        if (record && kind.beforeRestore) {
+          const before = JSON.stringify(record.row);
+          await kind.beforeRestore(em, userId, record);
+          if (JSON.stringify(record.row) !== before) await rewriteTrashedRow(em, item.id, kind.table, item.recordId, record.row);
+        }
+        await restoreRows(em, item.id, snapshot);
+        if (record && kind.afterRestore) await kind.afterRestore(em, userId, record);
       } catch (error) {
         throw refusal(error);
       }
       // The rows came back by raw statements: the live updates (and the change feed) hear them as created.
-      for (const { table, row } of snapshot.rows) {
-        recordLiveChange(em, userId, { entity: entityOfTable(em, table) ?? table, id: String(row.id), kind: 'created' });
-      }
+      await reportTrashed(em, userId, item.id, snapshot, 'created');
       em.remove(item);
       await em.flush();
       return { kind: item.kind, recordId: item.recordId };
@@ -76,14 +80,15 @@ export class TrashService {
 
   /** Deletes one entry for good and frees its storage. */
   async deleteForever(userId: string, trashId: string, allow?: AllowKind): Promise<{ id: string; message: string }> {
-    const item = await this.em.transactional(async (em) => {
+    const releases = await this.em.transactional(async (em) => {
       const found = await em.findOne(TrashItem, { id: trashId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!found) throw new NotFoundError('Trash entry');
       allow?.(found.kind);
+      const releases = await this.recordStorage(em, [found], new Date());
       em.remove(found);
-      return found;
+      return releases;
     });
-    await this.free([item]);
+    await release(this.deps, releases, new Date());
     return { id: trashId, message: 'Trash entry deleted for good' };
   }
 
@@ -91,43 +96,54 @@ export class TrashService {
   async empty(userId: string): Promise<number> {
     let deleted = 0;
     for (;;) {
-      const items = await this.em.fork().transactional(async (em) => {
-        const chunk = await em.find(TrashItem, { userId }, { limit: TRASH_CHUNK, orderBy: { deletedAt: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+      const now = new Date();
+      const { count, releases } = await this.em.fork().transactional(async (em) => {
+        const chunk = await em.find(TrashItem, { userId }, { limit: TRASH_CHUNK, orderBy: { deletedAt: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['kind', 'recordId', 'userId'] });
+        const recorded = await this.recordStorage(em, chunk, now);
         await deleteTrashItems(em, chunk.map((item) => item.id));
-        return chunk;
+        return { count: chunk.length, releases: recorded };
       });
-      await this.free(items);
-      deleted += items.length;
-      if (items.length < TRASH_CHUNK) return deleted;
+      await release(this.deps, releases, now);
+      deleted += count;
+      if (count < TRASH_CHUNK) return deleted;
     }
   }
 
   /**
-   * One chunk of the purge: entries whose retention ran out at `now` are deleted, then their storage
-   * freed. A crash between the two leaves blobs no row names (freed again by nothing): the blobs go
-   * first would be worse (a restorable file without bytes), so the rows go first and freeing is
-   * idempotent. Answers how many were purged (a full chunk: call again).
+   * One chunk of the purge: entries whose retention ran out at `now` are deleted, and the storage they
+   * free is recorded in the same transaction; after the commit it is deleted, and what storage refuses
+   * (S3 down) is retried by the `trash:release-storage` job until it is gone (storage-releases.ts). The
+   * rows go first: the blobs first would be worse (a restorable file without bytes). Answers how many
+   * were purged (a full chunk: call again).
    */
   async purgeChunk(now: Date, limit = TRASH_CHUNK): Promise<number> {
-    const items = await this.em.fork().transactional(async (em) => {
+    const { count, releases } = await this.em.fork().transactional(async (em) => {
       const expired = await lockExpired(em, now, limit);
+      const recorded = await this.recordStorage(em, expired, now);
       await deleteTrashItems(em, expired.map((item) => item.id));
-      return expired;
+      return { count: expired.length, releases: recorded };
     });
-    await this.free(items);
-    return items.length;
+    await release(this.deps, releases, now);
+    return count;
   }
 
-  private async free(items: { userId: string; kind: string; snapshot: TrashSnapshot }[]): Promise<void> {
-    for (const item of items) {
-      const kind = trashKind(item.kind);
-      if (!kind?.freed) continue;
-      try {
-        await kind.freed(this.deps, item.userId, item.snapshot);
-      } catch (error) {
-        this.deps.logger.error({ err: error, kind: item.kind }, 'trash entry deleted but its storage could not be freed');
-      }
+  /** The storage the entries free, from their own rows (only kinds that hold storage), recorded for release. */
+  private async recordStorage(em: EntityManager, items: { id: string; userId: string; kind: string; recordId: string }[], now: Date) {
+    const holding = items.filter((item) => trashKind(item.kind)?.storage);
+    if (holding.length === 0) return [];
+    const rows = await trashedRows(em, holding.map((item) => ({ id: item.id, table: trashKind(item.kind)!.table, recordId: item.recordId })));
+    const objects: StoredObjects[] = [];
+    for (const item of holding) {
+      const row = rows.get(item.id);
+      if (row) objects.push(...trashKind(item.kind)!.storage!(item.userId, row));
     }
+    return recordReleases(em, objects, now);
+  }
+
+  private async recordOf(em: EntityManager, item: TrashItem, table: string): Promise<TrashedRecord> {
+    const row = await trashedRow(em, item.id, table, item.recordId);
+    if (!row) throw new RuleViolationError('trash_parent_gone', 'This trash entry holds nothing to restore');
+    return { itemId: item.id, row, ...(item.snapshot.extra ? { extra: item.snapshot.extra } : {}) };
   }
 }
 

@@ -5,6 +5,7 @@ import { expectNotFound, expectRule, expectValidation } from '../../test/support
 import { MISSING_ID, weekDayIds } from '../../test/support/fixtures.js';
 import { blobsOnDisk, makePdf, upload } from '../files/files.test-helpers.js';
 import { copyRow, createHabit, logEntry, setTimezone, xpOf } from '../habits/habits.test-helpers.js';
+import { sql } from '../../test/support/db.js';
 import { TrashService } from './trash.service.js';
 
 /** The trash (docs/trash.md): round trips per kind, exact balances, XP and streaks, refusals, the purge, isolation. */
@@ -183,6 +184,58 @@ describe('trash', () => {
     expect(((await ok(client.get('/api/v1/trash?limit=2'))) as any[]).length).toBe(2);
     expect(await ok(client.delete('/api/v1/trash'))).toEqual({ deleted: 2 });
     expect((await ok(client.get('/api/v1/trash'))) as any[]).toEqual([]);
+  });
+
+  it('keeps a habit with 3,000 entries exact through delete and restore, copied by SQL; the feed hears every entry', async () => {
+    const { client, id: userId } = await signUp(app.url);
+    const habit = await createHabit(client, { name: 'Read' });
+    const entry = await logEntry(client, habit.id);
+    await copyRow(app, 'habit_entries', entry.id, 2999);
+    const entries = async () =>
+      (await sql(app.databaseUrl, `select count(*)::int as n, md5(coalesce(string_agg(to_jsonb(e)::text, ',' order by e.id), '')) as digest from habit_entries e where habit_id = $1`, [habit.id]))[0];
+    const fed = async (kind: string) =>
+      (await sql(app.databaseUrl, `select count(*)::int as n from lp_change_feed where user_id = $1 and entity = 'HabitEntry' and kind = $2`, [userId, kind]))[0].n;
+    const before = await entries();
+    expect(before.n).toBe(3000);
+    const streak = async () => ok(client.get(`/api/v1/habits/${habit.id}/streak`));
+    const streakBefore = await streak();
+
+    const habitEntry = await trashed(client, `/api/v1/habits/${habit.id}`, habit.id);
+    expect((await entries()).n).toBe(0);
+    expect(await fed('deleted'), 'the first 200 through the collector, the rest by SQL: each once').toBe(3000);
+    // The entry holds an outline only: the rows are in trash_rows, never one document through the service.
+    const [kept] = await sql(app.databaseUrl, 'select pg_column_size(snapshot) as size, (select count(*)::int from trash_rows r where r.trash_item_id = t.id) as n from trash_items t where id = $1', [habitEntry.id]);
+    expect(kept).toMatchObject({ n: 3001 });
+    expect(kept.size).toBeLessThan(500);
+    await restore(client, habitEntry);
+    expect(await entries()).toEqual(before);
+    expect(await streak()).toEqual(streakBefore);
+    expect(await fed('created'), 'the logged entry, then the 3,000 restored').toBe(3001);
+    // Restored: the entry and its copied rows are gone.
+    expect(await sql(app.databaseUrl, 'select 1 from trash_rows where trash_item_id = $1', [habitEntry.id])).toEqual([]);
+  });
+
+  it('a "this and following" delete keeps the later occurrences in the same entry, and its restore brings them all back as single tasks', async () => {
+    const { client } = await signUp(app.url);
+    const days = await weekDayIds(client, '2026-12-14');
+    const first = await ok(client.post('/api/v1/tasks', { title: 'Walk', timebox: 30, dayId: days[0], recurrence: 'FREQ=DAILY' }));
+    const series = async () => ((await ok(client.get(`/api/v1/tasks?seriesId=${first.id}&limit=100`))) as any[]).map((t) => t.occurrenceDate).sort();
+    const all = await series();
+    expect(all).toHaveLength(7);
+    const [, , third] = ((await ok(client.get(`/api/v1/tasks?seriesId=${first.id}&limit=100`))) as any[]).sort((a, b) => a.occurrenceDate.localeCompare(b.occurrenceDate));
+    await ok(client.delete(`/api/v1/tasks/${third.id}`, { body: { applyTo: 'following' } }));
+    expect(await series()).toEqual(all.slice(0, 2));
+    const entries = (await ok(client.get('/api/v1/trash'))) as any[];
+    expect(entries.map((e) => [e.kind, e.recordId])).toEqual([['task', third.id]]);
+
+    await restore(client, entries[0]);
+    // The series stays ended before the date; the five occurrences are back, as single tasks, on their days.
+    expect(await series()).toEqual(all.slice(0, 2));
+    const week = (await ok(client.get('/api/v1/tasks?limit=100'))) as any[];
+    const back = week.filter((t) => t.id !== first.id && t.title === 'Walk' && !t.seriesId);
+    expect(back.map((t) => t.dayId).sort()).toEqual(days.slice(2).sort());
+    expect(back.map((t) => t.id)).toContain(third.id);
+    expect((await ok(client.get(`/api/v1/tasks/${first.id}`))).recurrence).toMatch(/UNTIL=20261215/);
   });
 
   it("answers another person's trash entry 404 like a missing one, on REST and GraphQL", async () => {

@@ -5,6 +5,8 @@ import { signUp } from '../support/http-client.js';
 import { sql } from '../support/db.js';
 import { blobsOnDisk, makePdf, upload } from '../../src/files/files.test-helpers.js';
 import { eventually } from '../../src/reminders/reminders.test-helpers.js';
+import { TrashService } from '../../src/trash/trash.service.js';
+import { releaseDue } from '../../src/trash/storage-releases.js';
 
 /**
  * The S3 bucket's server goes away under traffic and comes back (issue 34, item 3; docs/operations.md →
@@ -55,5 +57,37 @@ describe('the S3 server goes away and comes back', () => {
     const after = await upload(anna.client, makePdf('after'), 'document', 'after.pdf', 'application/pdf');
     expect(after.status, after.text).toBe(201);
     expect(await s3.keys(`${anna.id}/`)).toEqual([`${anna.id}/${first.body.data.id}/original`, `${anna.id}/${after.body.data.id}/original`].sort());
+  }, 60_000);
+  it('a purged file whose bytes S3 could not delete is deleted for sure: recorded with the purge, retried with backoff (a clock passed in) until S3 answers', async () => {
+    const ben = await signUp(app.url);
+    const uploaded = await upload(ben.client, makePdf('gone'), 'document', 'gone.pdf', 'application/pdf');
+    expect(uploaded.status, uploaded.text).toBe(201);
+    const fileId = uploaded.body.data.id;
+    expect((await ben.client.delete(`/api/v1/files/${fileId}`)).status).toBe(200);
+    const keys = () => s3.keys(`${ben.id}/${fileId}/`);
+    expect(await keys()).toEqual([`${ben.id}/${fileId}/original`]);
+    const pending = () => sql(app.databaseUrl, 'select attempts, next_attempt_at, last_error from trash_storage_releases where prefix = $1', [`${ben.id}/${fileId}`]);
+    const deps = app.server.deps;
+    const now = Date.now() + 31 * 86_400_000; // past the default retention of 30 days
+    const at = (ms: number) => new Date(now + ms);
+
+    await s3.stop();
+    const trash = new TrashService(app.server.orm.em.fork(), deps);
+    while ((await trash.purgeChunk(at(0))) > 0);
+    expect((await ben.client.get('/api/v1/trash')).body.data).toEqual([]);
+    const [failed] = await pending();
+    expect(failed).toMatchObject({ attempts: 1 });
+    expect(failed.last_error).toBeTruthy();
+    expect(new Date(failed.next_attempt_at).getTime()).toBe(now + 60_000);
+    // Not tried before its backoff; tried and failing while S3 is down: the wait doubles.
+    expect(await releaseDue(deps, at(59_000))).toEqual({ tried: 0, done: 0 });
+    expect(await releaseDue(deps, at(60_000))).toEqual({ tried: 1, done: 0 });
+    expect(new Date((await pending())[0].next_attempt_at).getTime()).toBe(now + 60_000 + 120_000);
+
+    await s3.restart();
+    expect(await keys(), 'still orphaned until the retry').toHaveLength(1);
+    expect(await releaseDue(deps, at(180_000))).toEqual({ tried: 1, done: 1 });
+    expect(await keys()).toEqual([]);
+    expect(await pending()).toEqual([]);
   }, 60_000);
 });

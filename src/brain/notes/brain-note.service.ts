@@ -116,8 +116,11 @@ export class BrainNoteService {
 
   async delete(userId: string, noteId: string): Promise<Deleted> {
     const note = await this.get(userId, noteId);
-    await moveToTrash(this.em, userId, NOTE_TRASH, noteId, note.title);
-    await this.em.remove(note).flush();
+    // One transaction: the trash copies the rows the delete takes, and neither happens without the other.
+    await this.em.transactional(async (em) => {
+      await moveToTrash(em, userId, NOTE_TRASH, noteId, note.title);
+      em.remove(note);
+    });
     return deleted(noteId, 'Note');
   }
 }

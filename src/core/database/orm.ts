@@ -4,9 +4,10 @@ export type Orm = MikroORM;
 
 /**
  * Tables the ORM does not own: Agenda keeps its jobs here (see stack notes); the people's data versions
- * are written by triggers only (data-version.ts), the change feed by raw statements (change-feed.ts).
+ * are written by triggers only (data-version.ts), the change feed by raw statements (change-feed.ts), the
+ * trash's copied rows and pending storage deletions too (their foreign keys are deferred: docs/trash.md).
  */
-const foreignTables = ['agenda_jobs', 'agenda_logs', 'lp_data_versions', 'lp_change_feed', 'lp_change_feed_horizons'];
+const foreignTables = ['agenda_jobs', 'agenda_logs', 'lp_data_versions', 'lp_change_feed', 'lp_change_feed_horizons', 'trash_rows', 'trash_links', 'trash_storage_releases'];
 
 /** What the ORM is handed: the entity classes (src/app/entities.ts), which core does not name. */
 export type OrmSettings = Partial<Options> & Required<Pick<Options, 'entities'>>;

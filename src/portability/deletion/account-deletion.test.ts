@@ -8,7 +8,7 @@ import { generateWeek } from '../../../test/support/fixtures.js';
 import { setPlan, sql } from '../../../test/support/db.js';
 import { expectStatus, expectValidation } from '../../../test/support/expectations.js';
 import { mailsTo } from '../../../test/support/mailbox.js';
-import { blobsOnDisk, makeImage, makePdf, postMultipart, until, upload, waitForVariants } from '../../files/files.test-helpers.js';
+import { blobsOnDisk, makeImage, postMultipart, until, upload, waitForVariants } from '../../files/files.test-helpers.js';
 import { runExport } from '../export/export.test-helpers.js';
 import { childrenFirst } from './deletion.queries.js';
 import { runNight } from '../../insights/insights.test-helpers.js';
@@ -49,8 +49,10 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   const week = await generateWeek(client, '2027-01-04');
   const day = week.days[0].id as string;
   const image = await ok(upload(client, await makeImage('jpeg', 800, 600), 'image'));
-  // A deleted file in the trash (docs/trash.md): its entry and its stored bytes go with the account too.
-  const trashedFile = await ok(upload(client, makePdf(), 'document', 'old.pdf', 'application/pdf'));
+  // A deleted file in the trash (docs/trash.md): its entry, its copied rows, the cover it was (trash_links)
+  // and its stored bytes go with the account too.
+  const trashedFile = await ok(upload(client, await makeImage('png', 16, 16), 'image'));
+  await ok(client.post('/api/v1/books', { title: 'Old', author: 'Anon', totalPages: 10, coverUrl: trashedFile.id }));
   expect((await client.delete(`/api/v1/files/${trashedFile.id}`)).status).toBe(200);
   await waitForVariants(client, image.id);
   const category = await ok(client.post('/api/v1/task-categories', { name: 'Health', color: '#00ff7F' }));
@@ -270,7 +272,7 @@ describe('DELETE /account', { timeout: 180_000 }, () => {
     // The old session and the credentials are gone; bob's session still works.
     expectStatus(await alice.client.get('/api/v1/auth/me', { headers: { cookie: oldCookie } }), 401, 'UNAUTHORIZED');
     expect((await app.http.post('/api/v1/auth/login', { email: alice.email, password: alice.password })).status).toBe(401);
-    expect((await bob.client.get('/api/v1/books')).body.data).toHaveLength(2);
+    expect((await bob.client.get('/api/v1/books')).body.data).toHaveLength(3);
   });
 
   it('with a wrong or missing password removes nothing (401 / 400); without a session 401', async () => {
