@@ -45,22 +45,24 @@ function insertableColumns(em: EntityManager, table: string): Promise<string[]> 
 }
 
 /** The rows `ids` of `table` and, recursively, every row a delete of them cascades to or nulls. */
-async function collect(em: EntityManager, table: string, where: string, params: unknown[], snapshot: TrashSnapshot, depth: number): Promise<void> {
+async function collect(em: EntityManager, table: string, where: string, params: unknown[], snapshot: TrashSnapshot, depth: number, cap = Infinity): Promise<void> {
   // Numbers as their text: an amount of 15 digits would lose its cents as a JavaScript number.
   const row = `(select jsonb_object_agg(e.key, case when jsonb_typeof(e.value) = 'number' then to_jsonb(e.value #>> '{}') else e.value end) from jsonb_each(to_jsonb(t)) e)`;
-  const rows = await queryRows(em, `select t.id::text as id, ${row} as row from ${quote(table)} t where ${where}`, params);
+  const rows = await queryRows(em, `select t.id::text as id, ${row} as row from ${quote(table)} t where ${where}${limitWithin(snapshot, cap)}`, params);
   if (rows.length === 0) return;
   for (const { row } of rows) snapshot.rows.push({ table, row: row as Record<string, unknown> });
+  overCap(snapshot, cap);
   const ids = rows.map((row) => String(row.id));
   if (depth > 4) return; // the schema nests cascades two deep; a cycle would stop here
   for (const ref of await references(em, table)) {
     if (ref.action === 'c') {
-      await collect(em, ref.table, `t.${quote(ref.column)} = any($1::uuid[])`, [ids], snapshot, depth + 1);
+      await collect(em, ref.table, `t.${quote(ref.column)} = any($1::uuid[])`, [ids], snapshot, depth + 1, cap);
     } else {
-      const linked = await queryRows(em, `select id::text as id, ${quote(ref.column)}::text as value from ${quote(ref.table)} where ${quote(ref.column)} = any($1::uuid[])`, [ids]);
+      const linked = await queryRows(em, `select id::text as id, ${quote(ref.column)}::text as value from ${quote(ref.table)} where ${quote(ref.column)} = any($1::uuid[])${limitWithin(snapshot, cap)}`, [ids]);
       const byValue = new Map<string, string[]>();
       for (const link of linked) byValue.set(String(link.value), [...(byValue.get(String(link.value)) ?? []), String(link.id)]);
       for (const [value, linkIds] of byValue) snapshot.links.push({ table: ref.table, column: ref.column, ids: linkIds, value });
+      overCap(snapshot, cap);
     }
   }
 }
@@ -70,6 +72,29 @@ export async function snapshotOf(em: EntityManager, table: string, userId: strin
   const snapshot: TrashSnapshot = { rows: [], links: [] };
   await collect(em, table, 't.id = $1 and t.user_id = $2', [id, userId], snapshot, 0);
   return snapshot;
+}
+
+/*
+ * A capped snapshot (undo's, src/undo/kinds/kept-deletes.ts): it reads at most one row past the cap (rows
+ * plus nulled references) and gives up, so a delete that takes a big tree costs bounded memory.
+ */
+class OverCap extends Error {}
+const sizeOf = (snapshot: TrashSnapshot): number => snapshot.rows.length + snapshot.links.reduce((sum, link) => sum + link.ids.length, 0);
+const limitWithin = (snapshot: TrashSnapshot, cap: number): string => (Number.isFinite(cap) ? ` limit ${Math.max(0, cap - sizeOf(snapshot)) + 1}` : '');
+function overCap(snapshot: TrashSnapshot, cap: number): void {
+  if (sizeOf(snapshot) > cap) throw new OverCap();
+}
+
+/** `snapshotOf` bounded: null when the delete would take more than `cap` rows and references (or nothing). */
+export async function snapshotWithin(em: EntityManager, table: string, userId: string, id: string, cap: number): Promise<TrashSnapshot | null> {
+  const snapshot: TrashSnapshot = { rows: [], links: [] };
+  try {
+    await collect(em, table, 't.id = $1 and t.user_id = $2', [id, userId], snapshot, 0, cap);
+  } catch (error) {
+    if (error instanceof OverCap) return null;
+    throw error;
+  }
+  return snapshot.rows.length > 0 ? snapshot : null;
 }
 
 /** Re-inserts the snapshot's rows with their ids and sets its nulled references back (those still null). */

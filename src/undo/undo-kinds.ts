@@ -1,4 +1,5 @@
 import { checklistToggle } from './kinds/checklist-toggle.js';
+import { KEPT_DELETES } from './kinds/kept-deletes.js';
 import { taskUpdate } from './kinds/task-update.js';
 import { TRASHED_DELETES } from './kinds/trashed-deletes.js';
 import type { UndoKind } from './undo-kind.js';
@@ -10,6 +11,7 @@ export const UNDO_KINDS: readonly UndoKind[] = [
   taskUpdate,
   checklistToggle,
   ...TRASHED_DELETES,
+  ...KEPT_DELETES,
 ];
 
 const byKind = new Map(UNDO_KINDS.map((kind) => [kind.kind, kind]));

@@ -114,7 +114,13 @@ export class BrainNoteService {
     return note;
   }
 
-  async delete(userId: string, noteId: string): Promise<Deleted> {
+  /** With `expectedVersion`, refused (VERSION_CONFLICT) when the note changed since it was read; nothing is deleted. */
+  async delete(userId: string, noteId: string, expectedVersion?: number | null): Promise<Deleted> {
+    const target = { entity: BrainNote, where: { id: noteId, userId }, resource: 'Note' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new BrainNoteService(em).applyDelete(userId, noteId));
+  }
+
+  private async applyDelete(userId: string, noteId: string): Promise<Deleted> {
     const note = await this.get(userId, noteId);
     await moveToTrash(this.em, userId, NOTE_TRASH, noteId, note.title);
     await this.em.remove(note).flush();
