@@ -1,12 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { queryRows } from '../../core/database/read-rows.js';
-import { quoteIdentifier as quote } from '../../core/database/foreign-keys.queries.js';
 import { queueFact } from '../../core/events/fact-dispatcher.js';
 import { recordLiveChange } from '../../core/live/change-collector.js';
 import { lockBook } from '../../reading/book.service.js';
 import type { TrashSnapshot } from '../../trash/trash-item.entity.js';
 import { keepSnapshot, putBack, UNDO_SNAPSHOT_ROWS } from '../kept-snapshot.js';
 import type { UndoKind } from '../undo-kind.js';
+import { putTagBack, tagHoldersOf, type TagHolder } from '../undo.queries.js';
 
 type Row = Record<string, unknown>;
 
@@ -56,7 +55,6 @@ function keptDelete(spec: KeptDelete): UndoKind {
   };
 }
 
-
 /**
  * A tag's delete removes its id from the `tag_ids` arrays of `entity` (project cards, notes). Kept: each
  * holder's array as it was (bounded); put back in its place when the array is otherwise unchanged since,
@@ -65,23 +63,14 @@ function keptDelete(spec: KeptDelete): UndoKind {
 function tagHolders(entity: string): Pick<KeptDelete, 'keep' | 'redo'> {
   return {
     async keep(em, userId, tagId) {
-      const table = quote(em.getMetadata().find(entity)!.tableName);
-      const holders = await queryRows(em, `select id::text as id, tag_ids::text[] as tags from ${table} where user_id = $1 and tag_ids @> array[$2::uuid] limit ${UNDO_SNAPSHOT_ROWS + 1}`, [userId, tagId]);
+      const holders = await tagHoldersOf(em, em.getMetadata().find(entity)!.tableName, userId, tagId, UNDO_SNAPSHOT_ROWS + 1);
       return holders.length > UNDO_SNAPSHOT_ROWS ? null : { holders };
     },
     async redo(em, userId, record, kept) {
-      const holders = kept.holders as { id: string; tags: string[] }[];
+      const holders = kept.holders as TagHolder[];
       if (holders.length === 0) return;
-      const table = quote(em.getMetadata().find(entity)!.tableName);
-      const back = await queryRows(
-        em,
-        `update ${table} t set tag_ids = case when t.tag_ids = array_remove(k.tags, $3::uuid) then k.tags else array_append(t.tag_ids, $3::uuid) end
-           from jsonb_to_recordset($1::jsonb) as k(id uuid, tags uuid[])
-          where t.id = k.id and t.user_id = $2 and not ($3::uuid = any(t.tag_ids))
-          returning t.id::text as id`,
-        [JSON.stringify(holders), userId, record.id],
-      );
-      for (const { id } of back) recordLiveChange(em, userId, { entity, id: String(id), kind: 'updated' });
+      const back = await putTagBack(em, em.getMetadata().find(entity)!.tableName, userId, String(record.id), holders);
+      for (const id of back) recordLiveChange(em, userId, { entity, id, kind: 'updated' });
     },
   };
 }
