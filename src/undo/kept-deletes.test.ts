@@ -5,6 +5,7 @@ import { expectNotFound, expectStatus } from '../../test/support/expectations.js
 import { setPlan } from '../../test/support/db.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
 import { createHabit, xpOf } from '../habits/habits.test-helpers.js';
+import { snapshotWithin } from '../trash/trash.queries.js';
 
 /**
  * Undo of the deletes that do not go to the trash (docs/undo.md, src/undo/kinds/kept-deletes.ts): each one
@@ -13,6 +14,7 @@ import { createHabit, xpOf } from '../habits/habits.test-helpers.js';
  */
 let app: TestApp;
 let alice: HttpClient;
+let aliceId: string;
 let bob: HttpClient;
 let monday: string;
 
@@ -31,7 +33,6 @@ async function read(path: string): Promise<unknown> {
 
 beforeAll(async () => {
   app = await sharedTestApp();
-  let aliceId: string;
   ({ client: alice, id: aliceId } = await signUp(app.url));
   ({ client: bob } = await signUp(app.url));
   await setPlan(app.databaseUrl, aliceId, 'pro', new Date(Date.now() + 86_400_000)); // webhooks are a paid feature
@@ -176,5 +177,16 @@ describe('undo of the deletes kept by snapshot', () => {
     const refused = await alice.post('/api/v1/undo', { token: sessionToken });
     expectStatus(refused, 400, 'VALIDATION_ERROR');
     expect(refused.body.error.details.rule).toBe('undo_parent_gone');
+  });
+
+  it('keeps no snapshot past its bound: the read stops one row past the cap and offers nothing', async () => {
+    const project = await made(alice.post('/api/v1/projects', { title: 'Big' }));
+    for (const title of ['One', 'Two', 'Three']) await made(alice.post(`/api/v1/projects/${project.id}/tasks`, { title }));
+    const em = app.server.orm.em.fork();
+    const whole = await snapshotWithin(em, 'projects', aliceId, project.id, 100);
+    const size = whole!.rows.length + whole!.links.reduce((sum, link) => sum + link.ids.length, 0);
+    expect(whole!.rows.filter((r) => r.table === 'project_tasks').length).toBeGreaterThanOrEqual(3);
+    expect(await snapshotWithin(em, 'projects', aliceId, project.id, size)).not.toBeNull();
+    expect(await snapshotWithin(em, 'projects', aliceId, project.id, size - 1)).toBeNull();
   });
 });
