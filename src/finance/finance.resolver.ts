@@ -16,6 +16,7 @@ import {
   TransactionPage,
   UpdateAccountArgs,
   UpdateTransactionArgs,
+  DeleteTransactionArgs,
 } from './finance.types.js';
 import { Service } from '../core/request-services.js';
 import { CachedPerPerson } from '../graphql/cacheable-operation.js';
@@ -76,7 +77,7 @@ export class FinanceTransactionResolver {
   }
 
   @Mutation(() => Deleted, { description: "Takes the amount back out of the account's balance." })
-  deleteTransaction(@Args(() => TransactionIdArgs) args: TransactionIdArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<Deleted> {
-    return transactionService.delete(userId, args.transactionId);
+  deleteTransaction(@Args(() => DeleteTransactionArgs) args: DeleteTransactionArgs, @CurrentUserId() userId: string, @Service(TransactionService) transactionService: TransactionService): Promise<Deleted> {
+    return transactionService.delete(userId, args.transactionId, args.expectedVersion);
   }
 }

@@ -106,6 +106,13 @@ export class TransactionIdArgs {
   transactionId!: string;
 }
 
+/** A delete that may name the `version` last read (docs/concurrency.md). */
+@ArgsType()
+export class DeleteTransactionArgs extends TransactionIdArgs {
+  @ExpectedVersion()
+  expectedVersion?: number | null;
+}
+
 @ArgsType()
 export class CreateTransactionArgs {
   @Field(() => UUID, { description: 'One of your accounts.' })

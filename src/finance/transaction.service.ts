@@ -253,10 +253,12 @@ export class TransactionService {
     });
   }
 
-  async delete(userId: string, transactionId: string): Promise<Deleted> {
+  /** With `expectedVersion`, refused (VERSION_CONFLICT) when the transaction changed since it was read; nothing is deleted. */
+  async delete(userId: string, transactionId: string, expectedVersion?: number | null): Promise<Deleted> {
     return this.em.transactional(async (em) => {
       const row = await em.findOne(FinanceTransaction, { id: transactionId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!row) throw new NotFoundError('Transaction');
+      requireVersion(row, expectedVersion, 'Transaction');
       await moveToTrash(em, userId, TRANSACTION_TRASH, transactionId, row.description ?? `${row.amount} on ${row.date}`);
       await moveBalance(em, userId, row.accountId, '0', row.amount);
       em.remove(row);

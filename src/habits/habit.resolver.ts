@@ -29,6 +29,7 @@ import {
   MarkHabitDayArgs,
   ReorderHabitsArgs,
   UpdateHabitArgs,
+  DeleteHabitArgs,
 } from './habit.types.js';
 
 @Authorized()
@@ -56,8 +57,8 @@ export class HabitResolver {
   }
 
   @Mutation(() => Deleted, { description: 'Deletes the habit with its entries and marks.' })
-  deleteHabit(@Args(() => HabitIdArgs) args: HabitIdArgs, @CurrentUserId() userId: string, @Service(HabitService) habits: HabitService): Promise<Deleted> {
-    return habits.delete(userId, args.habitId);
+  deleteHabit(@Args(() => DeleteHabitArgs) args: DeleteHabitArgs, @CurrentUserId() userId: string, @Service(HabitService) habits: HabitService): Promise<Deleted> {
+    return habits.delete(userId, args.habitId, args.expectedVersion);
   }
 
   @Mutation(() => Habit, { description: 'Off the day and week reads, its history kept.' })

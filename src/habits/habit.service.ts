@@ -153,7 +153,13 @@ export class HabitService {
   }
 
   /** Its entries and marks go with it (and the XP they earned stays: the ledger keeps what was earned). */
-  async delete(userId: string, habitId: string): Promise<Deleted> {
+  /** With `expectedVersion`, refused (VERSION_CONFLICT) when the habit changed since it was read; nothing is deleted. */
+  async delete(userId: string, habitId: string, expectedVersion?: number | null): Promise<Deleted> {
+    const target = { entity: Habit, where: { id: habitId, userId }, resource: 'Habit' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new HabitService(em).applyDelete(userId, habitId));
+  }
+
+  private async applyDelete(userId: string, habitId: string): Promise<Deleted> {
     const habit = await this.get(userId, habitId);
     // One transaction: the trash copies the entries and marks the delete takes, and neither happens without the other.
     await this.em.transactional(async (em) => {

@@ -30,6 +30,13 @@ export class HabitIdArgs {
   habitId!: string;
 }
 
+/** A delete that may name the `version` last read (docs/concurrency.md). */
+@ArgsType()
+export class DeleteHabitArgs extends HabitIdArgs {
+  @ExpectedVersion()
+  expectedVersion?: number | null;
+}
+
 /** The fields of a new habit and of a change (the service checks how they fit together). */
 @ArgsType()
 export class CreateHabitArgs {

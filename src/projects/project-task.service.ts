@@ -135,7 +135,13 @@ export class ProjectTaskService {
   }
 
   /** The tasks below it in its column move up one place. */
-  async delete(userId: string, projectId: string, taskId: string): Promise<Deleted> {
+  /** With `expectedVersion`, refused (VERSION_CONFLICT) when the card changed since it was read; nothing is deleted. */
+  async delete(userId: string, projectId: string, taskId: string, expectedVersion?: number | null): Promise<Deleted> {
+    const target = { entity: ProjectTask, where: { id: taskId, projectId, userId }, resource: 'Project task' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new ProjectTaskService(em).applyDelete(userId, projectId, taskId));
+  }
+
+  private async applyDelete(userId: string, projectId: string, taskId: string): Promise<Deleted> {
     await this.em.transactional(async (em) => {
       await requireOwnProject(em, userId, projectId, undefined, true);
       const task = await em.findOne(ProjectTask, { id: taskId, projectId, userId });

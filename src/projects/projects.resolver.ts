@@ -32,6 +32,7 @@ import {
   UpdateProjectArgs,
   UpdateProjectTaskArgs,
   UpdateTagArgs,
+  DeleteProjectTaskArgs,
 } from './projects.types.js';
 import { Tag } from './tag.entity.js';
 import { TagService } from './tag.service.js';
@@ -156,8 +157,8 @@ export class ProjectTaskResolver {
   }
 
   @Mutation(() => Deleted, { description: 'The tasks below it in its column move up.' })
-  deleteProjectTask(@Args(() => ProjectTaskIdArgs) args: ProjectTaskIdArgs, @CurrentUserId() userId: string, @Service(ProjectTaskService) projectTaskService: ProjectTaskService): Promise<Deleted> {
-    return projectTaskService.delete(userId, args.projectId, args.taskId);
+  deleteProjectTask(@Args(() => DeleteProjectTaskArgs) args: DeleteProjectTaskArgs, @CurrentUserId() userId: string, @Service(ProjectTaskService) projectTaskService: ProjectTaskService): Promise<Deleted> {
+    return projectTaskService.delete(userId, args.projectId, args.taskId, args.expectedVersion);
   }
 
   @Mutation(() => ProjectTask, { description: 'Places the task at order (0-based) in columnId; both columns stay 0..n-1.' })

@@ -175,6 +175,13 @@ export class ProjectTaskIdArgs extends ProjectIdArgs {
   taskId!: string;
 }
 
+/** A delete that may name the `version` last read (docs/concurrency.md). */
+@ArgsType()
+export class DeleteProjectTaskArgs extends ProjectTaskIdArgs {
+  @ExpectedVersion()
+  expectedVersion?: number | null;
+}
+
 @ArgsType()
 export class ListProjectTasksArgs extends PageArgs {
   @Field(() => UUID)

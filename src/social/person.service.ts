@@ -116,7 +116,13 @@ export class PersonService {
   }
 
   /** Takes the person out of the guests of every happening and off their perimeter tasks, in the same transaction. */
-  async delete(userId: string, personId: string): Promise<Deleted> {
+  /** With `expectedVersion`, refused (VERSION_CONFLICT) when the person changed since it was read; nothing is deleted. */
+  async delete(userId: string, personId: string, expectedVersion?: number | null): Promise<Deleted> {
+    const target = { entity: Person, where: { id: personId, userId }, resource: 'Person' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new PersonService(em, this.rt).applyDelete(userId, personId));
+  }
+
+  private async applyDelete(userId: string, personId: string): Promise<Deleted> {
     return this.em.transactional(async (em) => {
       const person = await em.findOne(Person, { id: personId, userId });
       if (!person) throw new NotFoundError('Person');

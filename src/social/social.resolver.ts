@@ -23,6 +23,7 @@ import {
   SocialHappeningPage,
   UpdatePersonArgs,
   UpdateSocialHappeningArgs,
+  DeletePersonArgs,
 } from './social.types.js';
 import { Service, serviceFor } from '../core/request-services.js';
 
@@ -51,8 +52,8 @@ export class PersonResolver {
   }
 
   @Mutation(() => Deleted, { description: 'Also takes the person out of the guests of your happenings.' })
-  async deletePerson(@Args(() => PersonIdArgs) args: PersonIdArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<Deleted> {
-    return personService.delete(userId, args.personId);
+  async deletePerson(@Args(() => DeletePersonArgs) args: DeletePersonArgs, @CurrentUserId() userId: string, @Service(PersonService) personService: PersonService): Promise<Deleted> {
+    return personService.delete(userId, args.personId, args.expectedVersion);
   }
 
   @FieldResolver(() => StoredFile, { nullable: true, description: 'The picture (with its URL and variants, the thumbnail among them).' })

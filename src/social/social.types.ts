@@ -39,6 +39,13 @@ export class PersonIdArgs {
   personId!: string;
 }
 
+/** A delete that may name the `version` last read (docs/concurrency.md). */
+@ArgsType()
+export class DeletePersonArgs extends PersonIdArgs {
+  @ExpectedVersion()
+  expectedVersion?: number | null;
+}
+
 @ArgsType()
 export class CreatePersonArgs {
   @Field(() => String)

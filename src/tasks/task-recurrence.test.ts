@@ -512,10 +512,10 @@ describe('REST shape', () => {
     const { client } = await signUp(app.url);
     const doc = parse((await client.get('/api/v1/openapi.yaml')).text);
     const remove = doc.paths['/tasks/{taskId}'].delete;
-    // No query parameter: the path's id and the write's optional Idempotency-Key header (docs/idempotency.md).
-    expect(remove.parameters.map((p: any) => [p.name, p.in])).toEqual([['taskId', 'path'], ['Idempotency-Key', 'header']]);
+    // No query parameter: the path's id, the delete's optional If-Match (docs/concurrency.md) and Idempotency-Key (docs/idempotency.md) headers.
+    expect(remove.parameters.map((p: any) => [p.name, p.in])).toEqual([['taskId', 'path'], ['If-Match', 'header'], ['Idempotency-Key', 'header']]);
     const body = remove.requestBody.content['application/json'].schema;
-    expect(Object.keys(body.properties)).toEqual(['applyTo']);
+    expect(Object.keys(body.properties)).toEqual(['applyTo', 'expectedVersion']);
     expect(body.required ?? []).toEqual([]);
     expect(body.properties.applyTo).toMatchObject({ allOf: [{ $ref: '#/components/schemas/TaskApplyTo' }], default: 'this' });
     expect(doc.components.schemas.TaskApplyTo.enum).toEqual(['this', 'following']);

@@ -39,7 +39,7 @@ export class TaskResolver {
 
   @Mutation(() => Deleted, { description: 'On a recurring task, `applyTo` says which occurrences are deleted.' })
   deleteTask(@Args(() => DeleteTaskArgs) args: DeleteTaskArgs, @CurrentUserId() userId: string, @Service(TaskService) taskService: TaskService): Promise<Deleted> {
-    return taskService.delete(userId, args.taskId, args.applyTo);
+    return taskService.delete(userId, args.taskId, args.applyTo, args.expectedVersion);
   }
 
   @FieldResolver(() => TaskCategory, { nullable: true })

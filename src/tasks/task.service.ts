@@ -162,7 +162,13 @@ export class TaskService {
    * next occurrence); `following` ends the series the day before and deletes the occurrences from it on
    * that are not done (done ones stay, as single tasks). `applyTo` is ignored for a task outside a series.
    */
-  async delete(userId: string, taskId: string, applyTo: TaskApplyTo = TaskApplyTo.this): Promise<Deleted> {
+  /** With `expectedVersion`, refused (VERSION_CONFLICT) when the task changed since it was read; nothing is deleted. */
+  async delete(userId: string, taskId: string, applyTo: TaskApplyTo = TaskApplyTo.this, expectedVersion?: number | null): Promise<Deleted> {
+    const target = { entity: Task, where: { id: taskId, userId }, resource: 'Task' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new TaskService(em).applyDelete(userId, taskId, applyTo));
+  }
+
+  private async applyDelete(userId: string, taskId: string, applyTo: TaskApplyTo): Promise<Deleted> {
     const plain = await this.get(userId, taskId);
     if (!plain.seriesId) {
       await this.em.transactional(async (em) => {

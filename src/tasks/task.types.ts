@@ -155,6 +155,9 @@ export class DeleteTaskArgs extends TaskIdArgs {
   })
   @OneOfEnum('applyTo', TaskApplyTo)
   applyTo!: TaskApplyTo;
+
+  @ExpectedVersion()
+  expectedVersion?: number | null;
 }
 
 @ArgsType()

@@ -20,7 +20,7 @@ export const RESTORE_CHUNK = 1000;
 const nullableTargetsOf = new Map<string, Promise<{ column: string; target: string }[]>>();
 
 /** A table's own foreign keys whose target's delete sets them to null (a task's category, day). */
-function nullableTargets(em: EntityManager, table: string): Promise<{ column: string; target: string }[]> {
+export function nullableTargets(em: EntityManager, table: string): Promise<{ column: string; target: string }[]> {
   let found = nullableTargetsOf.get(table);
   if (!found) {
     found = queryRows(
@@ -40,7 +40,7 @@ function nullableTargets(em: EntityManager, table: string): Promise<{ column: st
 const columnsOf = new Map<string, Promise<string[]>>();
 
 /** The columns an insert may name (generated ones, such as a note's search vector, are made again). */
-function insertableColumns(em: EntityManager, table: string): Promise<string[]> {
+export function insertableColumns(em: EntityManager, table: string): Promise<string[]> {
   let found = columnsOf.get(table);
   if (!found) {
     found = queryRows(

@@ -7,9 +7,14 @@ export class UndoExpiredError extends AppError {
   }
 }
 
-/** The record changed since the write (or its trash entry is gone): undoing would overwrite a newer change. */
+/**
+ * The record changed since the write (or its trash entry is gone): undoing would overwrite a newer change.
+ * `taken`: a deleted record cannot come back because another now holds its unique name or place.
+ */
 export class UndoConflictError extends AppError {
-  constructor(resource: string, version?: number) {
-    super('UNDO_CONFLICT', 409, `The ${resource.toLowerCase()} changed since this write: it cannot be undone`, version === undefined ? undefined : { version });
+  constructor(resource: string, version?: number, reason?: 'taken') {
+    const name = resource.toLowerCase();
+    const message = reason === 'taken' ? `Another record now holds the name or place of this ${name}: its delete cannot be undone` : `The ${name} changed since this write: it cannot be undone`;
+    super('UNDO_CONFLICT', 409, message, version === undefined ? undefined : { version });
   }
 }

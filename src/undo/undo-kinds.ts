@@ -1,5 +1,6 @@
 import { checklistToggle } from './kinds/checklist-toggle.js';
 import { RECORD_WRITES } from './kinds/record-kinds.js';
+import { KEPT_DELETES } from './kinds/kept-deletes.js';
 import { TRASHED_DELETES } from './kinds/trashed-deletes.js';
 import type { UndoKind } from './undo-kind.js';
 
@@ -10,6 +11,7 @@ export const UNDO_KINDS: readonly UndoKind[] = [
   checklistToggle,
   ...RECORD_WRITES,
   ...TRASHED_DELETES,
+  ...KEPT_DELETES,
 ];
 
 const byKind = new Map(UNDO_KINDS.map((kind) => [kind.kind, kind]));

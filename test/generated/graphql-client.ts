@@ -3213,6 +3213,7 @@ export type MutationUpdateTaskArgs = {
 export type MutationDeleteTaskArgs = {
   taskId: Scalars['UUID']['input'];
   applyTo?: TaskApplyTo;
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3552,6 +3553,7 @@ export type MutationUpdateProjectTaskArgs = {
 export type MutationDeleteProjectTaskArgs = {
   projectId: Scalars['UUID']['input'];
   taskId: Scalars['UUID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3681,6 +3683,7 @@ export type MutationUpdateHabitArgs = {
 
 export type MutationDeleteHabitArgs = {
   habitId: Scalars['UUID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3742,6 +3745,7 @@ export type MutationUpdatePersonArgs = {
 
 export type MutationDeletePersonArgs = {
   personId: Scalars['UUID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3824,6 +3828,7 @@ export type MutationUpdateTransactionArgs = {
 
 export type MutationDeleteTransactionArgs = {
   transactionId: Scalars['UUID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3857,6 +3862,7 @@ export type MutationUpdateBrainNoteArgs = {
 
 export type MutationDeleteBrainNoteArgs = {
   noteId: Scalars['UUID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -3949,6 +3955,7 @@ export type MutationUpdateBrainRecordArgs = {
 export type MutationDeleteBrainRecordArgs = {
   databaseId: Scalars['UUID']['input'];
   recordId: Scalars['UUID']['input'];
+  expectedVersion?: InputMaybe<Scalars['Int']['input']>;
 };
 
 

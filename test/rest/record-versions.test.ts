@@ -136,3 +136,34 @@ describe('GraphQL: version and expectedVersion', () => {
     expect(read.body.data?.task).toEqual({ title: 'First', version: 2 });
   });
 });
+
+describe('Deletes take a version', () => {
+  it('REST: a stale If-Match on DELETE answers 412 with the current record and deletes nothing; a matching one deletes', async () => {
+    const task = await createTask(alice, { title: 'Delete me' });
+    const all = [{ kind: 'task', path: `/tasks/${task.id}`, change: { title: 'Delete me later' } as unknown }, ...(await kinds(alice))];
+    for (const { kind, path, change } of all) {
+      expect((await alice.patch(`/api/v1${path}`, change)).status, kind).toBe(200); // now version 2
+      expectNotFound(await bob.delete(`/api/v1${path}`, ifMatch('"2"')));
+      const stale = await alice.delete(`/api/v1${path}`, ifMatch('"1"'));
+      expect(stale.status, `${kind}: ${stale.text}`).toBe(412);
+      expect(stale.headers.get('etag'), kind).toBe('"2"');
+      expect(stale.body.error.details, kind).toMatchObject({ version: 2, current: { version: 2 } });
+      expect((await alice.get(`/api/v1${path}`)).status, kind).toBe(200);
+      const removed = await alice.delete(`/api/v1${path}`, ifMatch('"2"'));
+      expect(removed.status, `${kind}: ${removed.text}`).toBe(200);
+      expectNotFound(await alice.get(`/api/v1${path}`));
+    }
+  });
+
+  it('GraphQL: a stale expectedVersion on a delete answers VERSION_CONFLICT and deletes nothing; a matching one deletes', async () => {
+    const task = await createTask(alice, { title: 'Shared delete' });
+    await alice.patch(`/api/v1/tasks/${task.id}`, { title: 'Edited elsewhere' });
+    const remove = `mutation ($id: UUID!, $v: Int) { deleteTask(taskId: $id, expectedVersion: $v) { id } }`;
+    const stale = await alice.graphql(remove, { id: task.id, v: 1 });
+    expect(stale.body.errors?.[0]?.extensions, stale.text).toMatchObject({ code: 'VERSION_CONFLICT', details: { version: 2, current: { id: task.id, title: 'Edited elsewhere' } } });
+    expect((await alice.get(`/api/v1/tasks/${task.id}`)).status).toBe(200);
+    const removed = await alice.graphql(remove, { id: task.id, v: 2 });
+    expect(removed.body.data?.deleteTask, removed.text).toEqual({ id: task.id });
+    expectNotFound(await alice.get(`/api/v1/tasks/${task.id}`));
+  });
+});

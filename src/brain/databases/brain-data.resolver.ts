@@ -16,6 +16,7 @@ import {
   ListBrainRecordsArgs,
   UpdateBrainDatabaseArgs,
   UpdateBrainRecordArgs,
+  DeleteBrainRecordArgs,
 } from './brain-data.types.js';
 
 
@@ -80,7 +81,7 @@ export class BrainRecordResolver {
   }
 
   @Mutation(() => BrainDeleted)
-  deleteBrainRecord(@Args(() => BrainRecordIdArgs) args: BrainRecordIdArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext) {
-    return deleteRecord(ctx.em, userId, args.databaseId, args.recordId);
+  deleteBrainRecord(@Args(() => DeleteBrainRecordArgs) args: DeleteBrainRecordArgs, @CurrentUserId() userId: string, @Ctx() ctx: AppContext) {
+    return deleteRecord(ctx.em, userId, args.databaseId, args.recordId, args.expectedVersion);
   }
 }

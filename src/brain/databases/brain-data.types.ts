@@ -100,6 +100,13 @@ export class BrainRecordIdArgs extends BrainDatabaseIdArgs {
   recordId!: string;
 }
 
+/** A delete that may name the `version` last read (docs/concurrency.md). */
+@ArgsType()
+export class DeleteBrainRecordArgs extends BrainRecordIdArgs {
+  @ExpectedVersion()
+  expectedVersion?: number | null;
+}
+
 @ArgsType()
 export class ListBrainRecordsArgs extends BrainDatabaseIdArgs {
   @Field(() => JSONResolver, {

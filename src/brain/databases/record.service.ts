@@ -78,7 +78,13 @@ async function applyRecordUpdate(em: EntityManager, userId: string, databaseId: 
   return recordView(record);
 }
 
-export async function deleteRecord(em: EntityManager, userId: string, databaseId: string, recordId: string): Promise<{ id: string; deleted: true }> {
+/** With `expectedVersion`, refused (VERSION_CONFLICT) when the record changed since it was read; nothing is deleted. */
+export async function deleteRecord(em: EntityManager, userId: string, databaseId: string, recordId: string, expectedVersion?: number | null): Promise<{ id: string; deleted: true }> {
+  const target = { entity: BrainRecord, where: { id: recordId, databaseId, userId }, resource: 'Record', view: recordView };
+  return withExpectedVersion(em, target, expectedVersion, (tx) => applyRecordDelete(tx, userId, databaseId, recordId));
+}
+
+async function applyRecordDelete(em: EntityManager, userId: string, databaseId: string, recordId: string): Promise<{ id: string; deleted: true }> {
   const record = await ownRecord(em, userId, databaseId, recordId);
   await em.transactional(async (tx) => {
     await moveToTrash(tx, userId, RECORD_TRASH, record.id, `Record of ${databaseId}`);

@@ -114,7 +114,13 @@ export class BrainNoteService {
     return note;
   }
 
-  async delete(userId: string, noteId: string): Promise<Deleted> {
+  /** With `expectedVersion`, refused (VERSION_CONFLICT) when the note changed since it was read; nothing is deleted. */
+  async delete(userId: string, noteId: string, expectedVersion?: number | null): Promise<Deleted> {
+    const target = { entity: BrainNote, where: { id: noteId, userId }, resource: 'Note' };
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new BrainNoteService(em).applyDelete(userId, noteId));
+  }
+
+  private async applyDelete(userId: string, noteId: string): Promise<Deleted> {
     const note = await this.get(userId, noteId);
     // One transaction: the trash copies the rows the delete takes, and neither happens without the other.
     await this.em.transactional(async (em) => {

@@ -28,6 +28,7 @@ import {
   UpdateBrainFolderArgs,
   UpdateBrainNoteArgs,
   UpdateBrainTagArgs,
+  DeleteBrainNoteArgs,
 } from './brain-notes.types.js';
 import { Service } from '../../core/request-services.js';
 
@@ -57,8 +58,8 @@ export class BrainNoteResolver {
   }
 
   @Mutation(() => Deleted)
-  deleteBrainNote(@Args(() => BrainNoteIdArgs) args: BrainNoteIdArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<Deleted> {
-    return brainNoteService.delete(userId, args.noteId);
+  deleteBrainNote(@Args(() => DeleteBrainNoteArgs) args: DeleteBrainNoteArgs, @CurrentUserId() userId: string, @Service(BrainNoteService) brainNoteService: BrainNoteService): Promise<Deleted> {
+    return brainNoteService.delete(userId, args.noteId, args.expectedVersion);
   }
 }
 

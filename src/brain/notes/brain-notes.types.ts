@@ -43,6 +43,13 @@ export class BrainNoteIdArgs {
   noteId!: string;
 }
 
+/** A delete that may name the `version` last read (docs/concurrency.md). */
+@ArgsType()
+export class DeleteBrainNoteArgs extends BrainNoteIdArgs {
+  @ExpectedVersion()
+  expectedVersion?: number | null;
+}
+
 @ArgsType()
 export class ListBrainNotesArgs extends PageArgs {
   @Field(() => UUID, { nullable: true, description: 'Only the notes directly in this folder.' })
