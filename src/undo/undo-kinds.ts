@@ -1,4 +1,9 @@
+import { ARRANGEMENTS } from './kinds/arrangements.js';
 import { checklistToggle } from './kinds/checklist-toggle.js';
+import { DAY_LOGS } from './kinds/day-logs.js';
+import { FIELD_UPDATES } from './kinds/field-updates.js';
+import { formSubmit } from './kinds/form-submit.js';
+import { HABIT_WRITES } from './kinds/habits.js';
 import { taskUpdate } from './kinds/task-update.js';
 import { TRASHED_DELETES } from './kinds/trashed-deletes.js';
 import type { UndoKind } from './undo-kind.js';
@@ -10,6 +15,11 @@ export const UNDO_KINDS: readonly UndoKind[] = [
   taskUpdate,
   checklistToggle,
   ...TRASHED_DELETES,
+  ...DAY_LOGS,
+  ...HABIT_WRITES,
+  ...FIELD_UPDATES,
+  ...ARRANGEMENTS,
+  formSubmit,
 ];
 
 const byKind = new Map(UNDO_KINDS.map((kind) => [kind.kind, kind]));
