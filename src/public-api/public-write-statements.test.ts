@@ -32,7 +32,7 @@ async function statementsOf(request: () => Promise<{ status: number; text: strin
 }
 
 describe('POST /api/public/v1/water statements', () => {
-  it('a cached key and a cached today: one statement writing the intake and its event (no key lookup, no day lookup)', async () => {
+  it('a cached key and a cached today: one statement writing the intake and its event (no key lookup, no day lookup), then the undo token', async () => {
     // The first request reads the key and today's day and starts the instance's invalidation listeners;
     // once they listen, the next requests read neither.
     await expect
@@ -41,8 +41,9 @@ describe('POST /api/public/v1/water statements', () => {
     const statements = await statementsOf(() => user.api.post('/water', { volume: 250 }));
     // Nothing in-process reacts to water_logged: the intake, its event and its change-feed row are one
     // statement, no transaction (docs/sync.md).
-    // (Issue 36.4: the day lookup before it is gone, today's day id is cached per instance.)
-    expect(statements.map((s) => s.split(' ').slice(0, 3).join(' ')), statements.join('\n')).toEqual(['with "change" as']);
+    // (Issue 36.4: the day lookup before it is gone, today's day id is cached per instance.) The answer's
+    // undo token (docs/undo.md) is one INSERT after it, outside the write (issue 38: 1 statement before).
+    expect(statements.map((s) => s.split(' ').slice(0, 3).join(' ')), statements.join('\n')).toEqual(['with "change" as', 'insert into "undo_tokens"']);
     // The day is locked (FOR KEY SHARE, as its foreign key's check would) before the feed row takes the
     // person's version row: a deletion of the day committing meanwhile cannot deadlock with it.
     expect(statements[0]).toMatch(/^with "change" as \(insert into "water_intakes" .*\), "event" as \(insert into "event_outbox" .*\) select lp_record_changes\(.*\)::text as cursor from \(select 1 from "days" where "id" = \$\d+ for key share\) p0$/);
@@ -51,7 +52,7 @@ describe('POST /api/public/v1/water statements', () => {
   it('with an Idempotency-Key (docs/idempotency.md): the claim, the write, the kept answer; a repeat claims and reads the key only', async () => {
     const keyed = { headers: { 'idempotency-key': `statements-${Date.now()}` } };
     const first = await statementsOf(() => user.api.post('/water', { volume: 250 }, keyed));
-    expect(first.map((s) => s.split(' ').slice(0, 3).join(' ')), first.join('\n')).toEqual(['insert into idempotency_keys', 'with "change" as', 'update idempotency_keys set']);
+    expect(first.map((s) => s.split(' ').slice(0, 3).join(' ')), first.join('\n')).toEqual(['insert into idempotency_keys', 'with "change" as', 'insert into "undo_tokens"', 'update idempotency_keys set']);
     const repeat = await statementsOf(() => user.api.post('/water', { volume: 250 }, keyed));
     expect(repeat.map((s) => s.split(' ').slice(0, 3).join(' ')), repeat.join('\n')).toEqual(['insert into idempotency_keys', 'select fingerprint, status,']);
   });

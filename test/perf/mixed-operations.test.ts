@@ -35,8 +35,10 @@ const STATEMENTS: Record<string, number> = {
   'checklist toggle': 13,
   'task status': 7,
   // The day's owner, then the intake, its event and its change-feed row in one statement (insertWithEvent).
-  water: 2,
-  mood: 6,
+  // Water and mood offer an undo: the token's insert after the write; mood's previous day values come
+  // back with the entry (no read before it). Issue 38: 2 and 6 before.
+  water: 3,
+  mood: 7,
   'training session': 17,
 };
 const HISTORY_DAYS = 28;
