@@ -5,7 +5,6 @@
  */
 const SECURITY = 'a sign-in, credential, session or device write: reverting it with a token would be a way around the checks it made';
 const NOT_YET = 'not yet undoable (issue 38)';
-const GENERATOR = 'a generator that answers the same again when repeated: its inverse would remove what the person filled in since (meals, ticks, logs), so it offers none';
 const QUICK_ADD = 'makes several records of different kinds from one line: each answered record is deleted or taken back on its own';
 
 export const NOT_UNDOABLE: Readonly<Record<string, string>> = {
@@ -72,9 +71,9 @@ export const NOT_UNDOABLE: Readonly<Record<string, string>> = {
   emptyTrash: 'deleted for good on purpose: nothing is kept to bring back',
   finishPasskeyRegistration: SECURITY,
   finishPasskeySignIn: SECURITY,
-  generateDinnerWeek: GENERATOR,
-  generateGroceryList: GENERATOR,
-  generateWeek: GENERATOR,
+  generateDinnerWeek: "makes the week's 7 dinner plans once (again: the same 7); removing them would drop the meals and cooked marks set on them since",
+  generateGroceryList: "makes or refreshes the week's list from its meals (manual items kept): its inverse would need the previous list whole and would drop ticks made since; generating again after changing the meals is the fix",
+  generateWeek: 'makes a week and its 7 days once (again: the same week); removing them would delete everything logged on those days since, not undo a mistake',
   login: SECURITY,
   logout: SECURITY,
   narrowConnection: SECURITY,
