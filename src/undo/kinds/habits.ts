@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '../../core/errors.js';
 import { Habit } from '../../habits/habit.entity.js';
 import { HabitEntry } from '../../habits/habit-entry.entity.js';
@@ -103,7 +104,7 @@ function archiveToggle(kind: string, mutation: string, archiving: boolean): Undo
 }
 
 /** The person's habits in their order (ids), the list a reorder answers. */
-async function habitOrder(em: Parameters<NonNullable<UndoKind['before']>>[0]['em'], userId: string, lock = false): Promise<string[]> {
+async function habitOrder(em: EntityManager, userId: string, lock = false): Promise<string[]> {
   const habits = await em.find(Habit, { userId }, { orderBy: { position: 'asc', createdAt: 'asc', id: 'asc' }, fields: ['id'], limit: HABITS_MAX, ...(lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {}) });
   return habits.map((h) => h.id);
 }
