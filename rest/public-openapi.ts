@@ -1,6 +1,11 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { RouteTable } from './route-table.js';
 import { buildRestOpenApi, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
+import { UNDO_KINDS } from '../src/undo/undo-kinds.js';
+import { UNDO_TOKEN_HEADER } from '../src/graphql/undo-token-holder.js';
+
+/** The writes that answer an undo token (docs/undo.md): their success documents the header. */
+const UNDOABLE = new Set(UNDO_KINDS.map((kind) => kind.mutation));
 
 const ROUTE_SUMMARIES: Record<string, string> = {
   publicSearchExercises: 'Search the exercise catalog',
@@ -57,6 +62,10 @@ export function buildPublicOpenApi(
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_ followed by 43 base64url characters' } },
     security: () => [{ apiKey: [] }],
     successHeaders: RATE_HEADERS,
+    routeSuccessHeaders: (field) =>
+      UNDOABLE.has(field)
+        ? { [UNDO_TOKEN_HEADER]: { description: "A token to revert this write within 10 minutes (docs/undo.md): the key owner's undo, as the app's own writes answer it.", schema: { type: 'string', format: 'uuid' } } }
+        : undefined,
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
       '401': ref('Unauthorized'),

@@ -6,6 +6,7 @@ import { dayRangeWhere, requireDay } from '../planning/day-scope.js';
 import { toDate, type DateInput } from '../core/datetimes.js';
 import { BodyMeasurement } from './body-measurement.entity.js';
 import { findPage } from '../core/database/find-page.js';
+import { removeOwned } from '../core/database/remove-owned.js';
 
 export interface NewBodyMeasurement {
   dayId: string;
@@ -51,6 +52,11 @@ export class BodyMeasurementService {
     });
     await this.em.flush();
     return row;
+  }
+
+  async remove(userId: string, measurementId: string): Promise<void> {
+    await removeOwned(this.em, BodyMeasurement, userId, measurementId, 'Body measurement');
+    await this.em.flush();
   }
 
   /** The user's measurements by measuredAt; startDate/endDate bound the day of each. */

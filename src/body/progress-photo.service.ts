@@ -11,6 +11,7 @@ import { dayRangeWhere, requireDay } from '../planning/day-scope.js';
 import { PhotoPose, ProgressPhoto } from './progress-photo.entity.js';
 import { PHOTO_NOTES_MAX, type ListProgressPhotosArgs } from './progress-photo.types.js';
 import { findPage } from '../core/database/find-page.js';
+import { removeOwned } from '../core/database/remove-owned.js';
 import type { ServiceScope } from '../core/request-services.js';
 
 export interface NewProgressPhoto {
@@ -49,6 +50,12 @@ export class ProgressPhotoService {
     const photo = this.em.create(ProgressPhoto, { userId, dayId: input.dayId, fileId: input.fileId, pose: input.pose, notes: input.notes ?? null });
     await this.em.flush();
     return photo;
+  }
+
+  /** Removes the photo; its image file stays (it was uploaded on its own, and is deleted on its own). */
+  async remove(userId: string, photoId: string): Promise<void> {
+    await removeOwned(this.em, ProgressPhoto, userId, photoId, 'Progress photo');
+    await this.em.flush();
   }
 
   /**

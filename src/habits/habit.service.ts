@@ -170,9 +170,10 @@ export class HabitService {
   }
 
   /** Archived: off the day and week reads and the lists of active habits, its history kept. */
-  async archive(userId: string, habitId: string): Promise<Habit> {
+  async archive(userId: string, habitId: string, at?: Date): Promise<Habit> {
     const habit = await this.get(userId, habitId);
-    habit.archivedAt ??= this.clock();
+    // `at`: an earlier archiving brought back (undo of an unarchive) keeps its date.
+    habit.archivedAt ??= at ?? this.clock();
     await this.em.flush();
     return habit;
   }
@@ -231,8 +232,12 @@ export class HabitService {
     });
   }
 
-  /** Takes the entry back: `habit_day_undone` when the day falls below its target (gamification takes the XP back). */
-  async deleteEntry(userId: string, entryId: string): Promise<Deleted> {
+  /**
+   * Takes the entry back: `habit_day_undone` when the day falls below its target (gamification takes the XP back).
+   * `longestStreak`: the longest streak stored before the entry was logged (taking back a log just made):
+   * the longest ever goes back to it unless the history still holds a longer one.
+   */
+  async deleteEntry(userId: string, entryId: string, options: { longestStreak?: number } = {}): Promise<Deleted> {
     return this.em.transactional(async (em) => {
       const found = await em.findOne(HabitEntry, { id: entryId, userId }, { fields: ['id', 'habitId'] });
       if (!found) throw new NotFoundError('HabitEntry');
@@ -244,6 +249,7 @@ export class HabitService {
       await em.flush();
       const undone = before.value >= habit.target && before.value - entry.value < habit.target;
       if (undone) recordFact(em, userId, 'habit_day_undone', { habitId: habit.id, dayId: entry.dayId });
+      if (options.longestStreak !== undefined) habit.longestStreak = Math.min(habit.longestStreak, options.longestStreak);
       await this.refreshStreak(em, userId, habit, this.clock(), undone);
       return deleted(entryId, 'Habit entry');
     });

@@ -79,6 +79,14 @@ export class GroceryListService {
     return item;
   }
 
+  /** Removes an item of the list (a generated one comes back with the next refresh). */
+  async removeItem(userId: string, listId: string, itemId: string): Promise<void> {
+    await this.requireList(userId, listId);
+    const item = await this.em.findOne(GroceryItem, { id: itemId, listId, userId });
+    if (!item) throw new NotFoundError('Grocery item');
+    await this.em.remove(item).flush();
+  }
+
   private async requireList(userId: string, listId: string): Promise<void> {
     if (!(await this.em.count(GroceryList, { id: listId, userId }))) throw new NotFoundError('Grocery list');
   }

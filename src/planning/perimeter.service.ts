@@ -71,6 +71,15 @@ export class PerimeterService {
     });
   }
 
+  /** Empties the day's perimeter (as before one was set): the day's tasks stay in the pool. */
+  async clearForDay(userId: string, dayId: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      const day = await em.findOne(Day, { id: dayId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!day) throw new NotFoundError('Day');
+      await deleteReported(em, userId, DayPerimeterTask, { dayId });
+    });
+  }
+
   private async find(userId: string, taskId: string): Promise<PerimeterTask> {
     const task = await this.em.findOne(PerimeterTask, { id: taskId, userId });
     if (!task) throw new NotFoundError('PerimeterTask');

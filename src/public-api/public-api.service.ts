@@ -130,6 +130,7 @@ export class PublicApiService {
       currentStreak: habit.currentStreak,
       streakUnit: streakUnit(habit),
       message: `Logged ${habit.name}: ${day.value} of ${habit.target}${habit.unit ? ` ${habit.unit}` : ''} today`,
+      record: entry,
     };
   }
 
@@ -139,7 +140,7 @@ export class PublicApiService {
     const intake = await this.onToday(caller, (dayId) =>
       this.service(WaterService).log(userId, { dayId, volume: args.volume, time: args.time, notes: args.notes }, { ownedDay: { id: dayId, userId } }),
     );
-    return { id: intake.id, volume: intake.volume, time: intake.time, message: `Logged ${intake.volume} ml of water` };
+    return { id: intake.id, volume: intake.volume, time: intake.time, message: `Logged ${intake.volume} ml of water`, record: intake };
   }
 
   async logWorkout(caller: PublicCaller, args: PublicWorkoutArgs): Promise<PublicWorkoutLogged> {
@@ -160,7 +161,7 @@ export class PublicApiService {
       }),
     );
     const count = exercises.length;
-    return { id: session.id, splitLabel: session.split, exercisesCount: count, message: `Logged ${session.split} workout with ${count} exercise${count === 1 ? '' : 's'}` };
+    return { id: session.id, splitLabel: session.split, exercisesCount: count, message: `Logged ${session.split} workout with ${count} exercise${count === 1 ? '' : 's'}`, record: session };
   }
 
   async logSteps(caller: PublicCaller, args: PublicStepsArgs): Promise<PublicStepsLogged> {
@@ -168,7 +169,7 @@ export class PublicApiService {
     const entry = await this.onToday(caller, (dayId) =>
       this.service(StepsService).log(userId, { dayId, steps: args.steps, time: args.time, notes: args.notes }),
     );
-    return { steps: entry.steps, message: `Logged ${entry.steps} steps` };
+    return { steps: entry.steps, message: `Logged ${entry.steps} steps`, record: entry };
   }
 
   async logMeditation(caller: PublicCaller, args: PublicMeditationArgs): Promise<PublicMeditationLogged> {
@@ -176,7 +177,7 @@ export class PublicApiService {
     const session = await this.onToday(caller, (dayId) =>
       this.service(MeditationService).log(userId, { dayId, duration: args.duration, type: args.type, time: args.time, notes: args.notes }),
     );
-    return { duration: session.duration, type: session.type ?? null, time: session.time, message: `Logged ${session.duration} minutes of meditation` };
+    return { duration: session.duration, type: session.type ?? null, time: session.time, message: `Logged ${session.duration} minutes of meditation`, record: session };
   }
 
   async logCardio(caller: PublicCaller, args: PublicCardioArgs): Promise<PublicCardioLogged> {
@@ -198,7 +199,7 @@ export class PublicApiService {
         notes: args.notes,
       }),
     );
-    return { id: session.id, type: session.type, duration: session.duration, message: `Logged ${session.duration} minutes of ${session.type}` };
+    return { id: session.id, type: session.type, duration: session.duration, message: `Logged ${session.duration} minutes of ${session.type}`, record: session };
   }
 
   async logMood(caller: PublicCaller, args: PublicMoodArgs): Promise<PublicMoodLogged> {
@@ -206,7 +207,7 @@ export class PublicApiService {
     const entry = await this.onToday(caller, (dayId) =>
       this.service(MoodService).log(userId, { dayId, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes }),
     );
-    return { mood: entry.mood, energy: entry.energy, message: `Logged mood ${entry.mood}/10 and energy ${entry.energy}/10` };
+    return { mood: entry.mood, energy: entry.energy, message: `Logged mood ${entry.mood}/10 and energy ${entry.energy}/10`, record: entry };
   }
 
   async logSleep(caller: PublicCaller, args: PublicSleepArgs): Promise<PublicSleepLogged> {
@@ -221,7 +222,7 @@ export class PublicApiService {
         notes: args.notes,
       }),
     );
-    return { sleepHours: entry.duration, message: `Logged ${entry.duration} hours of sleep` };
+    return { sleepHours: entry.duration, message: `Logged ${entry.duration} hours of sleep`, record: entry };
   }
 
   async logBodyMetrics(caller: PublicCaller, args: PublicBodyMetricsArgs): Promise<PublicBodyMetricsLogged> {
@@ -235,6 +236,6 @@ export class PublicApiService {
         measuredAt: args.time,
       }),
     );
-    return { id: row.id, weight: row.weight!, bodyFat: row.bodyFat ?? null, message: `Logged a weight of ${row.weight} kg` };
+    return { id: row.id, weight: row.weight!, bodyFat: row.bodyFat ?? null, message: `Logged a weight of ${row.weight} kg`, record: row };
   }
 }

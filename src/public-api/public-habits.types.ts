@@ -1,3 +1,4 @@
+import type { HabitEntry } from '../habits/habit-entry.entity.js';
 import { IsOptional } from 'class-validator';
 import { ArgsType, Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { LocalDate, UUID } from '../core/scalars.js';
@@ -88,4 +89,7 @@ export class PublicHabitLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored entry (an undo of this write reads it, docs/undo.md). */
+  record?: HabitEntry;
 }

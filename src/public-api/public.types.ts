@@ -11,6 +11,14 @@ import {
 } from 'class-validator';
 import { DateTimeISO, UUID } from '../core/scalars.js';
 import { CardioEffort } from '../training/cardio-effort.js';
+import type { WaterIntake } from '../wellness/water-intake.entity.js';
+import type { TrainingSession } from '../training/training-session.entity.js';
+import type { StepsEntry } from '../wellness/steps-entry.entity.js';
+import type { MeditationSession } from '../wellness/meditation-session.entity.js';
+import type { CardioSession } from '../training/cardio-session.entity.js';
+import type { MoodEntry } from '../wellness/mood-entry.entity.js';
+import type { SleepEntry } from '../wellness/sleep-entry.entity.js';
+import type { BodyMeasurement } from '../body/body-measurement.entity.js';
 import {
   CALORIES_MAX,
   DISTANCE_MAX_KM,
@@ -326,6 +334,9 @@ export class PublicWaterLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: WaterIntake;
 }
 
 @ObjectType('PublicWorkoutLogged', { simpleResolvers: true })
@@ -341,6 +352,9 @@ export class PublicWorkoutLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: TrainingSession;
 }
 
 @ObjectType('PublicStepsLogged', { simpleResolvers: true })
@@ -350,6 +364,9 @@ export class PublicStepsLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: StepsEntry;
 }
 
 @ObjectType('PublicMeditationLogged', { simpleResolvers: true })
@@ -365,6 +382,9 @@ export class PublicMeditationLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: MeditationSession;
 }
 
 @ObjectType('PublicCardioLogged', { simpleResolvers: true })
@@ -380,6 +400,9 @@ export class PublicCardioLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: CardioSession;
 }
 
 @ObjectType('PublicMoodLogged', { simpleResolvers: true })
@@ -392,6 +415,9 @@ export class PublicMoodLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: MoodEntry;
 }
 
 @ObjectType('PublicSleepLogged', { simpleResolvers: true })
@@ -401,6 +427,9 @@ export class PublicSleepLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: SleepEntry;
 }
 
 @ObjectType('PublicBodyMetricsLogged', { simpleResolvers: true })
@@ -416,4 +445,7 @@ export class PublicBodyMetricsLogged {
 
   @Field(() => String)
   message!: string;
+
+  /** Not answered: the stored record (an undo of this write reads it, docs/undo.md). */
+  record?: BodyMeasurement;
 }

@@ -8,6 +8,8 @@ import { dayRangeWhere, lockDay, type DayRange } from '../planning/day-scope.js'
 import { checkLunchSlot } from './lunch-slot.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
 import { findPage } from '../core/database/find-page.js';
+import { recordFact } from '../core/events/fact-dispatcher.js';
+import { removeOwned } from '../core/database/remove-owned.js';
 
 export interface NewCardioSession {
   dayId: string;
@@ -64,6 +66,14 @@ export class CardioSessionService {
       });
       recordEvent(em, userId, 'cardio_logged', { sessionId: session.id, loggedAt: now.toISOString() }, now);
       return session;
+    });
+  }
+
+  /** Takes a session back: `cardio_deleted` (gamification takes its XP back). */
+  async remove(userId: string, sessionId: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      await removeOwned(em, CardioSession, userId, sessionId, 'Cardio session');
+      recordFact(em, userId, 'cardio_deleted', { sessionId });
     });
   }
 

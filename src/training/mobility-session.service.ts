@@ -6,6 +6,7 @@ import { dayRangeWhere, lockDay, type DayRange } from '../planning/day-scope.js'
 import { checkLunchSlot } from './lunch-slot.js';
 import { MobilitySession } from './mobility-session.entity.js';
 import { findPage } from '../core/database/find-page.js';
+import { removeOwned } from '../core/database/remove-owned.js';
 
 export interface NewMobilitySession {
   dayId: string;
@@ -35,6 +36,14 @@ export class MobilitySessionService {
       });
       recordFact(em, userId, 'mobility_logged', { sessionId: session.id });
       return session;
+    });
+  }
+
+  /** Takes a session back: `mobility_deleted` (gamification takes its XP back). */
+  async remove(userId: string, sessionId: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      await removeOwned(em, MobilitySession, userId, sessionId, 'Mobility session');
+      recordFact(em, userId, 'mobility_deleted', { sessionId });
     });
   }
 

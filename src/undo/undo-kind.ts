@@ -29,3 +29,27 @@ export function requireUnchanged(found: { version: number } | null, offer: UndoO
   if (!found) throw new NotFoundError(resource);
   if (found.version !== offer.data.version) throw new UndoConflictError(resource, found.version);
 }
+
+/**
+ * For records without a `version`: the record is still there and its `updatedAt` is the one the write
+ * left (kept as ISO text in the offer's `updatedAt`); otherwise someone changed or removed it since (409).
+ */
+export function requireUntouched(found: { updatedAt: Date } | null, offer: UndoOffer, resource: string): void {
+  if (!found || found.updatedAt.toISOString() !== offer.data.updatedAt) throw new UndoConflictError(resource);
+}
+
+/** The values a write left are still there (compared as JSON); otherwise a later change came since (409). */
+export function requireSameValues(current: Record<string, unknown> | null, left: unknown, resource: string): void {
+  if (!current) throw new UndoConflictError(resource);
+  const expected = left as Record<string, unknown>;
+  for (const key of Object.keys(expected)) {
+    if (!sameValue(current[key] ?? null, expected[key] ?? null)) throw new UndoConflictError(resource);
+  }
+}
+
+/** Equal as JSON, or the same number (a decimal column reads back as text: '250.00' is 250). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (JSON.stringify(a) === JSON.stringify(b)) return true;
+  const numeric = (v: unknown) => (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number.isFinite(Number(v));
+  return numeric(a) && numeric(b) && Number(a) === Number(b);
+}

@@ -1,6 +1,11 @@
+import { ARRANGEMENTS } from './kinds/arrangements.js';
 import { checklistToggle } from './kinds/checklist-toggle.js';
 import { RECORD_WRITES } from './kinds/record-kinds.js';
 import { KEPT_DELETES } from './kinds/kept-deletes.js';
+import { DAY_LOGS } from './kinds/day-logs.js';
+import { FIELD_UPDATES } from './kinds/field-updates.js';
+import { formSubmit } from './kinds/form-submit.js';
+import { HABIT_WRITES } from './kinds/habits.js';
 import { TRASHED_DELETES } from './kinds/trashed-deletes.js';
 import type { UndoKind } from './undo-kind.js';
 
@@ -12,6 +17,11 @@ export const UNDO_KINDS: readonly UndoKind[] = [
   ...RECORD_WRITES,
   ...TRASHED_DELETES,
   ...KEPT_DELETES,
+  ...DAY_LOGS,
+  ...HABIT_WRITES,
+  ...FIELD_UPDATES,
+  ...ARRANGEMENTS,
+  formSubmit,
 ];
 
 const byKind = new Map(UNDO_KINDS.map((kind) => [kind.kind, kind]));

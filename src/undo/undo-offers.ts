@@ -17,7 +17,8 @@ export function withUndoOffers(schema: GraphQLSchema): GraphQLSchema {
     if (!field?.resolve) throw new Error(`undo kind ${kind.kind}: no mutation ${kind.mutation}`);
     const resolve = field.resolve as GraphQLFieldResolver<unknown, AppContext>;
     field.resolve = async (source, args: Record<string, unknown>, context: AppContext, info) => {
-      const userId = context.auth?.user?.id;
+      // A signed-in person, or an API key's owner (the Public API's writes answer the token too).
+      const userId = context.auth?.user?.id ?? context.apiKey?.userId;
       if (!userId) return resolve(source, args, context, info);
       const before = kind.before ? await kind.before(context, userId, args) : undefined;
       const result: unknown = await resolve(source, args, context, info);

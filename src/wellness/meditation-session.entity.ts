@@ -23,4 +23,7 @@ export class MeditationSession extends DayRecord {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   notes?: string | null = null;
+
+  /** Not stored: whether `log` ticked the day's MEDITATION item (it was not ticked before). */
+  tickedChecklist?: boolean;
 }

@@ -22,4 +22,7 @@ export class MoodEntry extends DayRecord {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   notes?: string | null = null;
+
+  /** Not stored: the day's mood and energy this check-in replaced, as `log` answers it (taking it back restores them). */
+  replaced?: { mood: number | null; energy: number | null };
 }

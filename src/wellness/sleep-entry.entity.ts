@@ -26,4 +26,7 @@ export class SleepEntry extends DayRecord {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   notes?: string | null = null;
+
+  /** Not stored: the day's sleepHours this night replaced, as `log` answers it (taking it back restores it). */
+  replacedSleepHours?: number | null;
 }

@@ -4,6 +4,8 @@ import { lockDay, requireDay, requireDayUnlessOwned, type OwnedDay } from '../pl
 import { completeChecklistItem } from '../planning/checklist.service.js';
 import { ChecklistKey } from '../planning/checklist-key.js';
 import { checkOrder, toDate, type DateInput } from '../core/datetimes.js';
+import { recordFact } from '../core/events/fact-dispatcher.js';
+import { removeOwned } from '../core/database/remove-owned.js';
 import { MeditationSession } from './meditation-session.entity.js';
 import { MoodEntry } from './mood-entry.entity.js';
 import { SleepEntry } from './sleep-entry.entity.js';
@@ -40,6 +42,13 @@ export class WaterService {
     await insertWithEvent(this.em, intake, userId, 'water_logged', { intakeId: intake.id, amount: intake.volume, loggedAt: now.toISOString() }, now);
     return intake;
   }
+
+  /** Takes one intake back (its amount leaves the day's total). */
+  async remove(userId: string, intakeId: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      await removeOwned(em, WaterIntake, userId, intakeId, 'Water intake');
+    });
+  }
 }
 
 export interface StepsLog {
@@ -58,6 +67,12 @@ export class StepsService {
     return this.em.transactional(async (em) => {
       await requireDay(em, userId, input.dayId);
       return em.create(StepsEntry, { userId, dayId: input.dayId, steps: input.steps, time, notes: input.notes ?? null });
+    });
+  }
+
+  async remove(userId: string, entryId: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      await removeOwned(em, StepsEntry, userId, entryId, 'Steps entry');
     });
   }
 }
@@ -93,8 +108,16 @@ export class MeditationService {
       });
       recordEvent(em, userId, 'meditation_logged', { sessionId: session.id, duration: session.duration, loggedAt: now.toISOString() }, now);
       await em.flush();
-      await completeChecklistItem(em, day, ChecklistKey.MEDITATION, session.duration, now);
+      session.tickedChecklist = await completeChecklistItem(em, day, ChecklistKey.MEDITATION, session.duration, now);
       return session;
+    });
+  }
+
+  /** Takes a session back: `meditation_deleted` (gamification takes its XP back). The checklist item stays as it is. */
+  async remove(userId: string, sessionId: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      await removeOwned(em, MeditationSession, userId, sessionId, 'Meditation session');
+      recordFact(em, userId, 'meditation_deleted', { sessionId });
     });
   }
 }
@@ -117,9 +140,22 @@ export class MoodService {
     const time = toDate(input.time, 'time') ?? new Date();
     return this.em.transactional(async (em) => {
       const day = await lockDay(em, userId, input.dayId);
+      const replaced = { mood: day.mood ?? null, energy: day.energy ?? null };
       day.mood = input.mood;
       day.energy = input.energy;
-      return em.create(MoodEntry, { userId, dayId: input.dayId, mood: input.mood, energy: input.energy, time, notes: input.notes ?? null });
+      const entry = em.create(MoodEntry, { userId, dayId: input.dayId, mood: input.mood, energy: input.energy, time, notes: input.notes ?? null });
+      entry.replaced = replaced;
+      return entry;
+    });
+  }
+
+  /** Takes a check-in back and sets the day's mood and energy to `day` (what they were before it). */
+  async remove(userId: string, entryId: string, day: { mood: number | null; energy: number | null }): Promise<void> {
+    await this.em.transactional(async (em) => {
+      const entry = await removeOwned(em, MoodEntry, userId, entryId, 'Mood entry');
+      const owned = await lockDay(em, userId, entry.dayId);
+      owned.mood = day.mood;
+      owned.energy = day.energy;
     });
   }
 }
@@ -145,8 +181,9 @@ export class SleepService {
     checkOrder(bedtime, wakeTime, 'bedtime', 'wakeTime');
     return this.em.transactional(async (em) => {
       const day = await lockDay(em, userId, input.dayId);
+      const replaced = day.sleepHours ?? null;
       day.sleepHours = input.duration;
-      return em.create(SleepEntry, {
+      const entry = em.create(SleepEntry, {
         userId,
         dayId: input.dayId,
         duration: input.duration,
@@ -155,6 +192,16 @@ export class SleepService {
         quality: input.quality ?? null,
         notes: input.notes ?? null,
       });
+      entry.replacedSleepHours = replaced;
+      return entry;
+    });
+  }
+
+  /** Takes a night back and sets the day's sleepHours to `sleepHours` (what it was before it). */
+  async remove(userId: string, entryId: string, sleepHours: number | null): Promise<void> {
+    await this.em.transactional(async (em) => {
+      const entry = await removeOwned(em, SleepEntry, userId, entryId, 'Sleep entry');
+      (await lockDay(em, userId, entry.dayId)).sleepHours = sleepHours;
     });
   }
 }

@@ -35,6 +35,8 @@ const STATEMENTS: Record<string, number> = {
   'checklist toggle': 12,
   'task status': 6,
   // The day's owner, then the intake, its event and its change-feed row in one statement (insertWithEvent).
+  // Water and mood offer an undo without a statement more: the token is signed, and mood's previous day
+  // values come back with the entry (no read before it).
   water: 2,
   mood: 6,
   'training session': 17,

@@ -14,6 +14,9 @@ export interface InternalFactPayloads {
   day_reopened: { dayId: string };
   training_deleted: { sessionId: string };
   mobility_logged: { sessionId: string };
+  mobility_deleted: { sessionId: string };
+  cardio_deleted: { sessionId: string };
+  meditation_deleted: { sessionId: string };
   reading_logged: { sessionId: string; bookId: string };
   reading_deleted: { sessionId: string };
   /** A book's `currentPage` changed (it may now be finished). */
