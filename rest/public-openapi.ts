@@ -1,6 +1,11 @@
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { RouteTable } from './route-table.js';
 import { buildRestOpenApi, errorResponse, type Json } from '../src/openapi/rest-openapi.js';
+import { UNDO_KINDS } from '../src/undo/undo-kinds.js';
+import { UNDO_TOKEN_HEADER } from '../src/graphql/undo-token-holder.js';
+
+/** The writes that answer an undo token (docs/undo.md): their success documents the header. */
+const UNDOABLE = new Set(UNDO_KINDS.map((kind) => kind.mutation));
 
 const ROUTE_SUMMARIES: Record<string, string> = {
   publicSearchExercises: 'Search the exercise catalog',
@@ -12,6 +17,7 @@ const ROUTE_SUMMARIES: Record<string, string> = {
   publicLogMood: 'Log mood and energy',
   publicLogSleep: 'Log sleep',
   publicLogBodyMetrics: 'Log body metrics',
+  publicUndo: 'Undo a write',
 };
 
 const RATE_HEADERS: Json = {
@@ -57,10 +63,15 @@ export function buildPublicOpenApi(
     securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'svc_ followed by 43 base64url characters' } },
     security: () => [{ apiKey: [] }],
     successHeaders: RATE_HEADERS,
+    routeSuccessHeaders: (field) =>
+      UNDOABLE.has(field)
+        ? { [UNDO_TOKEN_HEADER]: { description: 'A token to revert this write with `POST /undo` within 10 minutes (docs/undo.md). Absent when this call offers no undo.', schema: { type: 'string', format: 'uuid' } } }
+        : undefined,
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
       '401': ref('Unauthorized'),
       ...(route.referencesRecord ? { '404': ref('NotFound') } : {}),
+      ...(route.field === 'publicUndo' ? { '404': ref('UndoNotFound'), '409': ref('UndoConflict'), '410': ref('UndoExpired') } : {}),
       ...(route.field === 'publicQuickAdd' ? { '422': ref('NotUnderstood') } : {}),
       '429': ref('RateLimited'),
       '500': ref('InternalError'),
@@ -83,6 +94,9 @@ export function buildPublicOpenApi(
       },
       NotFound: errorResponse('NOT_FOUND: a record the body names (an `exerciseId`) does not exist or is not the key owner\'s.'),
       InternalError: errorResponse('INTERNAL_ERROR'),
+      UndoNotFound: errorResponse('NOT_FOUND: the undo token was used, does not exist or is not the key owner\'s (the same answer for all three).'),
+      UndoConflict: errorResponse('UNDO_CONFLICT: the record changed since the write (its version moved on, or its trash entry was deleted for good); nothing was undone. `details.version` is its current version when it has one.'),
+      UndoExpired: errorResponse('UNDO_EXPIRED: the token is older than 10 minutes; nothing was undone.'),
     },
     schemas: {
       RateLimitExceeded: {

@@ -101,6 +101,7 @@ export const NOT_UNDOABLE: Readonly<Record<string, string>> = {
   publicLogWater: NOT_YET,
   publicLogWorkout: NOT_YET,
   publicQuickAdd: NOT_YET,
+  publicUndo: 'the undo itself (an undo of an undo is the write again)',
   publishBrainForm: NOT_YET,
   purchaseShopItem: 'a spent reward is final, as in the shop apps it follows',
   quickAdd: NOT_YET,

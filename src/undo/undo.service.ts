@@ -38,12 +38,14 @@ export class UndoService {
    * Reverts the token's write by its kind's inverse, in one transaction with the token's use (single
    * use: a second undo finds no token) and the compensating `write_undone` event. Another person's or a
    * used token answers 404 like a missing one; an expired one 410 UNDO_EXPIRED; a record changed since
-   * 409 UNDO_CONFLICT. `now` is the clock (tests pass their own).
+   * 409 UNDO_CONFLICT. `now` is the clock (tests pass their own). `allow` may refuse by the token's kind
+   * (the connector's scopes) before anything is written.
    */
-  async undo(userId: string, tokenId: string, now = new Date()): Promise<UndoneWrite> {
+  async undo(userId: string, tokenId: string, now = new Date(), allow?: (kind: string) => void): Promise<UndoneWrite> {
     return this.em.transactional(async (em) => {
       const token = await em.findOne(UndoToken, { id: tokenId, userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!token) throw new NotFoundError('Undo token');
+      allow?.(token.kind);
       if (token.expiresAt.getTime() <= now.getTime()) throw new UndoExpiredError();
       const kind = undoKind(token.kind);
       if (!kind) throw new NotFoundError('Undo token');

@@ -58,6 +58,7 @@ export const tasksTools: ConnectorTool[] = [
   defineTool({
     name: 'tasks_update_status',
     mirrors: 'Mutation.updateTask',
+    undoAs: 'updateTask',
     title: "Change a task's status",
     description:
       'Sets a task to todo, doing, done or deferred. Deferring needs a non-empty `nextStep` (the concrete next action). Becoming done records task_completed.',
@@ -77,7 +78,8 @@ export const tasksTools: ConnectorTool[] = [
     annotations: SETS_STATE,
     async run(args, ctx) {
       const changes = { status: args.status, ...(args.nextStep !== undefined ? { nextStep: args.nextStep } : {}) };
-      return taskJson(await ctx.service(TaskService).update(ctx.userId, args.taskId, changes, undefined, args.expectedVersion));
+      const write = () => ctx.service(TaskService).update(ctx.userId, args.taskId, changes, undefined, args.expectedVersion);
+      return taskJson(await ctx.undoable({ taskId: args.taskId, expectedVersion: args.expectedVersion, ...changes }, write));
     },
   }),
 ];
