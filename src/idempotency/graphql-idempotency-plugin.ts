@@ -1,5 +1,5 @@
-import { HeaderMap, type ApolloServerPlugin, type GraphQLRequest } from '@apollo/server';
-import { GraphQLError, type FormattedExecutionResult } from 'graphql';
+import { HeaderMap, type ApolloServerPlugin, type GraphQLRequest, type GraphQLResponse } from '@apollo/server';
+import type { FormattedExecutionResult } from 'graphql';
 import type { AppContext } from '../core/context.js';
 import type { AppError } from '../core/errors.js';
 import { canonicalJson, claimOnce, finishOnce, fingerprintOf, invalidKeyError, validKey, type KeyedRequest, type StoredAnswer } from './run-once.js';
@@ -7,10 +7,14 @@ import { canonicalJson, claimOnce, finishOnce, fingerprintOf, invalidKeyError, v
 const KEY_HEADER = 'idempotency-key';
 const REPLAYED_HEADER = 'idempotent-replayed';
 
-/** A refusal as /graphql answers any AppError: the code, status and details in `extensions`, the status as the HTTP status. */
-function refusal(error: AppError): GraphQLError {
+/**
+ * A refusal as /graphql answers any AppError (code, status and details in `extensions`), with its status
+ * as the HTTP status; answered, not thrown: Apollo answers a throw from `responseForOperation` with 500.
+ */
+function refusal(error: AppError): GraphQLResponse {
   const { code, status, details } = error;
-  return new GraphQLError(error.message, { extensions: { code, status, ...(details ? { details } : {}), http: { status } } });
+  const singleResult: FormattedExecutionResult = { errors: [{ message: error.message, extensions: { code, status, ...(details ? { details } : {}) } }] };
+  return { http: { status, headers: new HeaderMap([['content-type', 'application/json; charset=utf-8']]) }, body: { kind: 'single', singleResult } };
 }
 
 /**
@@ -54,12 +58,12 @@ export function graphqlIdempotencyPlugin(): ApolloServerPlugin<AppContext> {
       return {
         async responseForOperation({ operation, contextValue }) {
           if (operation.operation !== 'mutation') return null;
-          if (!validKey(key)) throw refusal(invalidKeyError('Idempotency-Key'));
+          if (!validKey(key)) return refusal(invalidKeyError('Idempotency-Key'));
           const userId = contextValue.apiKey?.userId ?? contextValue.auth?.user?.id;
           if (!userId) return null;
           const keyed: KeyedRequest = { userId, key: `graphql:${key}`, fingerprint: fingerprint(request), now: new Date() };
           const claim = await claimOnce(contextValue.em, keyed);
-          if (claim.kind === 'refused') throw refusal(claim.error);
+          if (claim.kind === 'refused') return refusal(claim.error);
           if (claim.kind === 'claimed') {
             claimed = keyed;
             return null;
