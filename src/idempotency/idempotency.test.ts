@@ -3,6 +3,7 @@ import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import { keyHolder } from '../public-api/public-api.test-helpers.js';
+import { makePdf, postMultipart } from '../files/files.test-helpers.js';
 import { purgeIdempotencyKeys } from './idempotency.jobs.js';
 import { claimKey } from './idempotency.queries.js';
 import { runOnce, STORED_ANSWER_MAX_BYTES } from './run-once.js';
@@ -181,5 +182,23 @@ describe('Idempotency-Key on POST /graphql', () => {
     const done = await client.post('/graphql', update, keyed('gql-done'));
     expect(done.body.extensions.undoToken).toMatch(/^[0-9a-f-]{36}$/);
     expect((await client.post('/graphql', update, keyed('gql-done'))).text).toBe(done.text);
+  });
+});
+
+describe('Idempotency-Key on a streamed upload', () => {
+  it('the same file and fields answer the first answer and store once; another file with the key answers 422', async () => {
+    const { client, id } = await signUp(app.url);
+    const send = (text: string) => postMultipart(client, '/api/v1/files/upload', { fileType: 'document', file: { data: makePdf(text), fileName: 'a.pdf', contentType: 'application/pdf' } }, keyed('upload-1').headers);
+    const first = await send('Hello');
+    expect(first.status, first.text).toBe(201);
+    const again = await send('Hello');
+    expect(again.status).toBe(201);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await send('Other');
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const [row] = await sql<{ n: string }>(app.databaseUrl, 'select count(*)::text as n from files where user_id = $1', [id]);
+    expect(Number(row!.n)).toBe(1);
   });
 });
