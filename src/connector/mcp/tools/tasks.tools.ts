@@ -33,6 +33,7 @@ export const tasksTools: ConnectorTool[] = [
   defineTool({
     name: 'tasks_create',
     mirrors: 'Mutation.createTask',
+    undoAs: 'createTask',
     title: 'Create a task',
     description:
       'A new task (status todo) with a hard timebox in minutes; optionally in a category, on a day, at a start time. With `recurrence` (an RRULE) and a day, ' +
@@ -52,7 +53,7 @@ export const tasksTools: ConnectorTool[] = [
     area: 'planning',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      return taskJson(await ctx.service(TaskService).create(ctx.userId, args));
+      return taskJson(await ctx.undoable(args, () => ctx.service(TaskService).create(ctx.userId, args)));
     },
   }),
   defineTool({
