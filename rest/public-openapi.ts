@@ -17,6 +17,7 @@ const ROUTE_SUMMARIES: Record<string, string> = {
   publicLogMood: 'Log mood and energy',
   publicLogSleep: 'Log sleep',
   publicLogBodyMetrics: 'Log body metrics',
+  publicUndo: 'Undo a write',
 };
 
 const RATE_HEADERS: Json = {
@@ -64,12 +65,13 @@ export function buildPublicOpenApi(
     successHeaders: RATE_HEADERS,
     routeSuccessHeaders: (field) =>
       UNDOABLE.has(field)
-        ? { [UNDO_TOKEN_HEADER]: { description: "A token to revert this write within 10 minutes (docs/undo.md): the key owner's undo, as the app's own writes answer it.", schema: { type: 'string', format: 'uuid' } } }
+        ? { [UNDO_TOKEN_HEADER]: { description: "A token to revert this write within 10 minutes (docs/undo.md): the key owner's undo, as the app's own writes answer it; send it to `POST /undo` as it is (an opaque signed string). Absent when this call offers no undo.", schema: { type: 'string' } } }
         : undefined,
     errors: (route) => ({
       ...(route.hasBody || route.hasQueryParameters || route.hasPathParameters ? { '400': ref('ValidationError') } : {}),
       '401': ref('Unauthorized'),
       ...(route.referencesRecord ? { '404': ref('NotFound') } : {}),
+      ...(route.field === 'publicUndo' ? { '404': ref('UndoNotFound'), '409': ref('UndoConflict'), '410': ref('UndoExpired') } : {}),
       ...(route.field === 'publicQuickAdd' ? { '422': ref('NotUnderstood') } : {}),
       '429': ref('RateLimited'),
       '500': ref('InternalError'),
@@ -92,6 +94,9 @@ export function buildPublicOpenApi(
       },
       NotFound: errorResponse('NOT_FOUND: a record the body names (an `exerciseId`) does not exist or is not the key owner\'s.'),
       InternalError: errorResponse('INTERNAL_ERROR'),
+      UndoNotFound: errorResponse('NOT_FOUND: the undo token was used, does not exist or is not the key owner\'s (the same answer for all three).'),
+      UndoConflict: errorResponse('UNDO_CONFLICT: the record changed since the write (its version moved on, or its trash entry was deleted for good); nothing was undone. `details.version` is its current version when it has one.'),
+      UndoExpired: errorResponse('UNDO_EXPIRED: the token is older than 10 minutes; nothing was undone.'),
     },
     schemas: {
       RateLimitExceeded: {

@@ -16,5 +16,7 @@ export const publicRoutes: RouteTable = {
   'Mutation.publicLogBodyMetrics': { method: 'POST', path: '/body-metrics' },
   'Query.publicHabits': { method: 'GET', path: '/habits' },
   'Mutation.publicLogHabit': { method: 'POST', path: '/habits/:habitId/entries', responseStatus: 201 },
+  // Undo (docs/undo.md): the token a write answered in its Undo-Token header, as the JSON body { token }.
+  'Mutation.publicUndo': { method: 'POST', path: '/undo' },
   'Mutation.publicQuickAdd': { method: 'POST', path: '/quick', responseStatus: 201, existingStatus: 200, existingStatusMeans: 'Success of a dry run: what would be made, nothing written, `{ ok: true, data }`.' },
 };

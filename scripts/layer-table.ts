@@ -51,7 +51,7 @@ export const FOLDER_LAYERS: Readonly<Record<string, { layer: LayerName; what: st
     what: 'users, sign-in (password, two factors, passkeys, OpenID Connect), sessions, plans, the auth check',
   },
   'src/api-keys/': { layer: 'hub', what: 'API keys and their cached check' },
-  'src/idempotency/': { layer: 'hub', what: "idempotency keys: a write repeated with the same key answers the first answer (REST, the connector)" },
+  'src/idempotency/': { layer: 'hub', what: "idempotency keys: a write repeated with the same key answers the first answer (REST, GraphQL, uploads, the connector)" },
   'src/files/': { layer: 'hub', what: 'stored files, uploads, image variants, storage backends' },
   'src/planning/': { layer: 'hub', what: 'days and weeks, checklists, perimeter tasks, day completion' },
   'src/settings/': { layer: 'hub', what: "each user's settings" },

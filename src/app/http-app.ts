@@ -25,6 +25,7 @@ import { sessionRateLimiters, type LimiterStores, type SessionLimiters } from '.
 import { authLimitPlugin } from './auth-limit-plugin.js';
 import { accessBeforeInputPlugin } from './access-before-input-plugin.js';
 import { undoTokenPlugin } from '../graphql/undo-token-plugin.js';
+import { graphqlIdempotencyPlugin } from '../idempotency/graphql-idempotency-plugin.js';
 import { isAuthMutationRoute } from './auth-operations.js';
 import { createRequestContext } from '../http/request-context.js';
 import { requestLogging } from '../http/request-logging.js';
@@ -103,7 +104,7 @@ export async function createHttpApp(deps: AppDeps, schema: GraphQLSchema, stores
     // GET /graphql from a browser is our own GraphiQL (graphql-ide.ts); Apollo's landing page loads a CDN.
     // Inline tracing only ever acts for a federated subgraph, which this schema is not; left enabled,
     // Apollo loads it and its protobuf code at start (~0.4 MB of source an idle process keeps).
-    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), subscriptionsOverWebSocketOnly(), accessBeforeInputPlugin(), authLimitPlugin(limiters), undoTokenPlugin()],
+    plugins: [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), subscriptionsOverWebSocketOnly(), accessBeforeInputPlugin(), authLimitPlugin(limiters), undoTokenPlugin(), graphqlIdempotencyPlugin()],
     parseOptions: LIMITED_PARSE_OPTIONS,
   });
   await apollo.start();

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
 import type { HttpClient } from '../../test/support/http-client.js';
 import type { TestApp } from '../../test/support/test-app.js';
 import { callError, callOk, connectedUser, startConnectorApp } from './connector.test-helpers.js';
@@ -69,5 +70,29 @@ describe('trash tools', () => {
     }
     expect((await ok(carol.user.client.get('/api/v1/trash'))).map((e: any) => e.recordId)).toContain(person.id);
     expect(await callOk(carol.client, 'trash_restore', { trashId: listed.entries[0].id })).toEqual({ kind: 'task', recordId: task.id });
+  });
+});
+
+/** Undo through the connector (docs/undo.md): an undoable tool answers `undoToken`, the `undo` tool takes it back within the grant. */
+describe('undo tool', () => {
+  it('a write tool answers undoToken; undo reverts it once; another person\'s token is not found; a token of another area needs its scope', async () => {
+    const toggled = await callOk(alice.client, 'checklist_toggle', { key: 'READING' });
+    expect(toggled.completed).toBe(true);
+    expect(toggled.undoToken).toMatch(UNDO_TOKEN_SHAPE);
+    expect(await callError(bob.client, 'undo', { token: toggled.undoToken })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await callOk(alice.client, 'undo', { token: toggled.undoToken })).toMatchObject({ kind: 'checklist_toggle' });
+    const items = await ok(alice.user.client.get(`/api/v1/checklist/${toggled.dayId}`));
+    expect(items.find((i: any) => i.key === 'READING')).toMatchObject({ completed: false });
+    expect(await callError(alice.client, 'undo', { token: toggled.undoToken })).toMatchObject({ code: 'NOT_FOUND' }); // single use
+
+    // A planning-only connection undoes its own task write, not a write of another area (a person's delete in the app).
+    const task = await ok(carol.user.client.post('/api/v1/tasks', { title: 'Stretch', timebox: 10 }));
+    const done = await callOk(carol.client, 'tasks_update_status', { taskId: task.id, status: 'done' });
+    expect(await callOk(carol.client, 'undo', { token: done.undoToken })).toEqual({ kind: 'task_update', recordId: task.id });
+    expect(await ok(carol.user.client.get(`/api/v1/tasks/${task.id}`))).toMatchObject({ status: 'todo' });
+    const person = await ok(carol.user.client.post('/api/v1/people', { name: 'Dora' }));
+    const token = (await carol.user.client.delete(`/api/v1/people/${person.id}`)).headers.get('undo-token');
+    expect(await callError(carol.client, 'undo', { token })).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+    expect((await carol.user.client.get(`/api/v1/people/${person.id}`)).status).toBe(404);
   });
 });

@@ -1,5 +1,5 @@
 import { dataEnvelope, errorResponse, type Json } from '../openapi/rest-openapi.js';
-import { BYTES, multipart, ref, schemaRef } from '../openapi/hand-route-docs.js';
+import { BYTES, multipart, ref, schemaRef, UPLOAD_IDEMPOTENCY_ANSWERS, UPLOAD_IDEMPOTENCY_KEY } from '../openapi/hand-route-docs.js';
 
 /** The S3 bucket did not answer (docs/operations.md, dependencies): nothing was written; try again. */
 const STORE_DOWN: Json = errorResponse('STORAGE_UNAVAILABLE: the file store (S3) did not answer; nothing was written, try again in a moment.');
@@ -13,11 +13,13 @@ export const FILE_PATHS: Json = {
       operationId: 'uploadFile',
       summary: 'Upload a file (multipart)',
       security: [{ session: [] }],
+      parameters: [UPLOAD_IDEMPOTENCY_KEY],
       requestBody: multipart({ fileType: schemaRef('FileType') }, ['file']),
       responses: {
         '201': { description: 'Success: `{ ok: true, data }` with the stored file and a signed `url`.', content: { 'application/json': { schema: dataEnvelope(schemaRef('File')) } } },
         '400': ref('ValidationError'),
         '401': ref('Unauthorized'),
+        ...UPLOAD_IDEMPOTENCY_ANSWERS,
         '413': ref('PayloadTooLarge'),
         '429': ref('RateLimited'),
         '500': ref('InternalError'),

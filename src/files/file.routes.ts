@@ -7,7 +7,8 @@ import { VariantName } from './file-kinds.js';
 import { findBlobToServe } from './files.queries.js';
 import { receiveMultipart } from './multipart.js';
 import { contentDisposition } from './safe-file-name.js';
-import { fileView, methodNotAllowed, requireUuid, sendData, sendError, sessionHandler } from './upload-http.js';
+import { fileView, methodNotAllowed, requireUuid, sendError, sessionHandler } from './upload-http.js';
+import { answerUpload, sendsIdempotencyKey } from '../idempotency/keyed-upload.js';
 import type { HandWrittenRoutes } from '../http/hand-written-routes.js';
 import { FILE_PATHS } from './file.openapi.js';
 
@@ -34,11 +35,13 @@ export function fileRoutes(deps: AppDeps): Router {
 
   router.post(
     '/files/upload',
-    sessionHandler(deps, async ({ userId, rt, files }, req, res) => {
-      const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['fileType'] });
-      const checked = await files.check(upload, upload.fields.fileType);
-      const file = await files.store(userId, checked);
-      sendData(req, res, 201, await fileView(files, file));
+    sessionHandler(deps, async ({ ctx, userId, rt, files }, req, res) => {
+      const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['fileType'], digest: sendsIdempotencyKey(req) });
+      await answerUpload({ ctx, userId }, req, res, upload, async () => {
+        const checked = await files.check(upload, upload.fields.fileType);
+        const file = await files.store(userId, checked);
+        return { status: 201, data: await fileView(files, file) };
+      });
     }),
   );
 

@@ -50,13 +50,13 @@ export interface Part {
 }
 
 /** A real multipart/form-data POST through fetch, with this client's cookie. */
-export async function postMultipart(client: HttpClient, path: string, fields: Record<string, string | Part>): Promise<HttpResult> {
+export async function postMultipart(client: HttpClient, path: string, fields: Record<string, string | Part>, extraHeaders: Record<string, string> = {}): Promise<HttpResult> {
   const form = new FormData();
   for (const [name, value] of Object.entries(fields)) {
     if (typeof value === 'string') form.append(name, value);
     else form.append(name, new Blob([new Uint8Array(value.data)], { type: value.contentType ?? 'application/octet-stream' }), value.fileName ?? 'upload.bin');
   }
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...extraHeaders };
   if (client.cookie) headers.cookie = client.cookie;
   const response = await fetch(client.baseUrl + path, { method: 'POST', body: form, headers });
   return readResult(response);

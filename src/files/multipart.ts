@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import busboy from 'busboy';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
@@ -15,6 +15,8 @@ export interface StagedFile {
   /** As sent by the client: metadata only, never trusted for type or path. */
   declaredName: string;
   declaredMimeType: string;
+  /** SHA-256 of the bytes (hex), computed while they streamed; only when `digest` was asked for. */
+  sha256?: string;
 }
 
 export interface MultipartUpload {
@@ -29,6 +31,8 @@ export interface MultipartOptions {
   stagingDir: string;
   fileField?: string;
   fieldNames: readonly string[];
+  /** Hash the file while it streams (an `Idempotency-Key` compares it: src/idempotency/keyed-upload.ts). */
+  digest?: boolean;
 }
 
 const MAX_FIELD_BYTES = 10_000;
@@ -95,15 +99,17 @@ export async function receiveMultipart(req: Request, options: MultipartOptions):
         return;
       }
       let size = 0;
+      const hash = options.digest ? createHash('sha256') : null;
       const counter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           size += chunk.length;
+          hash?.update(chunk);
           cb(null, chunk);
         },
       });
       stream.on('limit', () => refuse(oversizeError(options.maxFileSize)));
       writing = pipeline(stream, counter, createWriteStream(stagingPath)).then(() => {
-        file = { path: stagingPath, size, declaredName: info.filename ?? '', declaredMimeType: info.mimeType };
+        file = { path: stagingPath, size, declaredName: info.filename ?? '', declaredMimeType: info.mimeType, ...(hash ? { sha256: hash.digest('hex') } : {}) };
       });
       writing.catch(() => undefined);
     });

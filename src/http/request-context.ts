@@ -37,10 +37,8 @@ export function cookielessBridge(req?: Request, res?: Response): HttpBridge {
     setStatus(status) {
       if (res) res.locals[STATUS_OVERRIDE] = status;
     },
-    // The Public API's answer headers (an `Undo-Token`); nothing where there is no HTTP answer.
-    setHeader(name, value) {
-      res?.setHeader(name, value);
-    },
+    // The Public API's answer headers (its writes' Undo-Token, docs/undo.md); none without a response.
+    ...(res ? { setHeader: (name: string, value: string) => void res.setHeader(name, value) } : {}),
     ip: req?.ip,
   };
 }

@@ -1,8 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
 import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { sql } from '../../test/support/db.js';
 import { keyHolder } from '../public-api/public-api.test-helpers.js';
+import { makePdf, postMultipart } from '../files/files.test-helpers.js';
 import { purgeIdempotencyKeys } from './idempotency.jobs.js';
 import { claimKey } from './idempotency.queries.js';
 import { runOnce, STORED_ANSWER_MAX_BYTES } from './run-once.js';
@@ -145,5 +147,59 @@ describe('Idempotency-Key on the Session API', () => {
     const again = await client.patch(`/api/v1/tasks/${missing}`, { title: 'x' }, keyed('nf'));
     expect([again.status, again.text, again.headers.get('idempotent-replayed')]).toEqual([404, first.text, 'true']);
     expect((await client.get('/api/v1/tasks', keyed('x'.repeat(300)))).status).toBe(200);
+  });
+});
+
+describe('Idempotency-Key on POST /graphql', () => {
+  const createTask = (title: string) => ({ query: 'mutation ($title: String!) { createTask(title: $title, timebox: 15) { id title } }', variables: { title } });
+
+  it('20 concurrent retries of one mutation write once and answer one body; another body answers 422; a query ignores the key', async () => {
+    const { client, id } = await signUp(app.url);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => client.post('/graphql', createTask('Stretch'), keyed('gql-storm'))));
+    expect(await taskRows(id)).toBe(1);
+    const ok = answers.filter((a) => a.status === 200);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ok.map((a) => a.text)).size).toBe(1);
+    expect(ok[0]!.body.data.createTask.title).toBe('Stretch');
+    for (const a of answers.filter((a) => a.status !== 200)) {
+      expect(a.status, a.text).toBe(409);
+      expect(a.body.errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_IN_PROGRESS');
+    }
+    const repeat = await client.post('/graphql', createTask('Stretch'), keyed('gql-storm'));
+    expect(repeat.text).toBe(ok[0]!.text);
+    expect(repeat.headers.get('idempotent-replayed')).toBe('true');
+
+    const other = await client.post('/graphql', createTask('Run'), keyed('gql-storm'));
+    expect(other.status).toBe(422);
+    expect(other.body.errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // The REST key of the same name is another key (the bodies are not comparable).
+    expect((await client.post('/api/v1/tasks', { title: 'Walk', timebox: 5 }, keyed('gql-storm'))).status).toBe(201);
+    expect(await taskRows(id)).toBe(2);
+
+    // A query is not a write: the header is ignored. A kept mutation's answer carries its undo token.
+    const taskId = ok[0]!.body.data.createTask.id;
+    expect((await client.post('/graphql', { query: '{ tasks { meta { total } } }' }, keyed('gql-storm'))).status).toBe(200);
+    const update = { query: `mutation { updateTask(taskId: "${taskId}", status: done) { status } }` };
+    const done = await client.post('/graphql', update, keyed('gql-done'));
+    expect(done.body.extensions.undoToken).toMatch(UNDO_TOKEN_SHAPE);
+    expect((await client.post('/graphql', update, keyed('gql-done'))).text).toBe(done.text);
+  });
+});
+
+describe('Idempotency-Key on a streamed upload', () => {
+  it('the same file and fields answer the first answer and store once; another file with the key answers 422', async () => {
+    const { client, id } = await signUp(app.url);
+    const send = (text: string) => postMultipart(client, '/api/v1/files/upload', { fileType: 'document', file: { data: makePdf(text), fileName: 'a.pdf', contentType: 'application/pdf' } }, keyed('upload-1').headers);
+    const first = await send('Hello');
+    expect(first.status, first.text).toBe(201);
+    const again = await send('Hello');
+    expect(again.status).toBe(201);
+    expect(again.text).toBe(first.text);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    const other = await send('Other');
+    expect(other.status).toBe(422);
+    expect(other.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const [row] = await sql<{ n: string }>(app.databaseUrl, 'select count(*)::text as n from files where user_id = $1', [id]);
+    expect(Number(row!.n)).toBe(1);
   });
 });

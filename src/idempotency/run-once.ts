@@ -58,36 +58,27 @@ export interface KeyedRequest {
 /** What a keyed request answers: its own run, the first request's kept answer, or a refusal. */
 export type Once<T> = { kind: 'ran'; result: T } | { kind: 'replayed'; answer: StoredAnswer } | { kind: 'refused'; error: AppError };
 
+/** What a claim finds: the key is this request's to run (then `finishOnce`), or the first answer, or a refusal. */
+export type Claim = { kind: 'claimed' } | Exclude<Once<never>, { kind: 'ran' }>;
+
+const inProgress = () => new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 409, 'The first request with this idempotency key is still running: retry in a moment');
+
 /**
- * Runs `run` unless the key was claimed before. `keep` says what of the result is kept for repeats:
- * undefined when nothing is (the request wrote nothing, or failed in a way a retry may mend: the key
- * is given up). A throw gives the key up too.
+ * Claims the key for this request, or answers what the key's first request left: its kept answer when
+ * this is the same request, else a refusal. An edge whose run is not one function call (GraphQL's
+ * plugin hooks) claims here and ends with `finishOnce`; others use `runOnce`.
  */
-export async function runOnce<T>(em: EntityManager, request: KeyedRequest, run: () => Promise<T>, keep: (result: T) => StoredAnswer | undefined): Promise<Once<T>> {
+export async function claimOnce(em: EntityManager, request: KeyedRequest): Promise<Claim> {
   const { userId, key, fingerprint, now } = request;
   // A lost claim whose row is gone by the time it is read (given up, purged) claims again, a few times.
   for (let attempt = 0; attempt < 3; attempt++) {
-    if (await claimKey(em, userId, key, fingerprint, now)) {
-      let result: T;
-      try {
-        result = await run();
-      } catch (error) {
-        await releaseKey(em, userId, key);
-        throw error;
-      }
-      const kept = keep(result);
-      if (!kept) await releaseKey(em, userId, key);
-      else await completeKey(em, userId, key, Buffer.byteLength(kept.body) > STORED_ANSWER_MAX_BYTES ? { ...kept, body: null } : kept);
-      return { kind: 'ran', result };
-    }
+    if (await claimKey(em, userId, key, fingerprint, now)) return { kind: 'claimed' };
     const row = await keyRow(em, userId, key);
     if (!row) continue;
     if (row.fingerprint !== fingerprint) {
       return { kind: 'refused', error: new AppError('IDEMPOTENCY_KEY_REUSED', 422, 'This idempotency key was used with another request in the last 24 hours: use a new key for a new request') };
     }
-    if (row.status === null) {
-      return { kind: 'refused', error: new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 409, 'The first request with this idempotency key is still running: retry in a moment') };
-    }
+    if (row.status === null) return { kind: 'refused', error: inProgress() };
     if (row.body === null) {
       return {
         kind: 'refused',
@@ -96,5 +87,31 @@ export async function runOnce<T>(em: EntityManager, request: KeyedRequest, run: 
     }
     return { kind: 'replayed', answer: { status: row.status, headers: row.headers ?? {}, body: row.body } };
   }
-  return { kind: 'refused', error: new AppError('IDEMPOTENCY_KEY_IN_PROGRESS', 409, 'The first request with this idempotency key is still running: retry in a moment') };
+  return { kind: 'refused', error: inProgress() };
+}
+
+/** Ends a claimed key's run: keeps its answer for repeats, or (undefined) gives the key up so a retry runs again. */
+export async function finishOnce(em: EntityManager, request: KeyedRequest, kept: StoredAnswer | undefined): Promise<void> {
+  const { userId, key } = request;
+  if (!kept) await releaseKey(em, userId, key);
+  else await completeKey(em, userId, key, Buffer.byteLength(kept.body) > STORED_ANSWER_MAX_BYTES ? { ...kept, body: null } : kept);
+}
+
+/**
+ * Runs `run` unless the key was claimed before. `keep` says what of the result is kept for repeats:
+ * undefined when nothing is (the request wrote nothing, or failed in a way a retry may mend: the key
+ * is given up). A throw gives the key up too.
+ */
+export async function runOnce<T>(em: EntityManager, request: KeyedRequest, run: () => Promise<T>, keep: (result: T) => StoredAnswer | undefined): Promise<Once<T>> {
+  const claim = await claimOnce(em, request);
+  if (claim.kind !== 'claimed') return claim;
+  let result: T;
+  try {
+    result = await run();
+  } catch (error) {
+    await releaseKey(em, request.userId, request.key);
+    throw error;
+  }
+  await finishOnce(em, request, keep(result));
+  return { kind: 'ran', result };
 }

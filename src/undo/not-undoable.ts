@@ -30,6 +30,7 @@ export const NOT_UNDOABLE: Readonly<Record<string, string>> = {
   logout: SECURITY,
   narrowConnection: SECURITY,
   publicQuickAdd: QUICK_ADD,
+  publicUndo: 'the undo itself (an undo of an undo is the write again)',
   purchaseShopItem: 'a spent reward is final, as in the shop apps it follows',
   quickAdd: QUICK_ADD,
   regenerateRecoveryCodes: SECURITY,

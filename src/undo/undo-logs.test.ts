@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient, type HttpResult } from '../../test/support/http-client.js';
-import { expectNotFound } from '../../test/support/expectations.js';
+import { expectNotFound, UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
 import { createHabit, dayIdOn, today } from '../habits/habits.test-helpers.js';
 import { keyHolder, type KeyClient } from '../public-api/public-api.test-helpers.js';
@@ -73,7 +73,7 @@ beforeAll(async () => {
 });
 
 async function undo(client: HttpClient, token: string | null): Promise<HttpResult> {
-  expect(token).toMatch(/^[\w-]+\.[\w-]+$/);
+  expect(token).toMatch(UNDO_TOKEN_SHAPE);
   return client.post('/api/v1/undo', { token });
 }
 

@@ -2,7 +2,7 @@ import type { EntityName } from '@mikro-orm/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { expectNotFound } from '../../test/support/expectations.js';
+import { expectNotFound, UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
 import { setPlan } from '../../test/support/db.js';
 import { BrainDatabase } from '../brain/databases/brain-database.entity.js';
@@ -59,7 +59,7 @@ async function write(client: HttpClient, mutation: string, args: Record<string, 
 }
 
 async function undo(client: HttpClient, token: string): Promise<{ status: number; body: any; text: string }> {
-  expect(token).toMatch(/^[\w-]+\.[\w-]+$/); // a signed token (docs/undo.md)
+  expect(token).toMatch(UNDO_TOKEN_SHAPE); // a signed token (docs/undo.md)
   return client.post('/api/v1/undo', { token });
 }
 

@@ -53,12 +53,14 @@ export class UndoService {
    * Reverts the token's write by its kind's inverse, in one transaction with the token's use (single
    * use: a second undo finds no token) and the compensating `write_undone` event. Another person's or a
    * used token answers 404 like a missing one; an expired one 410 UNDO_EXPIRED; a record changed since
-   * 409 UNDO_CONFLICT. `now` is the clock (tests pass their own).
+   * 409 UNDO_CONFLICT. `now` is the clock (tests pass their own). `allow` may refuse by the token's kind
+   * (the connector's scopes) before anything is written.
    */
-  async undo(userId: string, token: string, now = new Date()): Promise<UndoneWrite> {
+  async undo(userId: string, token: string, now = new Date(), allow?: (kind: string) => void): Promise<UndoneWrite> {
     const claims = codecOf(this.deps).decode(token);
     // A token this service did not sign, or another person's: the same answer as a missing one.
     if (!claims || claims.userId !== userId) throw new NotFoundError('Undo token');
+    allow?.(claims.kind);
     if (claims.expiresAt.getTime() <= now.getTime()) throw new UndoExpiredError();
     const kind = undoKind(claims.kind);
     if (!kind) throw new NotFoundError('Undo token');

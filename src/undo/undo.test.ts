@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
-import { expectNotFound, outboxEvents } from '../../test/support/expectations.js';
+import { expectNotFound, outboxEvents, UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
 import { sql } from '../../test/support/db.js';
 import { createHabit, xpOf } from '../habits/habits.test-helpers.js';
@@ -22,7 +22,7 @@ async function ok(res: Promise<{ status: number; text: string; body: any; header
 }
 
 async function undo(client: HttpClient, token: string | null): Promise<{ status: number; body: any; text: string }> {
-  expect(token).toMatch(/^[\w-]+\.[\w-]+$/); // a signed token (docs/undo.md)
+  expect(token).toMatch(UNDO_TOKEN_SHAPE); // a signed token (docs/undo.md)
   return client.post('/api/v1/undo', { token });
 }
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
 describe('undo', () => {
   it('undoes a completion (XP back, task_reopened), a move, a checklist toggle and a delete, each once, with a write_undone event', async () => {
     const { data: task, token: createToken } = await ok(alice.post('/api/v1/tasks', { title: 'Call mum', timebox: 15, dayId: monday }));
-    expect(createToken).toMatch(/^[\w-]+\.[\w-]+$/); // a create is undoable too (undo-records.test.ts)
+    expect(createToken).toMatch(UNDO_TOKEN_SHAPE); // a create is undoable too (undo-records.test.ts)
     const xp = await xpOf(alice);
 
     const done = await ok(alice.patch(`/api/v1/tasks/${task.id}`, { status: 'done' }));
@@ -87,7 +87,7 @@ describe('undo', () => {
 
     const gql = await alice.post('/graphql', { query: `mutation { updateTask(taskId: "${task.id}", status: todo) { status } }` });
     const token = gql.body.extensions?.undoToken as string;
-    expect(token, gql.text).toMatch(/^[\w-]+\.[\w-]+$/);
+    expect(token, gql.text).toMatch(UNDO_TOKEN_SHAPE);
     const service = new UndoService(app.server.orm.em.fork(), app.server.deps);
     await expect(service.undo(aliceId, token, new Date(Date.now() + UNDO_TTL_MS + 1000))).rejects.toMatchObject({ code: 'UNDO_EXPIRED', status: 410 });
     const viaGraphQL = await alice.post('/graphql', { query: `mutation { undo(token: "${token}") { kind recordId } }` });

@@ -2772,6 +2772,8 @@ export type Mutation = {
   emptyTrash: TrashEmptied;
   /** Reverts the write the token was answered for, with its side effects (XP, events: a `write_undone` webhook event). Single use, valid 10 minutes: 410 UNDO_EXPIRED after, 409 UNDO_CONFLICT when the record changed since, 404 for a used, missing or another person's token. */
   undo: UndoneWrite;
+  /** POST /undo of the Public API: as `undo`, for the API key's owner (a token of any of their writes, by key or in the app). The same answers: 404, 409 UNDO_CONFLICT, 410 UNDO_EXPIRED, 400 when the inverse breaks a rule. */
+  publicUndo: UndoneWrite;
   /** At most 100 habits (archived ones count). */
   createHabit: Habit;
   /** The kind stays as made; a new schedule drops the old one's fields. */
@@ -3646,6 +3648,11 @@ export type MutationDeleteFromTrashArgs = {
 
 
 export type MutationUndoArgs = {
+  token: Scalars['String']['input'];
+};
+
+
+export type MutationPublicUndoArgs = {
   token: Scalars['String']['input'];
 };
 

@@ -58,3 +58,6 @@ export async function outboxEvents(app: TestApp, userId: string, event?: string)
 export async function allOutboxEvents(app: TestApp, userId: string): Promise<OutboxEvent[]> {
   return app.server.orm.em.fork().find(OutboxEvent, { userId }, { orderBy: { occurredAt: 'asc', id: 'asc' } });
 }
+
+/** An undo token as the service answers it (docs/undo.md): a signed, URL-safe `payload.signature`. */
+export const UNDO_TOKEN_SHAPE = /^[\w-]+\.[\w-]+$/;

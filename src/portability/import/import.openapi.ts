@@ -1,5 +1,5 @@
 import { dataEnvelope, errorResponse, type Json } from '../../openapi/rest-openapi.js';
-import { multipart, ref } from '../../openapi/hand-route-docs.js';
+import { multipart, ref, UPLOAD_IDEMPOTENCY_ANSWERS, UPLOAD_IDEMPOTENCY_KEY } from '../../openapi/hand-route-docs.js';
 
 const IMPORT_STATUS: Json = { type: 'string', enum: ['pending', 'running', 'done', 'failed'] };
 
@@ -47,7 +47,7 @@ export const IMPORT_PATHS: Json = {
       operationId: 'startImport',
       summary: 'Import a CSV from Strong or Hevy, Goodreads, or a bank (multipart; runs as a job)',
       security: [{ session: [] }],
-      parameters: [{ name: 'source', in: 'path', required: true, schema: { type: 'string', enum: ['strong', 'goodreads', 'transactions'] } }],
+      parameters: [{ name: 'source', in: 'path', required: true, schema: { type: 'string', enum: ['strong', 'goodreads', 'transactions'] } }, UPLOAD_IDEMPOTENCY_KEY],
       requestBody: multipart(
         {
           accountId: { type: 'string', format: 'uuid', description: 'transactions only: one of your accounts.' },
@@ -63,6 +63,7 @@ export const IMPORT_PATHS: Json = {
         '400': ref('ValidationError'),
         '401': ref('Unauthorized'),
         '404': errorResponse('NOT_FOUND: `accountId` is not one of your accounts.'),
+        ...UPLOAD_IDEMPOTENCY_ANSWERS,
         '413': ref('PayloadTooLarge'),
         '429': ref('RateLimited'),
         '500': ref('InternalError'),

@@ -5,6 +5,7 @@ import { serviceFor } from '../../core/request-services.js';
 import { ValidationError } from '../../core/errors.js';
 import { receiveMultipart } from '../../files/multipart.js';
 import { sendData, sessionHandler } from '../../files/upload-http.js';
+import { answerUpload, sendsIdempotencyKey } from '../../idempotency/keyed-upload.js';
 import { requireUuid, sessionRoute } from '../../http/session-route.js';
 import { enqueueImport } from './import.jobs.js';
 import { importView, ImportService, requireSource } from './import.service.js';
@@ -23,20 +24,18 @@ export function importRoutes(deps: AppDeps): Router {
     '/account/import/:source',
     sessionHandler(deps, async ({ ctx, userId, rt }, req, res) => {
       const source = requireSource(req.params.source as string);
-      const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['accountId', 'mapping'] });
-      let content: Buffer;
-      try {
+      const upload = await receiveMultipart(req, { maxFileSize: rt.settings.maxFileSize, stagingDir: rt.stagingDir, fieldNames: ['accountId', 'mapping'], digest: sendsIdempotencyKey(req) });
+      await answerUpload({ ctx, userId }, req, res, upload, async () => {
         if (!upload.file) throw fileMissing();
         // At most MAX_FILE_SIZE bytes (receiveMultipart stops reading past it); read as a stream by the service.
-        content = await readFile(upload.file.path);
-      } finally {
+        const content = await readFile(upload.file.path);
         await upload.discard();
-      }
-      const fields = { ...upload.fields };
-      if (source === 'transactions' && fields.accountId) fields.accountId = requireUuid(fields.accountId, 'accountId');
-      const run = await serviceFor(ctx, ImportService).start(userId, source, content, fields);
-      await enqueueImport(deps, run.id);
-      sendData(req, res, 202, { id: run.id, status: run.status });
+        const fields = { ...upload.fields };
+        if (source === 'transactions' && fields.accountId) fields.accountId = requireUuid(fields.accountId, 'accountId');
+        const run = await serviceFor(ctx, ImportService).start(userId, source, content, fields);
+        await enqueueImport(deps, run.id);
+        return { status: 202, data: { id: run.id, status: run.status } };
+      });
     }),
   );
   router.get(

@@ -57,6 +57,7 @@ export const healthTools: ConnectorTool[] = [
   defineTool({
     name: 'health_log_sleep',
     mirrors: 'Mutation.logSleep',
+    undoAs: 'logSleep',
     title: 'Log sleep',
     description:
       "Records a night's sleep on a day (the day woken up; today by default): hours slept, optionally bedtime, wake time and quality 1-10. Sets the day's sleepHours.",
@@ -85,7 +86,7 @@ export const healthTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const entry = await ctx.service(SleepService).log(ctx.userId, { ...input, dayId });
+      const entry = await ctx.undoable({ ...input, dayId }, () => ctx.service(SleepService).log(ctx.userId, { ...input, dayId }));
       return {
         id: entry.id,
         dayId,
@@ -100,6 +101,7 @@ export const healthTools: ConnectorTool[] = [
   defineTool({
     name: 'health_log_steps',
     mirrors: 'Mutation.logSteps',
+    undoAs: 'logSteps',
     title: 'Log steps',
     description: 'Records a step count on a day (today by default), e.g. what a phone or watch shows.',
     inputSchema: {
@@ -115,13 +117,14 @@ export const healthTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const entry = await ctx.service(StepsService).log(ctx.userId, { ...input, dayId });
+      const entry = await ctx.undoable({ ...input, dayId }, () => ctx.service(StepsService).log(ctx.userId, { ...input, dayId }));
       return { id: entry.id, dayId, steps: entry.steps, time: entry.time.toISOString(), message: `Logged ${entry.steps} steps` };
     },
   }),
   defineTool({
     name: 'health_log_meditation',
     mirrors: 'Mutation.logMeditation',
+    undoAs: 'logMeditation',
     title: 'Log meditation',
     description:
       "Records a meditation on a day (today by default): minutes and optionally its type (e.g. breathing, body scan). Records meditation_logged (XP) and ticks the day's MEDITATION checklist item unless it is already done.",
@@ -144,7 +147,7 @@ export const healthTools: ConnectorTool[] = [
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
       const before = await checklistDone(ctx, dayId, ChecklistKey.MEDITATION);
-      const session = await ctx.service(MeditationService).log(ctx.userId, { ...input, dayId });
+      const session = await ctx.undoable({ ...input, dayId }, () => ctx.service(MeditationService).log(ctx.userId, { ...input, dayId }));
       return {
         id: session.id,
         dayId,
@@ -188,6 +191,7 @@ export const healthTools: ConnectorTool[] = [
   defineTool({
     name: 'health_log_body_measurement',
     mirrors: 'Mutation.createBodyMeasurement',
+    undoAs: 'createBodyMeasurement',
     title: 'Log a body measurement',
     description: 'Records a body measurement on a day (today by default): at least one of weight (kg), bodyFat (%), waist and hip (cm).',
     inputSchema: {
@@ -206,7 +210,7 @@ export const healthTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run({ dayId: given, ...input }, ctx) {
       const dayId = await dayIdOrToday(ctx, given);
-      const row = await ctx.service(BodyMeasurementService).create(ctx.userId, { ...input, dayId });
+      const row = await ctx.undoable({ ...input, dayId }, () => ctx.service(BodyMeasurementService).create(ctx.userId, { ...input, dayId }));
       const parts = [row.weight != null && `${row.weight} kg`, row.bodyFat != null && `${row.bodyFat}% body fat`, row.waist != null && `waist ${row.waist} cm`, row.hip != null && `hip ${row.hip} cm`];
       return { ...measurementJson(row), message: `Logged ${parts.filter(Boolean).join(', ')}` };
     },

@@ -22,6 +22,14 @@ import { withClientRequestId } from './client-request-id.js';
 import { wellnessTools } from './wellness.tools.js';
 import { quickAddTools } from './quick-add.tools.js';
 import { trashTools } from './trash.tools.js';
+import { undoTools } from './undo.tools.js';
+import { withUndoToken } from './undo-token.js';
+import type { ScopeArea } from '../../scopes/connector-scopes.js';
+
+/** The area of the tool whose write the mutation is (`undoAs`): what undoing its token needs. */
+function areaOfUndoMutation(mutation: string): ScopeArea | undefined {
+  return TOOL_GROUPS.flat().find((tool) => tool.undoAs === mutation)?.area ?? undefined;
+}
 
 /**
  * Every tool the connector offers, one list per domain file (`<domain>.tools.ts`). A new domain adds
@@ -50,11 +58,15 @@ export const TOOL_GROUPS: readonly (readonly ConnectorTool[])[] = [
   quickAddTools,
   insightsTools,
   trashTools,
+  undoTools(areaOfUndoMutation),
 ];
 
 let tools: ConnectorTool[] | undefined;
 
-/** Every tool, each writing one taking a `clientRequestId` (client-request-id.ts); made once. */
+/**
+ * Every tool, each writing one taking a `clientRequestId` (client-request-id.ts) and each undoable one
+ * answering its `undoToken` (undo-token.ts, inside the id's run so a kept answer carries it); made once.
+ */
 export function connectorTools(): ConnectorTool[] {
   if (tools) return tools;
   const all = TOOL_GROUPS.flat();
@@ -63,5 +75,5 @@ export function connectorTools(): ConnectorTool[] {
     if (names.has(tool.name)) throw new Error(`Two connector tools are named ${tool.name}`);
     names.add(tool.name);
   }
-  return (tools = all.map(withClientRequestId));
+  return (tools = all.map((tool) => withClientRequestId(withUndoToken(tool))));
 }

@@ -192,6 +192,7 @@ export const planningTools: ConnectorTool[] = [
   }),
   defineTool({
     name: 'checklist_toggle',
+    undoAs: 'toggleChecklistItem',
     title: 'Toggle a checklist item',
     description:
       'Flips one checklist item of a day (today by default) between done and not done; becoming done records checklist_completed and may complete the day. `value` is kept when it becomes done (e.g. WATER in litres).',
@@ -205,7 +206,8 @@ export const planningTools: ConnectorTool[] = [
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     async run(args, ctx) {
       const dayId = await dayIdOrToday(ctx, args.dayId);
-      const item = await ctx.service(ChecklistService).toggle(ctx.userId, dayId, args.key, args.value ?? null);
+      const value = args.value ?? null;
+      const item = await ctx.undoable({ dayId, key: args.key, value }, () => ctx.service(ChecklistService).toggle(ctx.userId, dayId, args.key, value));
       const day = await ctx.service(DayService).get(ctx.userId, dayId);
       return { dayId, ...checklistItemJson(item, requiredChecklist(day.minimumMode)), dayCompleted: !!day.completedAt };
     },

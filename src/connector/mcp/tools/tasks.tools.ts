@@ -33,6 +33,7 @@ export const tasksTools: ConnectorTool[] = [
   defineTool({
     name: 'tasks_create',
     mirrors: 'Mutation.createTask',
+    undoAs: 'createTask',
     title: 'Create a task',
     description:
       'A new task (status todo) with a hard timebox in minutes; optionally in a category, on a day, at a start time. With `recurrence` (an RRULE) and a day, ' +
@@ -52,12 +53,13 @@ export const tasksTools: ConnectorTool[] = [
     area: 'planning',
     annotations: ADDITIVE,
     async run(args, ctx) {
-      return taskJson(await ctx.service(TaskService).create(ctx.userId, args));
+      return taskJson(await ctx.undoable(args, () => ctx.service(TaskService).create(ctx.userId, args)));
     },
   }),
   defineTool({
     name: 'tasks_update_status',
     mirrors: 'Mutation.updateTask',
+    undoAs: 'updateTask',
     title: "Change a task's status",
     description:
       'Sets a task to todo, doing, done or deferred. Deferring needs a non-empty `nextStep` (the concrete next action). Becoming done records task_completed.',
@@ -77,7 +79,8 @@ export const tasksTools: ConnectorTool[] = [
     annotations: SETS_STATE,
     async run(args, ctx) {
       const changes = { status: args.status, ...(args.nextStep !== undefined ? { nextStep: args.nextStep } : {}) };
-      return taskJson(await ctx.service(TaskService).update(ctx.userId, args.taskId, changes, undefined, args.expectedVersion));
+      const write = () => ctx.service(TaskService).update(ctx.userId, args.taskId, changes, undefined, args.expectedVersion);
+      return taskJson(await ctx.undoable({ taskId: args.taskId, expectedVersion: args.expectedVersion, ...changes }, write));
     },
   }),
 ];

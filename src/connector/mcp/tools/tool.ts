@@ -3,6 +3,13 @@ import type { z } from 'zod';
 import type { AppDeps } from '../../../core/context.js';
 import { serviceFor, type RequestService, type ServiceScope } from '../../../core/request-services.js';
 import type { Scope, ScopeArea } from '../../scopes/connector-scopes.js';
+import { offeringUndo } from '../../../undo/undo-offers.js';
+
+/** The undo offer of one tool call (docs/undo.md): which mutation its write is, and the token it offered. */
+export interface UndoHolder {
+  mutation?: string;
+  token?: string;
+}
 
 /**
  * Who a tool call speaks for: the user of the access token, with a fresh entity manager per call, and
@@ -15,17 +22,32 @@ export interface ToolContext extends ServiceScope {
   service<T>(service: RequestService<T>): T;
   /** The same call on another entity manager: a transaction's, or a fork that reads afresh. */
   on(em: EntityManager): ToolContext;
+  /**
+   * Runs the tool's write (`write` answers what its GraphQL mutation's resolver answers; `args` are that
+   * mutation's arguments): when the tool names its mutation (`undoAs`) and that is an undo kind, the
+   * write's offer is kept and the call's answer carries `undoToken` (undo-token.ts).
+   */
+  undoable<T>(args: Record<string, unknown>, write: () => Promise<T>): Promise<T>;
+  /** This call's undo offer (shared by `on`). */
+  readonly undo: UndoHolder;
 }
 
 /** The context of one tool run, resource read or prompt: a fresh entity manager each time. */
-export function toolContext(deps: AppDeps, userId: string, granted: readonly string[], em: EntityManager = deps.orm.em.fork()): ToolContext {
+export function toolContext(deps: AppDeps, userId: string, granted: readonly string[], em: EntityManager = deps.orm.em.fork(), undo: UndoHolder = {}): ToolContext {
   const ctx: ToolContext = {
     deps,
     em,
     userId,
     granted,
+    undo,
     service: (service) => serviceFor(ctx, service),
-    on: (other) => toolContext(deps, userId, granted, other),
+    on: (other) => toolContext(deps, userId, granted, other, undo),
+    async undoable(args, write) {
+      if (!undo.mutation) return write();
+      const { result, token } = await offeringUndo(ctx, userId, undo.mutation, args, write);
+      if (token) undo.token = token;
+      return result;
+    },
   };
   return ctx;
 }
@@ -55,6 +77,12 @@ export interface ConnectorTool<Shape extends z.ZodRawShape = z.ZodRawShape, Outp
    * every argument of the same name has the same bounds (length, minimum, maximum) in both.
    */
   mirrors?: `Query.${string}` | `Mutation.${string}`;
+  /**
+   * The GraphQL mutation this tool's write is, for undo (docs/undo.md): its run calls the service through
+   * `ctx.undoable(mutationArgs, write)`, and when that mutation is an undo kind the answer carries
+   * `undoToken` (the `undo` tool takes it back). Its area is the area a token of that kind needs.
+   */
+  undoAs?: string;
   inputSchema: Shape;
   outputSchema: Output;
   annotations: ToolAnnotations;

@@ -15,6 +15,7 @@ export const wellnessTools: ConnectorTool[] = [
   defineTool({
     name: 'log_water',
     mirrors: 'Mutation.logWater',
+    undoAs: 'logWater',
     title: 'Log water',
     description: 'Records water drunk on a day (today by default), in millilitres. Records water_logged.',
     inputSchema: {
@@ -32,13 +33,15 @@ export const wellnessTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run(args, ctx) {
       const day = await dayIdOrToday(ctx, args.dayId);
-      const intake = await ctx.service(WaterService).log(ctx.userId, { dayId: day, volume: args.volume, time: args.time, notes: args.notes });
+      const input = { dayId: day, volume: args.volume, time: args.time, notes: args.notes };
+      const intake = await ctx.undoable(input, () => ctx.service(WaterService).log(ctx.userId, input));
       return { id: intake.id, dayId: day, volume: intake.volume, time: intake.time.toISOString(), message: `Logged ${intake.volume} ml of water` };
     },
   }),
   defineTool({
     name: 'log_mood',
     mirrors: 'Mutation.logMood',
+    undoAs: 'logMood',
     title: 'Log mood and energy',
     description: "Records a mood and energy check-in (each 1-10) on a day (today by default) and sets the day's mood and energy to it.",
     inputSchema: {
@@ -53,7 +56,8 @@ export const wellnessTools: ConnectorTool[] = [
     annotations: ADDITIVE,
     async run(args, ctx) {
       const day = await dayIdOrToday(ctx, args.dayId);
-      const entry = await ctx.service(MoodService).log(ctx.userId, { dayId: day, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes });
+      const input = { dayId: day, mood: args.mood, energy: args.energy, time: args.time, notes: args.notes };
+      const entry = await ctx.undoable(input, () => ctx.service(MoodService).log(ctx.userId, input));
       return { id: entry.id, dayId: day, mood: entry.mood, energy: entry.energy, time: entry.time.toISOString() };
     },
   }),
