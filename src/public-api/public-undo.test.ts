@@ -22,7 +22,8 @@ describe('POST /api/public/v1/undo', () => {
 
     expectNotFound(await bob.api.post('/undo', { token })); // another person's token: as a missing one
     expectUnauthorized(await new KeyClient(app.url, '').post('/undo', { token }));
-    expect((await alice.api.post('/undo', { token: 'not-a-uuid' })).status).toBe(400);
+    expectNotFound(await alice.api.post('/undo', { token: 'not-a-token' })); // not signed here: as a missing one
+    expect((await alice.api.post('/undo', { token: 42 })).status).toBe(400); // not a string: the body's types are checked
 
     const undone = await alice.api.post('/undo', { token });
     expect(undone.status, undone.text).toBe(200);

@@ -30,7 +30,7 @@ export function undoTools(areaOf: (mutation: string) => ScopeArea | undefined): 
       description:
         'Reverts a write whose answer carried `undoToken` (within 10 minutes), with its side effects (XP, events). Single use. ' +
         'Needs the write scope of that write\'s area. Refused with UNDO_EXPIRED after 10 minutes, UNDO_CONFLICT when the record changed since, NOT_FOUND for a used or unknown token.',
-      inputSchema: { token: z.string().uuid().describe('The `undoToken` a tool answered (or an app write\'s `Undo-Token`).') },
+      inputSchema: { token: z.string().min(1).max(4096).describe('The `undoToken` a tool answered (or an app write\'s `Undo-Token`).') },
       outputSchema: { kind: z.string().describe('The write undone, e.g. task_update, checklist_toggle, task_delete.'), recordId: z.string() },
       // The area is the token's write's, known once the token is read (allowUndo).
       area: null,
