@@ -4,6 +4,7 @@ import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { makePdf, upload } from '../files/files.test-helpers.js';
 import { generateWeek } from '../../test/support/fixtures.js';
 import { sql } from '../../test/support/db.js';
+import { liveClient } from '../../test/support/live-client.js';
 
 /**
  * Writers that delete or update by raw statement (docs/sync.md): a syncing client hears their rows and
@@ -62,6 +63,49 @@ describe('sync: raw deletes and updates', () => {
       expect(after.deleted, key).toContain(key);
     }
     expect(after.changed.get(`PerimeterTask:${call.id}`)).toMatchObject({ id: call.id, personId: null });
+  });
+
+  it('a Brain database of 5,000 records: each tombstone in the sync once, one "*" live change; a small delete names each row', async () => {
+    const { client } = await signUp(app.url);
+    const socket = liveClient(app.url, client.cookie);
+    try {
+      const live = socket.follow(`subscription { myChanges { entity id kind } }`);
+      await live.waitFor(() => true);
+      const heard = (from: number) => live.results.slice(from).flatMap((r) => r.data?.myChanges ?? []);
+      const hears = (from: number, check: (c: any) => boolean) => live.waitFor((r) => live.results.indexOf(r) >= from && r.data?.myChanges?.some(check));
+      const properties = [{ key: 'title', name: 'Title', type: 'text' }];
+      const [big, small] = [await ok(client.post('/api/v1/brain/databases', { name: 'Big', properties })), await ok(client.post('/api/v1/brain/databases', { name: 'Small', properties }))];
+      const first = await ok(client.post(`/api/v1/brain/databases/${big.id}/records`, { values: { title: 'Dune' } }));
+      const smallRecords = [await ok(client.post(`/api/v1/brain/databases/${small.id}/records`, { values: { title: 'A' } })), await ok(client.post(`/api/v1/brain/databases/${small.id}/records`, { values: { title: 'B' } }))];
+      const columns = (await sql(app.databaseUrl, `select column_name from information_schema.columns where table_name = 'brain_record' and column_name <> 'id' and is_generated = 'NEVER'`)).map((c) => `"${c.column_name}"`);
+      await sql(app.databaseUrl, `insert into brain_record (id, ${columns.join(', ')}) select gen_random_uuid(), ${columns.map((c) => `t.${c}`).join(', ')} from brain_record t, generate_series(1, 4999) where t.id = $1`, [first.id]);
+      const ids = (await sql<{ id: string }>(app.databaseUrl, 'select id::text from brain_record where database_id = $1', [big.id])).map((r) => r.id);
+      expect(ids).toHaveLength(5000);
+      const since = (await syncFrom(client, '0')).cursor;
+
+      let from = live.results.length;
+      await ok(client.delete(`/api/v1/brain/databases/${big.id}`));
+      await hears(from, (c) => c.entity === '*');
+      expect(heard(from), 'one "everything" change, not 5,000').toEqual([{ entity: '*', id: '*', kind: 'updated' }]);
+      const tombstones = new Map<string, number>();
+      for (let cursor = since, hasMore = true; hasMore; ) {
+        const page = await ok(client.get(`/api/v1/sync?limit=1000&since=${cursor}`));
+        for (const gone of page.deleted) if (gone.type === 'BrainRecord') tombstones.set(gone.id, (tombstones.get(gone.id) ?? 0) + 1);
+        ({ cursor, hasMore } = page);
+      }
+      expect(tombstones.size).toBe(5000);
+      expect([...tombstones.values()].every((n) => n === 1), 'each tombstone once').toBe(true);
+      expect(ids.every((id) => tombstones.has(id))).toBe(true);
+
+      from = live.results.length;
+      await ok(client.delete(`/api/v1/brain/databases/${small.id}`));
+      await hears(from, (c) => c.entity === 'BrainDatabase');
+      expect(heard(from).sort((a: any, b: any) => a.id.localeCompare(b.id))).toEqual(
+        [{ entity: 'BrainDatabase', id: small.id, kind: 'deleted' }, ...smallRecords.map((r: any) => ({ entity: 'BrainRecord', id: r.id, kind: 'deleted' }))].sort((a, b) => a.id.localeCompare(b.id)),
+      );
+    } finally {
+      await socket.dispose();
+    }
   });
 
   it('XP granted by a reaction and a one-rep max set on a global exercise (raw inserts) are in the feed', async () => {
