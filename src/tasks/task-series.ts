@@ -163,11 +163,11 @@ export class TaskSeries {
         }
       }
       const restarted = restartAt(recurrence, next);
-      await moveToSeries(this.em, first.id, heir.id, next, new Date());
+      await moveToSeries(this.em, this.userId, first.id, heir.id, next, new Date());
       makeFirst(heir, restarted.rule, next, (restarted.exceptions ?? []).filter((date) => date > next));
     } else {
       // Nothing after it: occurrences left (none are expected) become single tasks.
-      await detachAfter(this.em, first.id, first.occurrenceDate!, new Date());
+      await detachAfter(this.em, this.userId, first.id, first.occurrenceDate!, new Date());
     }
     makeFirst(first, null, null);
   }
@@ -196,8 +196,9 @@ export class TaskSeries {
   async endAt(first: Task, task: Task): Promise<void> {
     const date = task.occurrenceDate!;
     const now = new Date();
-    await deleteUndoneAfter(this.em, first.id, date);
-    await detachAfter(this.em, first.id, date, now);
+    // The trash entry of this delete holds these occurrences and reported them (moveToTrash).
+    await deleteUndoneAfter(this.em, null, first.id, date);
+    await detachAfter(this.em, this.userId, first.id, date, now);
     if (task.id !== first.id) this.endBeforeDate(first, date);
   }
 
@@ -225,20 +226,20 @@ export class TaskSeries {
     }
     const now = new Date();
     if (sameDates) {
-      if (task.id !== first.id) await moveToSeries(this.em, first.id, task.id, date, now);
-      await applyToUndoneAfter(this.em, task.id, date, change.template, now);
+      if (task.id !== first.id) await moveToSeries(this.em, this.userId, first.id, task.id, date, now);
+      await applyToUndoneAfter(this.em, this.userId, task.id, date, change.template, now);
     } else {
-      await deleteUndoneAfter(this.em, first.id, date);
+      await deleteUndoneAfter(this.em, this.userId, first.id, date);
       if (rule) {
         // Done occurrences on a date of the new series join it (so that date is not made again).
         const done = await occurrenceDatesAfter(this.em, first.id, date, 1000);
         if (done.length) {
           const kept = new Set(occurrencesBetween({ rule, start }, start, done.at(-1)!));
           const joining = done.filter((d) => kept.has(d) && d !== start);
-          if (joining.length) await moveToSeries(this.em, first.id, task.id, date, now, joining);
+          if (joining.length) await moveToSeries(this.em, this.userId, first.id, task.id, date, now, joining);
         }
       }
-      await detachAfter(this.em, first.id, date, now);
+      await detachAfter(this.em, this.userId, first.id, date, now);
     }
     const exceptions = sameDates ? (old.exceptions ?? []).filter((d) => d > date) : [];
     if (task.id !== first.id) this.endBeforeDate(first, date);

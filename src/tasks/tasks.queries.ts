@@ -4,10 +4,31 @@ import { queryRows, rowShape } from '../core/database/read-rows.js';
 import { Day } from '../planning/day.entity.js';
 import { recordLiveChange } from '../core/live/change-collector.js';
 import type { LiveChangeKind } from '../core/live/live-change.js';
+import { reportRows } from '../core/live/reported-rows.queries.js';
+import { namedParameters } from '../core/database/named-parameters.js';
 
 /** Raw writes are told to the live collector (and so the change feed) row by row: the ORM cannot see them. */
 function told(em: EntityManager, rows: Record<string, unknown>[], kind: LiveChangeKind): void {
   for (const row of rows) recordLiveChange(em, String(row.user_id), { entity: 'Task', id: String(row.id), kind });
+}
+
+/**
+ * Runs a write of a series' occurrences (`statement`, `:name` placeholders, without `returning`) and
+ * tells the live updates and the change feed each row it wrote (`kind`) without reading them into the
+ * service (`reportRows`: years of a daily series' occurrences cost what a few do). `owner` is the
+ * series' person; null runs the write alone (a trash entry that holds the rows already reported them).
+ */
+async function toldBySql(em: EntityManager, owner: string | null, statement: string, params: Record<string, unknown>, kind: LiveChangeKind): Promise<void> {
+  if (owner === null) {
+    const { text, values } = namedParameters(statement, params);
+    await queryRows(em, text, values);
+    return;
+  }
+  await reportRows(em, owner, {
+    with: `changed as (${statement} returning id), reached(tbl, id, kind) as (select 'tasks'::text, id::text, :told_kind::text from changed)`,
+    params: { ...params, told_kind: kind },
+    tables: ['tasks'],
+  });
 }
 
 /**
@@ -105,33 +126,38 @@ export async function insertOccurrences(em: EntityManager, userId: string, wante
   return rows as unknown as MadeOccurrence[];
 }
 
-/** Deletes the occurrences of a series dated after `date` that are not done (the first task stays). */
-export async function deleteUndoneAfter(em: EntityManager, seriesId: string, date: string): Promise<void> {
-  told(em, await queryRows(em, `delete from ${tasks()} where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1 returning id, user_id`, [seriesId, date]), 'deleted');
+/**
+ * Deletes the occurrences of a series dated after `date` that are not done (the first task stays); `owner`
+ * null: a trash entry holding them reported them (`toldBySql`).
+ */
+export async function deleteUndoneAfter(em: EntityManager, owner: string | null, seriesId: string, date: string): Promise<void> {
+  await toldBySql(em, owner, `delete from ${tasks()} where series_id = :series and occurrence_date > :date and status <> 'done' and id <> :series`, { series: seriesId, date }, 'deleted');
 }
 
 /**
  * Moves the occurrences of a series dated after `date` to another series (the first task of a split);
  * with `dates`, only those on one of them.
  */
-export async function moveToSeries(em: EntityManager, fromSeriesId: string, toSeriesId: string, date: string, now: Date, dates?: readonly string[]): Promise<void> {
-  const only = dates ? ' and occurrence_date = any($5::date[])' : '';
-  const rows = await queryRows(
+export async function moveToSeries(em: EntityManager, owner: string, fromSeriesId: string, toSeriesId: string, date: string, now: Date, dates?: readonly string[]): Promise<void> {
+  const only = dates ? ' and occurrence_date = any(:dates::date[])' : '';
+  await toldBySql(
     em,
-    `update ${tasks()} set series_id = $2, updated_at = $4 where series_id = $1 and occurrence_date > $3 and id <> $1${only} returning id, user_id`,
-    dates ? [fromSeriesId, toSeriesId, date, now, dates] : [fromSeriesId, toSeriesId, date, now],
+    owner,
+    `update ${tasks()} set series_id = :to, updated_at = :now where series_id = :from and occurrence_date > :date and id <> :from${only}`,
+    { from: fromSeriesId, to: toSeriesId, date, now, ...(dates ? { dates } : {}) },
+    'updated',
   );
-  told(em, rows, 'updated');
 }
 
 /** Makes the occurrences of a series dated after `date` single tasks (done ones a split leaves outside every series). */
-export async function detachAfter(em: EntityManager, seriesId: string, date: string, now: Date): Promise<void> {
-  const rows = await queryRows(
+export async function detachAfter(em: EntityManager, owner: string, seriesId: string, date: string, now: Date): Promise<void> {
+  await toldBySql(
     em,
-    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = $3 where series_id = $1 and occurrence_date > $2 and id <> $1 returning id, user_id`,
-    [seriesId, date, now],
+    owner,
+    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = :now where series_id = :series and occurrence_date > :date and id <> :series`,
+    { series: seriesId, date, now },
+    'updated',
   );
-  told(em, rows, 'updated');
 }
 
 /**
@@ -145,12 +171,13 @@ export const undoneAfter = (seriesId: string, date: string) => ({
 
 /** Makes the occurrences of a series dated `date` or later single tasks (restored after the series ended before `date`). */
 export async function detachFrom(em: EntityManager, userId: string, seriesId: string, date: string, now: Date): Promise<void> {
-  const rows = await queryRows(
+  await toldBySql(
     em,
-    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = $4 where user_id = $1 and series_id = $2 and occurrence_date >= $3 and id <> $2 returning id, user_id`,
-    [userId, seriesId, date, now],
+    userId,
+    `update ${tasks()} set series_id = null, occurrence_date = null, updated_at = :now where user_id = :user and series_id = :series and occurrence_date >= :date and id <> :series`,
+    { user: userId, series: seriesId, date, now },
+    'updated',
   );
-  told(em, rows, 'updated');
 }
 
 /** The dates of a series' occurrences after `date`, at most `limit`, in order. */
@@ -181,14 +208,15 @@ const TEMPLATE_COLUMNS: Record<keyof TemplateChanges, string> = {
 };
 
 /** Writes changed template fields to the occurrences of a series after `date` that are not done. */
-export async function applyToUndoneAfter(em: EntityManager, seriesId: string, date: string, changes: TemplateChanges, now: Date): Promise<void> {
+export async function applyToUndoneAfter(em: EntityManager, owner: string, seriesId: string, date: string, changes: TemplateChanges, now: Date): Promise<void> {
   const entries = (Object.keys(TEMPLATE_COLUMNS) as (keyof TemplateChanges)[]).filter((key) => changes[key] !== undefined);
   if (entries.length === 0) return;
-  const sets = entries.map((key, i) => `${TEMPLATE_COLUMNS[key]} = $${i + 4}`).join(', ');
-  const rows = await queryRows(
+  const sets = entries.map((key) => `${TEMPLATE_COLUMNS[key]} = :${key}`).join(', ');
+  await toldBySql(
     em,
-    `update ${tasks()} set ${sets}, updated_at = $3 where series_id = $1 and occurrence_date > $2 and status <> 'done' and id <> $1 returning id, user_id`,
-    [seriesId, date, now, ...entries.map((key) => changes[key])],
+    owner,
+    `update ${tasks()} set ${sets}, updated_at = :now where series_id = :series and occurrence_date > :date and status <> 'done' and id <> :series`,
+    { series: seriesId, date, now, ...Object.fromEntries(entries.map((key) => [key, changes[key]])) },
+    'updated',
   );
-  told(em, rows, 'updated');
 }

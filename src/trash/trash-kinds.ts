@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LiveChangeCollector, MAX_CHANGES_PER_BATCH, recordLiveChange } from '../core/live/change-collector.js';
+import { reportRows } from '../core/live/reported-rows.queries.js';
 import type { LiveChangeKind } from '../core/live/live-change.js';
-import { feedTrashedRows, snapshotOf, trashedIds, type AlsoRows } from './trash.queries.js';
+import { snapshotOf, trashedReach, type AlsoRows } from './trash.queries.js';
 import { TrashItem, type TrashSnapshot } from './trash-item.entity.js';
 
 /** What a kind's restore rules see of a trashed record: its own row (numbers as text) and its kind's extra. */
@@ -76,33 +76,10 @@ export async function moveToTrash(
 
 /**
  * Tells the live updates and the change feed about the rows kept under `itemId` (`kind`: deleted by the
- * trash, created by a restore) and their nulled references (updated). At most a batch's worth of
- * changes is held in memory: past it the live updates hear "everything" anyway (change-collector.ts),
- * and the rest of the rows go into the feed by one statement from the database's copy.
+ * trash, created by a restore) and their nulled references (updated), the way every raw delete does
+ * (`reportRows`): at most a batch's worth held in memory, past it "everything" on the live updates and
+ * the rest of the rows fed by SQL from the database's copy.
  */
 export async function reportTrashed(em: EntityManager, userId: string, itemId: string, snapshot: TrashSnapshot, kind: LiveChangeKind): Promise<void> {
-  await reportPart(em, userId, itemId, 'rows', kind, snapshot.tables);
-  if (snapshot.links.length) await reportPart(em, userId, itemId, 'links', 'updated', snapshot.links.map((l) => l.table));
-}
-
-async function reportPart(em: EntityManager, userId: string, itemId: string, of: 'rows' | 'links', kind: LiveChangeKind, tables: string[]): Promise<void> {
-  const head = await trashedIds(em, itemId, of, MAX_CHANGES_PER_BATCH + 1);
-  for (const { table, id } of head) {
-    const entity = entityOfTable(em, table);
-    if (entity) recordLiveChange(em, userId, { entity, id, kind });
-  }
-  const collector = LiveChangeCollector.of(em);
-  if (head.length <= MAX_CHANGES_PER_BATCH || !collector) return;
-  const entities = new Map<string, string>();
-  for (const table of new Set(tables)) {
-    const entity = entityOfTable(em, table);
-    if (entity && collector.inFeed({ entity, id: '', kind })) entities.set(table, entity);
-  }
-  await feedTrashedRows(em, userId, itemId, of, kind, head.length, entities);
-}
-
-/** The entity class stored in `table` (the name the live updates and the feed use). */
-export function entityOfTable(em: EntityManager, table: string): string | undefined {
-  for (const meta of Object.values(em.getMetadata().getAll())) if (meta.tableName === table) return meta.className;
-  return undefined;
+  await reportRows(em, userId, trashedReach(itemId, snapshot, kind));
 }

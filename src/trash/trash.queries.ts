@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows } from '../core/database/read-rows.js';
 import { quoteIdentifier as quote, referencesTo as references } from '../core/database/foreign-keys.queries.js';
 import type { TrashSnapshot } from './trash-item.entity.js';
+import type { ReachedRows } from '../core/live/reported-rows.queries.js';
 
 /*
  * A trashed record's rows live in `trash_rows` (and its nulled references in `trash_links`), copied by
@@ -173,46 +174,19 @@ export async function restoreRows(em: EntityManager, itemId: string, snapshot: T
   }
 }
 
-/** One order for the head read through the service and the rest fed by SQL: each row in exactly one of them (the keys). */
-const ORDER = { rows: 'table_name, row_id', links: 'table_name, column_name, row_id' } as const;
-
-/** The first `limit` rows (or nulled references) kept under `itemId`, by table and id. */
-export async function trashedIds(
-  em: EntityManager,
-  itemId: string,
-  of: 'rows' | 'links',
-  limit: number,
-): Promise<{ table: string; id: string }[]> {
-  const rows = await queryRows(
-    em,
-    `select table_name as "table", row_id::text as id from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $1 order by ${ORDER[of]} limit $2`,
-    [itemId, limit],
-  );
-  return rows as never;
-}
-
 /**
- * Writes the change-feed rows (docs/sync.md) of the rows kept under `itemId` past the first `skip` (in
- * `trashedIds` order) in one statement, from the database's own copy: a delete's thousands of rows are
- * each in the feed without passing through the service. `entities` maps the tables to their feed names.
+ * The rows kept under `itemId` (`kind`: deleted by the trash, created by a restore) and the rows whose
+ * reference it nulled (updated), as the live report reads them by SQL (`reportRows`): a delete's
+ * thousands of rows are each in the feed without passing through the service.
  */
-export async function feedTrashedRows(
-  em: EntityManager,
-  owner: string,
-  itemId: string,
-  of: 'rows' | 'links',
-  kind: string,
-  skip: number,
-  entities: Map<string, string>,
-): Promise<void> {
-  if (entities.size === 0) return;
-  await queryRows(
-    em,
-    `select lp_record_changes($1::uuid, array_agg(m.entity order by r.n), array_agg(r.row_id::text order by r.n), array_agg($3::text))::text as cursor
-       from (select table_name, row_id, row_number() over (order by ${ORDER[of]}) as n from ${of === 'rows' ? 'trash_rows' : 'trash_links'} where trash_item_id = $2 order by ${ORDER[of]} offset $4) r
-       join unnest($5::text[], $6::text[]) m(tbl, entity) on m.tbl = r.table_name`,
-    [owner, itemId, kind, skip, [...entities.keys()], [...entities.values()]],
-  );
+export function trashedReach(itemId: string, snapshot: TrashSnapshot, kind: string): ReachedRows {
+  return {
+    with: `reached(tbl, id, kind) as (
+      select table_name, row_id::text, :trash_kind::text from trash_rows where trash_item_id = :trash_item
+      union all select table_name, row_id::text, 'updated' from trash_links where trash_item_id = :trash_item)`,
+    params: { trash_item: itemId, trash_kind: kind },
+    tables: [...snapshot.tables, ...snapshot.links.map((l) => l.table)],
+  };
 }
 
 /**

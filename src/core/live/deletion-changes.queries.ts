@@ -1,55 +1,69 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { queryRows } from '../database/read-rows.js';
+import { namedParameters } from '../database/named-parameters.js';
 import { recordLiveChange } from './change-collector.js';
+import { reportRows } from './reported-rows.queries.js';
 import { quoteIdentifier as quote, referencesTo as references } from '../database/foreign-keys.queries.js';
-
-function entityOfTable(em: EntityManager, table: string): string | undefined {
-  for (const meta of Object.values(em.getMetadata().getAll())) if (meta.tableName === table) return meta.className;
-  return undefined;
-}
 
 /**
  * Deletes by raw statement (in place of `nativeDelete`) and tells the live updates and the change feed
  * (docs/sync.md) what it took: the rows of `entity` whose properties equal `where`'s values (an array:
  * one of them), every row the database's foreign keys cascade the delete to (deleted) and every row
- * whose reference it nulls (updated). Runs in a transaction (the changes go out with its commit). A
- * table nothing references is one `delete … returning id`; otherwise the rows are locked first, so no
- * cascading row is added between reading them and the delete (an insert referencing a locked row
- * waits): one more statement per table the delete reaches. Answers how many rows of `entity` went.
+ * whose reference it nulls (updated). Runs in a transaction (the changes go out with its commit).
+ *
+ * The rows it reaches are never read into the service: one statement finds them (from the catalog's
+ * keys), deletes, and reports them through `reportRows` (at most a batch's worth held; past it the
+ * live updates hear `*` and the feed rows are written by that statement), so a Brain database of
+ * 50,000 records costs the service what a small one does. When something references the table, its rows
+ * are locked first, so no cascading row is added between that statement's snapshot and the delete
+ * (an insert referencing a locked row waits): two statements; a table nothing references, one.
+ * Answers how many rows of `entity` went.
  */
 export async function deleteReported(em: EntityManager, userId: string, entity: { name: string }, where: Record<string, unknown>): Promise<number> {
   if (!em.getTransactionContext()) throw new Error('deleteReported runs in a transaction');
   const meta = em.getMetadata().get(entity.name);
-  const table = quote(meta.tableName);
-  const params: unknown[] = [];
-  const conditions = Object.entries(where).map(([property, value]) => {
+  const params: Record<string, unknown> = {};
+  const conditions = Object.entries(where).map(([property, value], i) => {
     const column = quote(meta.properties[property as never]?.fieldNames?.[0] ?? property);
-    params.push(value);
-    return Array.isArray(value) ? `${column} = any($${params.length})` : `${column} = $${params.length}`;
+    params[`w${i}`] = value;
+    return Array.isArray(value) ? `${column} = any(:w${i})` : `${column} = :w${i}`;
   });
-  if ((await references(em, meta.tableName)).length === 0) {
-    const gone = await queryRows(em, `delete from ${table} where ${conditions.join(' and ')} returning id::text as id`, params);
-    for (const row of gone) recordLiveChange(em, userId, { entity: meta.className, id: String(row.id), kind: 'deleted' });
-    return gone.length;
+  const root = `select id from ${quote(meta.tableName)} where ${conditions.join(' and ')}`;
+  if ((await references(em, meta.tableName)).length > 0) {
+    const { text, values } = namedParameters(`with locked as (${root} for update) select count(*) from locked`, params);
+    await queryRows(em, text, values);
   }
-  const locked = (await queryRows(em, `select id::text as id from ${table} where ${conditions.join(' and ')} for update`, params)).map((row) => String(row.id));
-  await report(em, userId, meta.tableName, locked, 0);
-  if (locked.length > 0) await queryRows(em, `delete from ${table} where id = any($1::uuid[])`, [locked]);
-  return locked.length;
+  const reach = new Reach();
+  await reach.add(em, meta.tableName, root, 0);
+  return reportRows(em, userId, {
+    with: `${reach.items.join(',\n')},
+      reached(tbl, id, kind) as (${reach.rows.join(' union all ')}),
+      gone as (delete from ${quote(meta.tableName)} where id in (select id from r0) returning 1)`,
+    params,
+    tables: reach.tables,
+    count: 'gone',
+  });
 }
 
-async function report(em: EntityManager, userId: string, table: string, ids: string[], depth: number): Promise<void> {
-  if (ids.length === 0) return;
-  const entity = entityOfTable(em, table);
-  if (entity) for (const id of ids) recordLiveChange(em, userId, { entity, id, kind: 'deleted' });
-  if (depth > 4) return; // the schema nests cascades two deep; a cycle would stop here
-  for (const ref of await references(em, table)) {
-    const rows = await queryRows(em, `select id::text as id from ${quote(ref.table)} where ${quote(ref.column)} = any($1::uuid[])`, [ids]);
-    const found = rows.map((row) => String(row.id));
-    if (ref.action === 'c') await report(em, userId, ref.table, found, depth + 1);
-    else {
-      const linked = entityOfTable(em, ref.table);
-      if (linked) for (const id of found) recordLiveChange(em, userId, { entity: linked, id, kind: 'updated' });
+/** The `with` items that select what a delete of a table's rows reaches, one per table and depth (`r0` the rows themselves). */
+class Reach {
+  readonly items: string[] = [];
+  readonly rows: string[] = [];
+  readonly tables: string[] = [];
+
+  async add(em: EntityManager, table: string, select: string, depth: number): Promise<void> {
+    const name = `r${this.items.length}`;
+    this.items.push(`${name} as (${select})`);
+    this.rows.push(`select '${table.replaceAll("'", "''")}'::text, id::text, 'deleted'::text from ${name}`);
+    this.tables.push(table);
+    if (depth > 4) return; // the schema nests cascades two deep; a cycle would stop here
+    for (const ref of await references(em, table)) {
+      const linked = `select id from ${quote(ref.table)} where ${quote(ref.column)} in (select id from ${name})`;
+      if (ref.action === 'c') await this.add(em, ref.table, linked, depth + 1);
+      else {
+        this.rows.push(`select '${ref.table.replaceAll("'", "''")}'::text, id::text, 'updated'::text from (${linked}) n`);
+        this.tables.push(ref.table);
+      }
     }
   }
 }
