@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowCapViolation } from '../core/database/row-caps.js';
 import { RuleViolationError } from '../core/errors.js';
 import { recordLiveChange } from '../core/live/change-collector.js';
-import { entityOfTable } from '../trash/trash-kinds.js';
+import { entityOfTable } from '../core/live/reported-rows.queries.js';
 import { reinsert, snapshotWithin, type KeptSnapshot } from './kept-snapshot.queries.js';
 import { UndoConflictError } from './undo-errors.js';
 
