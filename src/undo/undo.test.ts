@@ -122,7 +122,7 @@ describe('undo', () => {
     const service = new UndoService(app.server.orm.em.fork(), app.server.deps);
     const { version } = (await ok(alice.get(`/api/v1/tasks/${task.id}`))).data;
     const longStep = 'a long next step '.repeat(130);
-    const token = await service.offer(aliceId, 'task_update', { recordId: task.id, data: { version, nextStep: longStep } });
+    const token = await service.offer(aliceId, 'task_update', { recordId: task.id, data: { values: { nextStep: longStep }, dates: [], stamp: { version }, kept: {} } });
     expect(token.length).toBeLessThan(400);
     const undone = await alice.post('/api/v1/undo', { token });
     expect(undone.status, undone.text).toBe(200);

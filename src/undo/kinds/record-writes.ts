@@ -100,16 +100,6 @@ interface Previous {
   dates: string[];
 }
 
-/**
- * An update offer in this shape: a `task_update` token signed before the task's update joined the
- * record kinds carries `{ version, ...previous fields }` (none of them a date) and stays valid for 10 minutes.
- */
-function currentShape(offer: UndoOffer): UndoOffer {
-  if (offer.data.stamp) return offer;
-  const { version, ...values } = offer.data;
-  return { recordId: offer.recordId, data: { values, dates: [], stamp: { version }, kept: {} } };
-}
-
 function updateKind(spec: RecordWrites & { update: string }): UndoKind {
   const allowed = new Set([spec.idArg, ...spec.fields, ...(spec.ignore ?? []), ...(spec.keep ?? [])]);
   return {
@@ -140,8 +130,7 @@ function updateKind(spec: RecordWrites & { update: string }): UndoKind {
       const stamp = await stampAfter(scope, spec, userId, recordId, result);
       return stamp && { recordId, data: { ...previous, stamp, kept: keptOf(spec, args) } };
     },
-    async invert(scope, userId, given) {
-      const offer = currentShape(given);
+    async invert(scope, userId, offer) {
       await requireSame(scope, spec, userId, offer);
       const { values, dates } = offer.data as unknown as Previous;
       // The service gets what the GraphQL input would hand it: a DateTimeISO as a Date.
