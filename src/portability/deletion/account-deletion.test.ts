@@ -71,6 +71,9 @@ async function populate(): Promise<{ client: HttpClient; id: string; email: stri
   await ok(client.post('/api/v1/notifications/push-subscriptions', { endpoint: `https://push.example/${id}`, keys: { p256dh: browser.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') } }));
   await ok(client.patch('/api/v1/notifications/settings', { quietHoursStart: '22:00', quietHoursEnd: '07:00' }), 200);
   await ok(client.post(`/api/v1/checklist/${day}/toggle/WATER`, { value: 500 }), 200);
+  // An undo used (docs/undo.md): its `undo_tokens` row records the token's single use.
+  const toggled = await client.post(`/api/v1/checklist/${day}/toggle/MEDITATION`, { value: 10 });
+  expect((await client.post('/api/v1/undo', { token: toggled.headers.get('undo-token') })).status).toBe(200);
   const person = await ok(client.post('/api/v1/people', { name: 'Ada Lovelace' }));
   const perimeter = [await ok(client.post('/api/v1/perimeter/tasks', { title: 'Call Ada', personId: person.id }))];
   for (const title of ['Post', 'Bins']) perimeter.push(await ok(client.post('/api/v1/perimeter/tasks', { title })));
