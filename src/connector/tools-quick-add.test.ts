@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/support/test-app.js';
 import { sql } from '../../test/support/db.js';
+import { UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
 import { callError, callOk, connectedUser, startConnectorApp } from './connector.test-helpers.js';
 
 /**
@@ -34,6 +35,11 @@ describe('quick_add', () => {
     expect(answer).toMatchObject({ kind: 'water', created: true, record: { type: 'WaterIntake', fields: { volume: 500 } } });
     expect(answer.tokens.map((t: any) => t.text)).toEqual(['water', '500', 'ml']);
     expect(await count('water_intakes', full.user.id)).toBe(1);
+    // Its undoToken takes the line back (docs/undo.md); another person's undo of it: not found.
+    expect(answer.undoToken).toMatch(UNDO_TOKEN_SHAPE);
+    expect(await callError(healthOnly.client, 'undo', { token: answer.undoToken })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await callOk(full.client, 'undo', { token: answer.undoToken })).toMatchObject({ kind: 'quick_add' });
+    expect(await count('water_intakes', full.user.id)).toBe(0);
   });
 
   it('needs the write scope of the line\'s area, and writes nothing outside it', async () => {

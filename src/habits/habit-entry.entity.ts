@@ -28,4 +28,7 @@ export class HabitEntry extends DayRecord {
   @Field(() => String, { nullable: true })
   @Property({ type: 'text', nullable: true })
   note?: string | null = null;
+
+  /** Not stored: the habit's longest streak before this entry, as `logEntry` answers it (taking the entry back restores it). */
+  longestStreakBefore?: number;
 }

@@ -227,6 +227,7 @@ export class HabitService {
       const doneNow = before.value < habit.target && before.value + value >= habit.target;
       if (doneNow) recordFact(em, userId, 'habit_day_done', { habitId: habit.id, dayId: day.id });
       await em.flush();
+      entry.longestStreakBefore = habit.longestStreak;
       await this.refreshStreak(em, userId, habit, now, doneNow);
       return entry;
     });

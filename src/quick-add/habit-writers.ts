@@ -25,14 +25,13 @@ export const habitWriter: KindWriter = {
   type: 'Habit',
   resolve: async (draft) => ({ fields: { ...draft.fields, ...habitSchedule(draft.fields) }, misses: [] }),
   async write(f, scope) {
-    const habit = await scope.service(HabitService).create(scope.userId, {
+    return scope.service(HabitService).create(scope.userId, {
       name: f.name,
       schedule: f.schedule,
       weekdays: f.weekdays ?? null,
       timesPerPeriod: f.timesPerPeriod ?? null,
       recurrence: f.recurrence && f.schedule === HabitSchedule.RRULE ? f.recurrence : null,
     });
-    return { id: habit.id };
   },
 };
 
@@ -57,7 +56,6 @@ export const habitEntryWriter: KindWriter = {
     return { fields: { ...draft.fields, habitId: habit.id, habitName: habit.name, habitKind: habit.kind, ...(value !== undefined ? { value } : { value: undefined }) }, misses: [], assumptions };
   },
   async write(f, scope) {
-    const entry = await scope.service(HabitService).logEntry(scope.userId, { habitId: f.habitId, date: f.date, value: f.value ?? null });
-    return { id: entry.id };
+    return scope.service(HabitService).logEntry(scope.userId, { habitId: f.habitId, date: f.date, value: f.value ?? null });
   },
 };

@@ -29,6 +29,11 @@ export interface QuickAddAnswer {
   tokens: Token[];
   assumptions: string[];
   alternatives: Alternative[];
+  /**
+   * Not answered: each record the line wrote, as its domain service answered it (none on a dry run), for a
+   * caller that reacts to the write (undo reads it; a Public API answer keeps its record the same way).
+   */
+  written: { kind: QuickKind; record: { id: string } }[];
 }
 
 /**
@@ -85,17 +90,18 @@ export class QuickAddService {
       });
     }
     const fields = resolved.fields;
-    const id = dryRun ? null : (await writer.write(fields, scope)).id;
+    const written = dryRun ? null : await writer.write(fields, scope);
     return {
       text: parsed.text,
       dryRun,
       created: !dryRun,
       kind: draft.kind,
       summary: summarize({ kind: draft.kind, fields }),
-      record: { type: writer.type, id, fields },
+      record: { type: writer.type, id: written?.id ?? null, fields },
       tokens: parsed.tokens,
       assumptions: [...draft.assumptions, ...(resolved.assumptions ?? [])],
       alternatives: parsed.alternatives,
+      written: written ? [{ kind: draft.kind, record: written }] : [],
     };
   }
 }

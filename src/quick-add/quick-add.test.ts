@@ -4,6 +4,8 @@ import { signUp, type HttpClient, type HttpResult } from '../../test/support/htt
 import { sql } from '../../test/support/db.js';
 import { keyHolder, KeyClient } from '../public-api/public-api.test-helpers.js';
 import { todayIn } from '../core/dates.js';
+import { expectNotFound, expectStatus, UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
+import { xpOf } from '../habits/habits.test-helpers.js';
 
 /**
  * Quick add through real HTTP on real PostgreSQL: each line class writes its record through its domain
@@ -207,5 +209,64 @@ describe('the GraphQL mutation and the Public API', () => {
     expect(dry.status, dry.text).toBe(200);
     const anon = new KeyClient(app.url, `svc_${'x'.repeat(43)}`);
     expect((await anon.post('/quick', { text: 'water 250 ml' })).status).toBe(401);
+  });
+});
+
+describe('undo of a quick add (docs/undo.md)', () => {
+  const sessionRows = async (sessionId: string) =>
+    (await sql(app.databaseUrl, `select (select count(*)::int from training_sessions where id = $1) as sessions, (select count(*)::int from training_exercises where session_id = $1) as exercises,
+      (select count(*)::int from training_sets s join training_exercises e on e.id = s.training_exercise_id where e.session_id = $1) as sets`, [sessionId]))[0];
+
+  function tokenOf(res: HttpResult): string {
+    const token = res.headers.get('undo-token')!;
+    expect(token).toMatch(UNDO_TOKEN_SHAPE);
+    return token;
+  }
+
+  it('takes back every record the line made (a session, its exercises and sets) with its XP; edited since: 409 and nothing undone; another person: 404', async () => {
+    const xp = await xpOf(alice.client);
+    const res = await quick(alice.client, 'bench 3x5 80kg, squat 5x5 100kg');
+    expect(res.status, res.text).toBe(201);
+    const id = res.body.data.record.id;
+    expect(await sessionRows(id)).toEqual({ sessions: 1, exercises: 2, sets: 8 });
+    expect(await xpOf(alice.client)).toBeGreaterThan(xp);
+    const token = tokenOf(res);
+    expectNotFound(await bob.client.post('/api/v1/undo', { token }));
+    const undone = await alice.client.post('/api/v1/undo', { token });
+    expect(undone.status, undone.text).toBe(200);
+    expect(undone.body.data).toEqual({ kind: 'quick_add', recordId: id });
+    expect(await sessionRows(id)).toEqual({ sessions: 0, exercises: 0, sets: 0 });
+    expect(await xpOf(alice.client)).toBe(xp);
+
+    const edited = await quick(alice.client, 'bench 3x5 80kg');
+    expect(edited.status, edited.text).toBe(201);
+    expect((await alice.client.patch(`/api/v1/training/sessions/${edited.body.data.record.id}`, { split: 'Push' })).status).toBe(200);
+    expectStatus(await alice.client.post('/api/v1/undo', { token: tokenOf(edited) }), 409, 'UNDO_CONFLICT');
+    expect(await sessionRows(edited.body.data.record.id)).toEqual({ sessions: 1, exercises: 1, sets: 3 });
+    // A dry run wrote nothing: no token.
+    expect((await quick(alice.client, 'water 300ml', { dryRun: true })).headers.get('undo-token')).toBeNull();
+  });
+
+  it("the Public API's quick add answers the key owner's token, and its undo (with the key) takes the record back", async () => {
+    const holder = await keyHolder(app);
+    const res = await holder.api.post('/quick', { text: 'mood 4 energy 5' });
+    expect(res.status, res.text).toBe(201);
+    expect(await count('mood_entries', holder.id)).toBe(1);
+    const undone = await holder.api.post('/undo', { token: tokenOf(res) });
+    expect(undone.status, undone.text).toBe(200);
+    expect(await count('mood_entries', holder.id)).toBe(0);
+    const day = (await holder.client.get('/api/v1/days/today')).body.data;
+    expect([day.mood ?? null, day.energy ?? null]).toEqual([null, null]);
+
+    // An entry of a habit: its XP and the habit's longest streak exact after the undo.
+    expect((await holder.api.post('/quick', { text: 'floss every day' })).status).toBe(201);
+    const xp = await xpOf(holder.client);
+    const entry = await holder.api.post('/quick', { text: 'floss done' });
+    expect(entry.status, entry.text).toBe(201);
+    expect(await xpOf(holder.client)).toBeGreaterThan(xp);
+    expect((await holder.api.post('/undo', { token: tokenOf(entry) })).status).toBe(200);
+    expect(await xpOf(holder.client)).toBe(xp);
+    expect(await count('habit_entries', holder.id)).toBe(0);
+    expect((await sql(app.databaseUrl, 'select longest_streak from habits where user_id = $1', [holder.id]))[0]!.longest_streak).toBe(0);
   });
 });

@@ -26,5 +26,6 @@ export interface KindWriter {
   /** The record type in the answer (the GraphQL type's name). */
   type: string;
   resolve(draft: Draft, scope: WriteScope): Promise<{ fields: Record<string, unknown>; misses: NameMiss[]; assumptions?: string[] }>;
+  /** Answers the record as its domain service answered it (with what that answer carries beyond the row: a mood's replaced values). */
   write(fields: Record<string, any>, scope: WriteScope): Promise<{ id: string }>;
 }

@@ -53,14 +53,13 @@ const task: KindWriter = {
     return { fields: { ...draft.fields, ...(categoryId ? { categoryId } : {}) }, misses };
   },
   async write(f, scope) {
-    const created = await scope.service(TaskService).create(scope.userId, {
+    return scope.service(TaskService).create(scope.userId, {
       title: f.title,
       timebox: f.timebox,
       categoryId: f.categoryId ?? null,
       dayId: f.date ? await dayId(scope, f.date) : null,
       startTime: f.startTime ?? null,
     });
-    return { id: created.id };
   },
 };
 
@@ -73,7 +72,7 @@ const recurringTask: KindWriter = {
     return { fields: { ...withoutNames(draft.fields, 'from'), startDate: start, ...(categoryId ? { categoryId } : {}) }, misses };
   },
   async write(f, scope) {
-    const created = await scope.service(TaskService).create(scope.userId, {
+    return scope.service(TaskService).create(scope.userId, {
       title: f.title,
       timebox: f.timebox,
       categoryId: f.categoryId ?? null,
@@ -81,7 +80,6 @@ const recurringTask: KindWriter = {
       recurrence: f.recurrence,
       startTime: f.startTime ?? null,
     });
-    return { id: created.id };
   },
 };
 
@@ -91,7 +89,7 @@ const water: KindWriter = {
   type: 'WaterIntake',
   resolve: async (draft) => ({ fields: draft.fields, misses: [] }),
   async write(f, scope) {
-    return { id: (await scope.service(WaterService).log(scope.userId, { dayId: await dayId(scope, f.date), volume: f.volume, time: at(f, scope) })).id };
+    return scope.service(WaterService).log(scope.userId, { dayId: await dayId(scope, f.date), volume: f.volume, time: at(f, scope) });
   },
 };
 
@@ -99,7 +97,7 @@ const steps: KindWriter = {
   type: 'StepsEntry',
   resolve: async (draft) => ({ fields: draft.fields, misses: [] }),
   async write(f, scope) {
-    return { id: (await scope.service(StepsService).log(scope.userId, { dayId: await dayId(scope, f.date), steps: f.steps })).id };
+    return scope.service(StepsService).log(scope.userId, { dayId: await dayId(scope, f.date), steps: f.steps });
   },
 };
 
@@ -110,8 +108,7 @@ const sleep: KindWriter = {
     // A range "23:30-07:00" ends on the day logged; the bedtime is the evening before when it is later than the waking.
     const wakeTime = f.wakeTime ? instantOf(f.date, f.wakeTime, scope.timezone) : null;
     const bedtime = f.bedtime ? instantOf(f.bedtime > (f.wakeTime ?? '') ? addDays(f.date, -1) : f.date, f.bedtime, scope.timezone) : null;
-    const entry = await scope.service(SleepService).log(scope.userId, { dayId: await dayId(scope, f.date), duration: f.duration, quality: f.quality ?? null, bedtime, wakeTime });
-    return { id: entry.id };
+    return scope.service(SleepService).log(scope.userId, { dayId: await dayId(scope, f.date), duration: f.duration, quality: f.quality ?? null, bedtime, wakeTime });
   },
 };
 
@@ -125,7 +122,7 @@ const mood: KindWriter = {
     return { fields: { ...draft.fields, energy }, misses: [], assumptions: [day?.energy != null ? `no energy: the day's energy, ${energy}` : `no energy: ${energy}, as the mood`] };
   },
   async write(f, scope) {
-    return { id: (await scope.service(MoodService).log(scope.userId, { dayId: await dayId(scope, f.date), mood: f.mood, energy: f.energy, time: at(f, scope) })).id };
+    return scope.service(MoodService).log(scope.userId, { dayId: await dayId(scope, f.date), mood: f.mood, energy: f.energy, time: at(f, scope) });
   },
 };
 
@@ -133,8 +130,7 @@ const weight: KindWriter = {
   type: 'BodyMeasurement',
   resolve: async (draft) => ({ fields: draft.fields, misses: [] }),
   async write(f, scope) {
-    const row = await scope.service(BodyMeasurementService).create(scope.userId, { dayId: await dayId(scope, f.date), weight: f.weight, bodyFat: f.bodyFat ?? null, measuredAt: at(f, scope) });
-    return { id: row.id };
+    return scope.service(BodyMeasurementService).create(scope.userId, { dayId: await dayId(scope, f.date), weight: f.weight, bodyFat: f.bodyFat ?? null, measuredAt: at(f, scope) });
   },
 };
 
@@ -162,8 +158,7 @@ const money: KindWriter = {
     return { fields: { ...f, accountId: account.id, accountName: account.name, currency: account.currency }, misses: [], assumptions };
   },
   async write(f, scope) {
-    const row = await scope.service(TransactionService).create(scope.userId, { accountId: f.accountId, amount: f.amount, description: f.description, category: f.category ?? null, date: f.date });
-    return { id: row.id };
+    return scope.service(TransactionService).create(scope.userId, { accountId: f.accountId, amount: f.amount, description: f.description, category: f.category ?? null, date: f.date });
   },
 };
 
@@ -182,7 +177,7 @@ const training: KindWriter = {
     return { fields: { ...draft.fields, exercises }, misses };
   },
   async write(f, scope) {
-    const session = await scope.service(TrainingSessionService).create(scope.userId, {
+    return scope.service(TrainingSessionService).create(scope.userId, {
       dayId: await dayId(scope, f.date),
       split: f.split,
       startTime: at(f, scope),
@@ -191,7 +186,6 @@ const training: KindWriter = {
         sets: Array.from({ length: e.sets }, (_, n) => ({ setNumber: n + 1, reps: e.reps, load: e.load ?? null })),
       })),
     });
-    return { id: session.id };
   },
 };
 
@@ -204,8 +198,7 @@ const reading: KindWriter = {
     return { fields: { ...draft.fields, bookId: match.found.id, bookTitle: match.found.name }, misses: [] };
   },
   async write(f, scope) {
-    const session = await scope.service(ReadingSessionService).create(scope.userId, { dayId: await dayId(scope, f.date), bookId: f.bookId, pagesRead: f.pagesRead, duration: f.duration });
-    return { id: session.id };
+    return scope.service(ReadingSessionService).create(scope.userId, { dayId: await dayId(scope, f.date), bookId: f.bookId, pagesRead: f.pagesRead, duration: f.duration });
   },
 };
 
@@ -224,7 +217,7 @@ const social: KindWriter = {
   },
   async write(f, scope) {
     const endDate = f.endTime < f.startTime ? addDays(f.date, 1) : f.date;
-    const happening = await scope.service(SocialHappeningService).create(scope.userId, {
+    return scope.service(SocialHappeningService).create(scope.userId, {
       dayId: await dayId(scope, f.date),
       title: f.title,
       startTime: instantOf(f.date, f.startTime, scope.timezone),
@@ -232,7 +225,6 @@ const social: KindWriter = {
       location: f.location ?? null,
       guestIds: f.guestIds,
     });
-    return { id: happening.id };
   },
 };
 

@@ -4,7 +4,6 @@
  * fails on one that is neither, so a new write cannot forget undo silently.
  */
 const SECURITY = 'a sign-in, credential, session or device write: reverting it with a token would be a way around the checks it made';
-const QUICK_ADD = 'makes several records of different kinds from one line: each answered record is deleted or taken back on its own';
 
 export const NOT_UNDOABLE: Readonly<Record<string, string>> = {
   changePassword: SECURITY,
@@ -29,10 +28,8 @@ export const NOT_UNDOABLE: Readonly<Record<string, string>> = {
   login: SECURITY,
   logout: SECURITY,
   narrowConnection: SECURITY,
-  publicQuickAdd: QUICK_ADD,
   publicUndo: 'the undo itself (an undo of an undo is the write again)',
   purchaseShopItem: 'a spent reward is final, as in the shop apps it follows',
-  quickAdd: QUICK_ADD,
   regenerateRecoveryCodes: SECURITY,
   register: SECURITY,
   registerPushSubscription: SECURITY,

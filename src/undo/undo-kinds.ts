@@ -6,6 +6,7 @@ import { DAY_LOGS } from './kinds/day-logs.js';
 import { FIELD_UPDATES } from './kinds/field-updates.js';
 import { formSubmit } from './kinds/form-submit.js';
 import { HABIT_WRITES } from './kinds/habits.js';
+import { QUICK_ADDS } from './kinds/quick-add.js';
 import { TRASHED_DELETES } from './kinds/trashed-deletes.js';
 import type { UndoKind } from './undo-kind.js';
 
@@ -22,6 +23,7 @@ export const UNDO_KINDS: readonly UndoKind[] = [
   ...FIELD_UPDATES,
   ...ARRANGEMENTS,
   formSubmit,
+  ...QUICK_ADDS,
 ];
 
 const byKind = new Map(UNDO_KINDS.map((kind) => [kind.kind, kind]));

@@ -14,6 +14,8 @@ export const quickAddTools: ConnectorTool[] = [
   defineTool({
     name: 'quick_add',
     mirrors: 'Mutation.quickAdd',
+    // Its token's undo needs every area's write scope: the tool has no one area (docs/undo.md).
+    undoAs: 'quickAdd',
     title: 'Quick add from one line',
     description:
       'Turns one line as the person would type it into one record: a task ("write report tomorrow 9am ~90m #work"), a recurring task ' +
@@ -41,12 +43,14 @@ export const quickAddTools: ConnectorTool[] = [
     area: null,
     annotations: ADDITIVE,
     async run(args, ctx) {
-      const answer = await ctx.service(QuickAddService).add(ctx.userId, args, {
-        allow(kind, dryRun) {
-          const needed = `${KIND_AREAS[kind]}:${dryRun ? 'read' : 'write'}` as Scope;
-          if (!allows(ctx.granted, needed)) throw insufficientScope(needed);
-        },
-      });
+      const answer = await ctx.undoable(args, () =>
+        ctx.service(QuickAddService).add(ctx.userId, args, {
+          allow(kind, dryRun) {
+            const needed = `${KIND_AREAS[kind]}:${dryRun ? 'read' : 'write'}` as Scope;
+            if (!allows(ctx.granted, needed)) throw insufficientScope(needed);
+          },
+        }),
+      );
       return {
         kind: answer.kind,
         created: answer.created,
