@@ -214,7 +214,9 @@ describe('answer cache bounds', () => {
 
 describe('data version triggers', () => {
   /** Tables that hold nobody's rows: the catalogs, the OAuth clients, the stored objects to purge, the migrator's and Agenda's tables. */
-  const NOBODYS = ['agenda_jobs', 'gamification_achievements', 'gamification_shop_items', 'lp_data_versions', 'mikro_orm_migrations', 'oauth_clients', 'storage_purges'];
+  // The trash's copied rows and links change only with their trash item, whose own trigger bumps its
+  // person; a storage release (like a storage purge) is no one's answer.
+  const NOBODYS = ['agenda_jobs', 'gamification_achievements', 'gamification_shop_items', 'lp_data_versions', 'mikro_orm_migrations', 'oauth_clients', 'storage_purges', 'trash_links', 'trash_rows', 'trash_storage_releases'];
 
   it('every table that holds a person\'s rows bumps their data version (a new table must call lp_attach_data_version_triggers)', async () => {
     const rows = await sql<{ table_name: string; covered: boolean }>(
