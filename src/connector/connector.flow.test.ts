@@ -132,7 +132,10 @@ describe('the whole OAuth flow with the SDK client', () => {
     expect(listed.meta).toMatchObject({ page: 1, total: 1 });
 
     const toggled = toolJson(await client.callTool({ name: 'checklist_toggle', arguments: { key: 'MAKE_BED' } }));
-    expect(toggled).toMatchObject({ key: 'MAKE_BED', completed: true, required: true });
+    expect(toggled).toMatchObject({ key: 'MAKE_BED', completed: true, required: true, version: expect.any(Number) });
+    // A version other than the item's own flips nothing back (docs/concurrency.md).
+    const staleToggle = await client.callTool({ name: 'checklist_toggle', arguments: { key: 'MAKE_BED', expectedVersion: toggled.version + 1 } });
+    expect(toolJson(staleToggle).error).toMatchObject({ code: 'VERSION_CONFLICT', details: { current: { key: 'MAKE_BED', completed: true, version: toggled.version } } });
     const water = toolJson(await client.callTool({ name: 'log_water', arguments: { volume: 500 } }));
     expect(water).toMatchObject({ volume: 500 });
     const mood = toolJson(await client.callTool({ name: 'log_mood', arguments: { mood: 7, energy: 6 } }));
@@ -142,7 +145,7 @@ describe('the whole OAuth flow with the SDK client', () => {
     expect(today.date).toBe(now.date);
     expect(today.id).toBe(toggled.dayId);
     expect(today).toMatchObject({ mood: 7, energy: 6, minimumMode: false, completed: false });
-    expect(today.checklist.find((i: any) => i.key === 'MAKE_BED')).toMatchObject({ completed: true });
+    expect(today.checklist.find((i: any) => i.key === 'MAKE_BED')).toMatchObject({ completed: true, version: toggled.version });
     expect(today.checklist.filter((i: any) => i.required)).toHaveLength(10);
     expect(today.perimeterTasks).toEqual([]);
     expect(today.bedtimeTargets).toMatchObject({ wakeTime: expect.any(String), inBedTime: expect.any(String), lightsOutTime: expect.any(String), stressWeek: false });

@@ -41,7 +41,7 @@ describe('notes', () => {
     const [events, points] = [await outbox(c), await xp(c)];
 
     const made = await callOk(c.client, 'brain_create_note', { title: ' Packing list ', content: '- passport', folder: 'travel', tags: ['IDEAS'] });
-    expect(made).toEqual({ id: expect.any(String), title: 'Packing list', length: 10, folderId: folder.id, tagIds: [tag.id], updatedAt: expect.any(String) });
+    expect(made).toEqual({ id: expect.any(String), title: 'Packing list', length: 10, folderId: folder.id, tagIds: [tag.id], updatedAt: expect.any(String), version: 1 });
     expect(await rest(await c.user.client.get(`${api}/notes/${made.id}`))).toMatchObject({ title: 'Packing list', content: '- passport', folderId: folder.id, tagIds: [tag.id] });
     expect(await outbox(c)).toEqual(events);
     expect(await xp(c)).toBe(points);

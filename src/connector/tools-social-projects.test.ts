@@ -29,7 +29,7 @@ describe('people', () => {
   it('people_add adds a person (a friend records friend_added); a blank name is refused', async () => {
     const { client, user } = await connectedUser(app);
     const zoe = await callOk(client, 'people_add', { name: ' Zoe ', relationshipType: 'Friend', notes: 'Climbing' });
-    expect(zoe).toEqual({ id: expect.any(String), name: 'Zoe', relationshipType: 'friend', notes: 'Climbing', createdAt: expect.any(String) });
+    expect(zoe).toEqual({ id: expect.any(String), name: 'Zoe', relationshipType: 'friend', notes: 'Climbing', createdAt: expect.any(String), version: 1 });
     const colleague = await callOk(client, 'people_add', { name: 'Yann', relationshipType: 'colleague' });
     expect((await events(user.id, 'friend_added')).map((e) => e.data.friendId)).toEqual([zoe.id]);
     expect((await user.client.get(`/api/v1/people/${colleague.id}`)).body.data).toMatchObject({ name: 'Yann', relationshipType: 'colleague' });
@@ -63,6 +63,30 @@ describe('people', () => {
 
     expect((await callError(bob.client, 'people_update', { personId: andreas.id, notes: 'mine now' })).code).toBe('NOT_FOUND');
     expect((await user.client.get(`/api/v1/people/${andreas.id}`)).body.data.notes).toBeNull();
+  });
+
+  it('people_update with expectedVersion (docs/concurrency.md): a stale one is VERSION_CONFLICT with the current person and writes nothing; the read one writes', async () => {
+    const { client, user } = await connectedUser(app);
+    const eve = await callOk(client, 'people_add', { name: 'Eve', notes: 'Chess' });
+    // The person changes it in the app after the assistant read version 1.
+    expect((await user.client.patch(`/api/v1/people/${eve.id}`, { notes: 'Go' })).body.data.version).toBe(2);
+
+    const stale = await callError(client, 'people_update', { personId: eve.id, notes: 'Chess again', expectedVersion: eve.version });
+    expect(stale).toMatchObject({ code: 'VERSION_CONFLICT', details: { resource: 'Person', version: 2, current: { id: eve.id, notes: 'Go', version: 2 } } });
+    expect((await user.client.get(`/api/v1/people/${eve.id}`)).body.data).toMatchObject({ notes: 'Go', version: 2 });
+
+    const [found] = (await callOk(client, 'people_find', { search: 'Eve' })).people;
+    expect(found).toMatchObject({ id: eve.id, version: 2 });
+    const written = await callOk(client, 'people_update', { personId: eve.id, notes: 'Go and chess', expectedVersion: found.version });
+    expect(written).toMatchObject({ notes: 'Go and chess', version: 3 });
+    expect((await callOk(client, 'people_last_seen', { personId: eve.id })).person.version).toBe(3);
+
+    // Another person's record stays NOT_FOUND, with or without a version.
+    expect((await callError(bob.client, 'people_update', { personId: eve.id, notes: 'x', expectedVersion: 3 })).code).toBe('NOT_FOUND');
+    expect((await callError(client, 'people_update', { personId: eve.id, notes: 'x', expectedVersion: 0 })).details.errors).toEqual([
+      { path: ['expectedVersion'], message: 'expectedVersion must be at least 1' },
+    ]);
+    expect((await user.client.get(`/api/v1/people/${eve.id}`)).body.data).toMatchObject({ notes: 'Go and chess', version: 3 });
   });
 
   it('people_log_happening logs a happening with guests by name or id, on the day of its start; no event; unknown guests list candidates', async () => {
@@ -110,14 +134,14 @@ describe('people', () => {
     await callOk(client, 'people_log_happening', { title: 'Concert (planned)', startTime: at(3 * DAY), guests: [anna.id] });
 
     const seen = await callOk(client, 'people_last_seen', { person: 'Anna' });
-    expect(seen.person).toEqual({ id: anna.id, name: 'Anna Berg', relationshipType: 'friend' });
+    expect(seen.person).toEqual({ id: anna.id, name: 'Anna Berg', relationshipType: 'friend', version: 1 });
     expect(seen.lastSeen).toBe(later.startTime);
     expect(seen.happenings.map((h: any) => h.id)).toEqual([later.id, older.id]);
     expect((await callOk(client, 'people_last_seen', { personId: anna.id, limit: 1 })).happenings.map((h: any) => h.title)).toEqual(['Coffee']);
 
     const found = await callOk(client, 'people_find', { search: 'ann' });
     expect(found).toEqual({
-      people: [{ id: anna.id, name: 'Anna Berg', relationshipType: 'friend', lastSeen: { happeningId: later.id, title: 'Coffee', startTime: later.startTime } }],
+      people: [{ id: anna.id, name: 'Anna Berg', relationshipType: 'friend', version: 1, lastSeen: { happeningId: later.id, title: 'Coffee', startTime: later.startTime } }],
       meta: { page: 1, limit: 20, total: 1 },
     });
     const all = await callOk(client, 'people_find', {});

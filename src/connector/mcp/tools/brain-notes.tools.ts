@@ -69,9 +69,11 @@ function cutAt(text: string, end: number): number {
 }
 
 function noteSummary(note: BrainNote) {
-  return { id: note.id, title: note.title, length: note.content.length, folderId: note.folderId ?? null, tagIds: note.tagIds, updatedAt: note.updatedAt.toISOString() };
+  return { id: note.id, title: note.title, length: note.content.length, folderId: note.folderId ?? null, tagIds: note.tagIds, updatedAt: note.updatedAt.toISOString(), version: note.version };
 }
-const noteSummaryOut = { id: z.string(), title: z.string(), length: z.number().describe('Characters of content.'), folderId: z.string().nullable(), tagIds: z.array(z.string()), updatedAt: isoDateTime };
+/** A note's version: the apps send it back on their edits (docs/concurrency.md); appends need none, each lands. */
+const noteVersion = z.number().describe('Goes up with every change of the note, here or in the apps.');
+const noteSummaryOut = { id: z.string(), title: z.string(), length: z.number().describe('Characters of content.'), folderId: z.string().nullable(), tagIds: z.array(z.string()), updatedAt: isoDateTime, version: noteVersion };
 
 /**
  * Record values keyed by property key or by property name (exact, ignoring case): each becomes its
@@ -151,6 +153,7 @@ export const brainNoteTools: ConnectorTool[] = [
       tags: z.array(named),
       createdAt: isoDateTime,
       updatedAt: isoDateTime,
+      version: noteVersion,
     },
     area: 'journal',
     annotations: READ_ONLY,
@@ -173,6 +176,7 @@ export const brainNoteTools: ConnectorTool[] = [
         tags: tags.map((t) => ({ id: t.id, name: t.name })),
         createdAt: note.createdAt.toISOString(),
         updatedAt: note.updatedAt.toISOString(),
+        version: note.version,
       };
     },
   }),

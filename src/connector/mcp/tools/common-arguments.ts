@@ -14,6 +14,18 @@ export const dateArg = (field = 'date') => z.iso.date({ error: `${field} must be
 /** An optional instant with its offset (or Z). */
 export const dateTimeArg = (what: string) => z.string().datetime({ offset: true }).optional().describe(`${what}: ISO 8601 date-time.`);
 
+/**
+ * The version of `what` the assistant last read (docs/concurrency.md): the write is refused with
+ * VERSION_CONFLICT and the current record if it changed since; absent, the write happens as always.
+ */
+export const expectedVersionArg = (what: string) =>
+  z
+    .number({ error: 'expectedVersion must be a number' })
+    .int('expectedVersion must be a whole number')
+    .min(1, 'expectedVersion must be at least 1')
+    .optional()
+    .describe(`The ${what}'s version last read: refused with VERSION_CONFLICT (and the current ${what}) if it changed since.`);
+
 /** The user's today in their time zone, YYYY-MM-DD. */
 export async function userToday(ctx: ToolContext): Promise<string> {
   return todayIn(await ctx.service(SettingsService).timezoneOf(ctx.userId));

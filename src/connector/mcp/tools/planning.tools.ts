@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateArg, dateOrToday, dayIdArg } from './common-arguments.js';
+import { dateArg, dateOrToday, dayIdArg, expectedVersionArg } from './common-arguments.js';
 import { bedtimeTargetsFor } from '../../../planning/bedtime-targets.js';
 import { ChecklistKey, requiredChecklist } from '../../../planning/checklist-key.js';
 import { ChecklistService } from '../../../planning/checklist.service.js';
@@ -22,10 +22,11 @@ const checklistItemOut = z.object({
   required: z.boolean(),
   value: z.unknown().describe('What the item carries when done (e.g. litres for WATER), or null.'),
   completedAt: isoDateTime.nullable(),
+  version: z.number().describe("Goes up with every change: send it back as checklist_toggle's expectedVersion so a change made meanwhile is not undone."),
 });
 
 export function checklistItemJson(item: ChecklistItem, required: readonly ChecklistKey[]) {
-  return { key: item.key, completed: item.completed, required: required.includes(item.key), value: item.value ?? null, completedAt: item.completedAt?.toISOString() ?? null };
+  return { key: item.key, completed: item.completed, required: required.includes(item.key), value: item.value ?? null, completedAt: item.completedAt?.toISOString() ?? null, version: item.version };
 }
 
 export function taskJson(task: Task) {
@@ -195,11 +196,13 @@ export const planningTools: ConnectorTool[] = [
     undoAs: 'toggleChecklistItem',
     title: 'Toggle a checklist item',
     description:
-      'Flips one checklist item of a day (today by default) between done and not done; becoming done records checklist_completed and may complete the day. `value` is kept when it becomes done (e.g. WATER in litres).',
+      'Flips one checklist item of a day (today by default) between done and not done; becoming done records checklist_completed and may complete the day. `value` is kept when it becomes done (e.g. WATER in litres). ' +
+      'With `expectedVersion` (the item\'s `version` last read) a flip made meanwhile is not flipped back: VERSION_CONFLICT answers the current item.',
     inputSchema: {
       key: z.enum(Object.values(ChecklistKey) as [ChecklistKey, ...ChecklistKey[]]).describe('The checklist item.'),
       dayId: dayIdArg,
       value: z.union([z.number(), z.string(), z.boolean()]).optional().describe('A value the item carries when done (e.g. litres for WATER).'),
+      expectedVersion: expectedVersionArg('checklist item'),
     },
     outputSchema: { dayId: z.string(), ...checklistItemOut.shape, dayCompleted: z.boolean() },
     area: 'planning',
@@ -207,7 +210,9 @@ export const planningTools: ConnectorTool[] = [
     async run(args, ctx) {
       const dayId = await dayIdOrToday(ctx, args.dayId);
       const value = args.value ?? null;
-      const item = await ctx.undoable({ dayId, key: args.key, value }, () => ctx.service(ChecklistService).toggle(ctx.userId, dayId, args.key, value));
+      const { expectedVersion } = args;
+      const toggle = () => ctx.service(ChecklistService).toggle(ctx.userId, dayId, args.key, value, { expectedVersion });
+      const item = await ctx.undoable({ dayId, key: args.key, value, expectedVersion }, toggle);
       const day = await ctx.service(DayService).get(ctx.userId, dayId);
       return { dayId, ...checklistItemJson(item, requiredChecklist(day.minimumMode)), dayCompleted: !!day.completedAt };
     },

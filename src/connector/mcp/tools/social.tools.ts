@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { userToday } from './common-arguments.js';
+import { expectedVersionArg, userToday } from './common-arguments.js';
 import { todayIn } from '../../../core/dates.js';
 import { boundedInt, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
@@ -44,8 +44,10 @@ async function personOf(ctx: ToolContext, service: PersonService, given: { perso
   return service.get(ctx.userId, id);
 }
 
-const personOut = z.object({ id: z.string(), name: z.string(), relationshipType: z.string().nullable(), notes: z.string().nullable(), createdAt: isoDateTime });
-const personJson = (p: Person) => ({ id: p.id, name: p.name, relationshipType: p.relationshipType ?? null, notes: p.notes ?? null, createdAt: p.createdAt.toISOString() });
+/** `version` is what people_update's `expectedVersion` takes back (docs/concurrency.md). */
+const personVersion = z.number().describe('Goes up with every change: send it back as expectedVersion so a change made meanwhile is not overwritten.');
+const personOut = z.object({ id: z.string(), name: z.string(), relationshipType: z.string().nullable(), notes: z.string().nullable(), createdAt: isoDateTime, version: personVersion });
+const personJson = (p: Person) => ({ id: p.id, name: p.name, relationshipType: p.relationshipType ?? null, notes: p.notes ?? null, createdAt: p.createdAt.toISOString(), version: p.version });
 
 const happeningOut = z.object({ id: z.string(), title: z.string(), startTime: isoDateTime, endTime: isoDateTime, location: z.string().nullable() });
 const happeningJson = (h: SocialHappening) => ({ id: h.id, title: h.title, startTime: h.startTime.toISOString(), endTime: h.endTime.toISOString(), location: h.location ?? null });
@@ -73,6 +75,7 @@ export const socialTools: ConnectorTool[] = [
           id: z.string(),
           name: z.string(),
           relationshipType: z.string().nullable(),
+          version: personVersion,
           lastSeen: z.object({ happeningId: z.string(), title: z.string(), startTime: isoDateTime }).nullable(),
         }),
       ),
@@ -91,6 +94,7 @@ export const socialTools: ConnectorTool[] = [
             id: p.id,
             name: p.name,
             relationshipType: p.relationshipType ?? null,
+            version: p.version,
             lastSeen: last ? { happeningId: last.id, title: last.title, startTime: last.startTime.toISOString() } : null,
           };
         }),
@@ -116,22 +120,24 @@ export const socialTools: ConnectorTool[] = [
     mirrors: 'Mutation.updatePerson',
     title: 'Update a person',
     description:
-      'Changes a person (by `personId` or by their current name in `person`): a new `name`, `relationshipType` or `notes` (null clears those two); arguments left out stay. Becoming a friend records friend_added.',
+      'Changes a person (by `personId` or by their current name in `person`): a new `name`, `relationshipType` or `notes` (null clears those two); arguments left out stay. Becoming a friend records friend_added. ' +
+      'With `expectedVersion` (the `version` last read) a change made meanwhile is not overwritten: VERSION_CONFLICT answers the current person.',
     inputSchema: {
       personId: personIdArg,
       person: personArg,
       name: requiredText('name', NAME_MAX).optional().describe('The new name.'),
       relationshipType: relationshipType.nullable(),
       notes: notes.nullable(),
+      expectedVersion: expectedVersionArg('person'),
     },
     outputSchema: personOut.shape,
     area: 'people',
     annotations: SETS_STATE,
-    async run({ personId, person, ...changes }, ctx) {
+    async run({ personId, person, expectedVersion, ...changes }, ctx) {
       const service = ctx.service(PersonService);
       const target = await personOf(ctx, service, { personId, person });
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      return personJson(await service.update(ctx.userId, target.id, given));
+      return personJson(await service.update(ctx.userId, target.id, given, expectedVersion));
     },
   }),
   defineTool({
@@ -141,7 +147,7 @@ export const socialTools: ConnectorTool[] = [
     description: `A person (by \`personId\` or name in \`person\`) and the happenings they were a guest of on the user's days up to today, most recent first (\`limit\` default 5, at most ${LAST_SEEN_MAX}); \`lastSeen\` is the start of the most recent, null when none.`,
     inputSchema: { personId: personIdArg, person: personArg, limit: boundedInt('limit', 1, LAST_SEEN_MAX).optional() },
     outputSchema: {
-      person: z.object({ id: z.string(), name: z.string(), relationshipType: z.string().nullable() }),
+      person: z.object({ id: z.string(), name: z.string(), relationshipType: z.string().nullable(), version: personVersion }),
       lastSeen: isoDateTime.nullable(),
       happenings: z.array(happeningOut),
     },
@@ -152,7 +158,7 @@ export const socialTools: ConnectorTool[] = [
       const today = await userToday(ctx);
       const page = await ctx.service(SocialHappeningService).list(ctx.userId, { personId: person.id, endDate: today, limit: args.limit ?? 5 });
       return {
-        person: { id: person.id, name: person.name, relationshipType: person.relationshipType ?? null },
+        person: { id: person.id, name: person.name, relationshipType: person.relationshipType ?? null, version: person.version },
         lastSeen: page.items[0]?.startTime.toISOString() ?? null,
         happenings: page.items.map(happeningJson),
       };

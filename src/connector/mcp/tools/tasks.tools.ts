@@ -4,6 +4,7 @@ import { TaskStatus } from '../../../tasks/task-status.js';
 import { DESCRIPTION_MAX, NEXT_STEP_MAX, RECURRENCE_RULE_MAX, START_TIME, START_TIME_MESSAGE, TIMEBOX_MAX, TITLE_MAX } from '../../../tasks/task.types.js';
 import { boundedInt, optionalText, requiredText } from '../../../core/validation/tool-arguments.js';
 import { MAX_PAGE_SIZE } from '../../../core/pagination.js';
+import { expectedVersionArg } from './common-arguments.js';
 import { taskJson } from './planning.tools.js';
 import { pageMetaOut, taskOut } from './outputs.js';
 import { ADDITIVE, defineTool, READ_ONLY, SETS_STATE, type ConnectorTool } from './tool.js';
@@ -67,12 +68,7 @@ export const tasksTools: ConnectorTool[] = [
       taskId: z.string().uuid(),
       status: status,
       nextStep: optionalText('nextStep', NEXT_STEP_MAX).describe('Required to defer.'),
-      expectedVersion: z
-        .number({ error: 'expectedVersion must be a number' })
-        .int('expectedVersion must be a whole number')
-        .min(1, 'expectedVersion must be at least 1')
-        .optional()
-        .describe("The task's version last read: refused with VERSION_CONFLICT (and the current task) if it changed since."),
+      expectedVersion: expectedVersionArg('task'),
     },
     outputSchema: taskOut.shape,
     area: 'planning',
