@@ -47,6 +47,7 @@ export const migrationNames = [
   'Migration20261128210000UndoTokens',
   'Migration20261128230000UndoTokenUses',
   'Migration20261128230500TrashRows',
+  'Migration20261128233900PersonTrashLinks',
 ];
 
 /**
