@@ -46,7 +46,7 @@ function lazy<T>(make: () => T): () => T {
  * Per-request dataloaders of every domain, made on first use so a request pays only for what it
  * reads. A new domain module adds its factory here.
  */
-export function createLoaders(em: EntityManager) {
+export function createLoaders(em: EntityManager, clock: () => Date = () => new Date()) {
   const planning = lazy(() => createPlanningLoaders(em));
   const settings = lazy(() => createSettingsLoaders(em));
   const tasks = lazy(() => createTasksLoaders(em));
@@ -60,7 +60,7 @@ export function createLoaders(em: EntityManager) {
   const reading = lazy(() => createReadingLoaders(em));
   const projects = lazy(() => createProjectsLoaders(em));
   const social = lazy(() => createSocialLoaders(em));
-  const habits = lazy(() => createHabitsLoaders(em, async (userId) => (await settings().byUserId.load(userId)).timezone));
+  const habits = lazy(() => createHabitsLoaders(em, async (userId) => (await settings().byUserId.load(userId)).timezone, clock));
   return {
     get planning() {
       return planning();

@@ -94,6 +94,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     live.bus.onBatch((batch) => answerCache.forgetPerson(batch.userId));
     // The rate limiters' counters (Redis when configured), shared by the HTTP app and the lockouts.
     const stores = limiterStores(redis, logger);
+    // TEST_CLOCK: the clock starts at its instant and runs on (the order of writes stays that of time).
+    const shift = config.testClock ? config.testClock.getTime() - Date.now() : 0;
+    const clock = shift === 0 ? () => new Date() : () => new Date(Date.now() + shift);
     const parts: EngineParts = {
       config,
       logger,
@@ -102,7 +105,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       sessionTokens,
       jobs: (jobs = await jobsCreating),
       background: new BackgroundWork(logger),
-      createLoaders,
+      clock,
+      createLoaders: (em) => createLoaders(em, clock),
       live,
       authenticateSession: (em, token) => sessions!.authenticate(em, token),
       todayDayIds,

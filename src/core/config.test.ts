@@ -53,6 +53,13 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PASSWORD_HASH_COST: 'cheap' })).toThrow('Invalid setting PASSWORD_HASH_COST: expected one of standard, test, got "cheap"');
   });
 
+  it('runs on the real clock unless TEST_CLOCK pins an instant, which production refuses', () => {
+    expect(loadConfig({}).testClock).toBeUndefined();
+    expect(loadConfig({ TEST_CLOCK: '2032-03-17T12:00:00Z' }).testClock?.toISOString()).toBe('2032-03-17T12:00:00.000Z');
+    expect(() => loadConfig({ NODE_ENV: 'production', TEST_CLOCK: '2032-03-17T12:00:00Z' })).toThrow('Invalid setting TEST_CLOCK: is for test runs and refused with NODE_ENV=production');
+    expect(() => loadConfig({ TEST_CLOCK: 'tomorrow' })).toThrow('Invalid setting TEST_CLOCK: "tomorrow" is not an ISO 8601 instant');
+  });
+
   it('reuses /readyz probes of remote services for READYZ_PROBE_CACHE_MS: 5000 by default, 0 = never', () => {
     expect(loadConfig({}).readyzProbeCacheMs).toBe(5_000);
     expect(loadConfig({ READYZ_PROBE_CACHE_MS: '0' }).readyzProbeCacheMs).toBe(0);

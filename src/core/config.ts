@@ -74,6 +74,11 @@ export interface Config {
   shutdownDrainMs: number;
   /** PASSWORD_HASH_COST: argon2id at OWASP's minimum (`standard`), or at its least for test runs (`test`). */
   passwordHashCost: 'standard' | 'test';
+  /**
+   * TEST_CLOCK: for test runs only (refused with NODE_ENV=production): an ISO 8601 instant the app's
+   * clock starts at and runs on from (`AppDeps.clock`: the habits' today), so tests of dates do not depend on the day they run.
+   */
+  testClock?: Date;
   /** How long HTTP connections may idle and how long a request's headers may take (src/http/connection-timeouts.ts). */
   http: HttpTimeoutSettings;
   /**
@@ -354,6 +359,16 @@ function readPasswordHashCost(env: Env): 'standard' | 'test' {
   return cost;
 }
 
+/** TEST_CLOCK: a start instant for test runs; a production service runs on the real clock only. */
+function readTestClock(env: Env): Date | undefined {
+  const raw = env.TEST_CLOCK?.trim();
+  if (!raw) return undefined;
+  if (env.NODE_ENV === 'production') throw new ConfigError('TEST_CLOCK', 'is for test runs and refused with NODE_ENV=production');
+  const at = new Date(raw);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(raw) || Number.isNaN(at.getTime())) throw new ConfigError('TEST_CLOCK', `"${raw}" is not an ISO 8601 instant (e.g. 2032-03-17T12:00:00Z)`);
+  return at;
+}
+
 function readSecondFactorLock(env: Env): SecondFactorLockSettings {
   const maxFailures = readInt(env, 'SECOND_FACTOR_MAX_FAILURES', 10, 2);
   const freeFailures = readInt(env, 'SECOND_FACTOR_FREE_FAILURES', 5, 1);
@@ -480,6 +495,7 @@ export function loadConfig(env: Env = process.env): Config {
     graphqlDebug: readBool(env, 'GRAPHQL_DEBUG', false),
     shutdownDrainMs: readInt(env, 'SHUTDOWN_DRAIN_MS', 1000),
     passwordHashCost: readPasswordHashCost(env),
+    testClock: readTestClock(env),
     http: readHttpTimeouts(env),
     importChunkMs: readIntUpTo(env, 'IMPORT_CHUNK_MS', 3000, 1, 20_000),
     readyzProbeCacheMs: readInt(env, 'READYZ_PROBE_CACHE_MS', 5_000),

@@ -25,6 +25,8 @@ export interface AppDeps extends Engines {
   config: Config;
   logger: Logger;
   orm: Orm;
+  /** The instant "now" for services that take a clock (the habits' today): real, or from TEST_CLOCK's instant on in tests. */
+  clock: () => Date;
   /** Work started by a request and finished after its answer (shutdown waits for it). */
   background: BackgroundWork;
   /** The per-request dataloaders, made on first use (src/app/loaders.ts). */

@@ -1,6 +1,7 @@
 import { withExpectedVersion } from '../core/database/expected-version.js';
 import { LockMode, type FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ServiceScope } from '../core/request-services.js';
 import { mondayOf, todayIn } from '../core/dates.js';
 import { findPage } from '../core/database/find-page.js';
 import { deleted, type Deleted } from '../core/deleted.js';
@@ -67,6 +68,9 @@ export interface HabitEntryFilter extends DayRange, PageArgs {
  * streak's update); habits per person are capped by the database (`enforce_row_cap`).
  */
 export class HabitService {
+  /** A request's service runs on the app's clock (TEST_CLOCK pins it in tests). */
+  static forRequest = (scope: ServiceScope): HabitService => new HabitService(scope.em, scope.deps.clock);
+
   /** `clock`: the instant "now" (the person's today follows from it); tests pass a fixed one. */
   constructor(
     private readonly em: EntityManager,

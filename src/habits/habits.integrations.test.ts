@@ -2,11 +2,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { expectNotFound, expectValidation } from '../../test/support/expectations.js';
-import { addDays, mondayOf } from '../core/dates.js';
+import { addDays, mondayOf, todayIn } from '../core/dates.js';
 import { kindContext } from '../reminders/reminder-kind.js';
 import { REMINDER_KIND_IMPLEMENTATIONS } from '../reminders/kinds/index.js';
 import { localInstant } from '../reminders/kinds/local-time.js';
-import { createHabit, dayIdOn, daysFromToday, logEntry, MISSING_ID, setTimezone } from './habits.test-helpers.js';
+import { createHabit, dayIdOn, logEntry, MISSING_ID, setTimezone } from './habits.test-helpers.js';
 
 /** Habits seen by the cross-cutting features: reminders (kind `habit`) and the calendar feed. */
 let app: TestApp;
@@ -15,6 +15,8 @@ beforeAll(async () => {
 });
 
 const BERLIN = 'Europe/Berlin';
+// The reminder engine reads the real clock: these dates are from it, a week or more from the edge of a day.
+const daysFromToday = (n: number, zone: string) => addDays(todayIn(zone), n);
 const habitKind = REMINDER_KIND_IMPLEMENTATIONS.habit!;
 const ctx = () => kindContext({ deps: app.server.deps, em: app.server.orm.em.fork() }, BERLIN);
 

@@ -29,9 +29,13 @@ function byOwner<K extends { userId: string }>(keys: readonly K[]): Map<string, 
  * by its owner; per owner they cost a fixed five statements for any number of days (the habits, the
  * time zone (the request's settings loader, shared), the three of the history).
  */
-export function createHabitsLoaders(em: EntityManager, timezoneOf: (userId: string) => Promise<string> = (userId) => new SettingsService(em).timezoneOf(userId)) {
+export function createHabitsLoaders(
+  em: EntityManager,
+  timezoneOf: (userId: string) => Promise<string> = (userId) => new SettingsService(em).timezoneOf(userId),
+  clock: () => Date = () => new Date(),
+) {
   const activeHabits = (userId: string) => readRows(em, Habit, { where: 'userId', values: [userId], orderBy: ['position', 'createdAt', 'id'] }).then((rows) => rows.filter((h) => !h.archivedAt).slice(0, HABITS_MAX));
-  const todayOf = async (userId: string) => todayIn(await timezoneOf(userId));
+  const todayOf = async (userId: string) => todayIn(await timezoneOf(userId), clock());
 
   return {
     /** The active habits on each day, with their states (bounded by HABITS_MAX). */

@@ -5,7 +5,7 @@ import { sql } from '../../test/support/db.js';
 import { recordStatements } from '../../test/support/statement-counter.js';
 import { addDays, mondayOf } from '../core/dates.js';
 import { STREAK_HISTORY_DAYS } from './habit-limits.js';
-import { createHabit, setTimezone, today } from './habits.test-helpers.js';
+import { createHabit, HABITS_CLOCK, setTimezone, today } from './habits.test-helpers.js';
 
 /**
  * A log's streak update is bounded whatever the habit's age: a habit with two years of daily entries
@@ -14,7 +14,8 @@ import { createHabit, setTimezone, today } from './habits.test-helpers.js';
  */
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp();
+  // Its own app (the statements are counted), on the habit tests' pinned clock.
+  app = await startTestApp({ TEST_CLOCK: HABITS_CLOCK });
 });
 afterAll(async () => {
   await app?.close();

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { HttpClient } from '../../test/support/http-client.js';
-import type { TestApp } from '../../test/support/test-app.js';
+import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { sql } from '../../test/support/db.js';
 import { addDays, todayIn } from '../core/dates.js';
 
@@ -23,9 +23,18 @@ export async function setTimezone(client: HttpClient, timezone: string): Promise
   expect(res.status, res.text).toBe(200);
 }
 
-/** Today in the zone, and `n` days from it. */
-export const today = (zone = 'UTC') => todayIn(zone);
-export const daysFromToday = (n: number, zone = 'UTC') => addDays(todayIn(zone), n);
+/**
+ * The instant the habit tests' app starts its clock at (TEST_CLOCK, docs/operations.md): a Wednesday's
+ * noon in mid-month, so "today" and the days around it are the same dates whatever day (or midnight, or
+ * month end) the tests run on: the clock runs on from there, 12 hours from the next day. Habits read their
+ * today from the app's clock; the app is shared by these files.
+ */
+export const HABITS_CLOCK = '2026-03-18T12:00:00Z';
+export const habitsTestApp = () => sharedTestApp({ TEST_CLOCK: HABITS_CLOCK });
+
+/** Today in the zone at HABITS_CLOCK (the same date for the run's hours), and `n` days from it. */
+export const today = (zone = 'UTC') => todayIn(zone, new Date(HABITS_CLOCK));
+export const daysFromToday = (n: number, zone = 'UTC') => addDays(today(zone), n);
 
 /** The person's day id on a date (its week generated when needed). */
 export async function dayIdOn(client: HttpClient, date: string): Promise<string> {

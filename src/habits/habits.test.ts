@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
+import type { TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { expectNotFound, expectRule, expectValidation } from '../../test/support/expectations.js';
 import { sql } from '../../test/support/db.js';
 import { addDays } from '../core/dates.js';
-import { copyRow, createHabit, dayIdOn, logEntry, MISSING_ID, setTimezone, today } from './habits.test-helpers.js';
+import { copyRow, createHabit, dayIdOn, logEntry, MISSING_ID, setTimezone, today, habitsTestApp } from './habits.test-helpers.js';
 import { HABIT_ENTRIES_PER_DAY_MAX, HABITS_MAX } from './habit-limits.js';
 
 /** Habits (issue 37): definitions, entries, isolation, caps, paging, the day and week reads. */
@@ -13,7 +13,7 @@ let alice: HttpClient;
 let bob: HttpClient;
 
 beforeAll(async () => {
-  app = await sharedTestApp();
+  app = await habitsTestApp();
   ({ client: alice } = await signUp(app.url));
   ({ client: bob } = await signUp(app.url));
   await setTimezone(alice, 'UTC');

@@ -47,6 +47,7 @@ export const migrationNames = [
   'Migration20261128210000UndoTokens',
   'Migration20261128230000UndoTokenUses',
   'Migration20261128230500TrashRows',
+  'Migration20261128233900PersonTrashLinks',
 ];
 
 /**
@@ -99,5 +100,6 @@ export async function loadMigrationsList(): Promise<MigrationObject[]> {
     { name: 'Migration20261128210000UndoTokens', class: (await import('./Migration20261128210000UndoTokens.js')).Migration20261128210000UndoTokens },
     { name: 'Migration20261128230000UndoTokenUses', class: (await import('./Migration20261128230000UndoTokenUses.js')).Migration20261128230000UndoTokenUses },
     { name: 'Migration20261128230500TrashRows', class: (await import('./Migration20261128230500TrashRows.js')).Migration20261128230500TrashRows },
+    { name: 'Migration20261128233900PersonTrashLinks', class: (await import('./Migration20261128233900PersonTrashLinks.js')).Migration20261128233900PersonTrashLinks },
   ];
 }

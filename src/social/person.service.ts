@@ -1,4 +1,3 @@
-import { recordUpdates } from '../core/live/deletion-changes.queries.js';
 import { withExpectedVersion } from '../core/database/expected-version.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
@@ -6,15 +5,14 @@ import { deleted, type Deleted } from '../core/deleted.js';
 import { NotFoundError } from '../core/errors.js';
 import type { Page, PageArgs } from '../core/pagination.js';
 import { findPage } from '../core/database/find-page.js';
-import { happeningIdsWithGuest, removeGuestEverywhere } from './social.queries.js';
+import { removeGuestEverywhere } from './social.queries.js';
 import { moveToTrash } from '../trash/trash-kinds.js';
-import { PERSON_TRASH, type PersonTrashExtra } from './person.trash.js';
+import { PERSON_TRASH } from './person.trash.js';
 import { recordEvent } from '../core/events/record-event.js';
 import { FileService } from '../files/file.service.js';
 import type { FilesRuntime } from '../files/files-runtime.js';
 import { PerimeterTask } from '../planning/perimeter-task.entity.js';
 import { Person } from './person.entity.js';
-import { SocialHappening } from './social-happening.entity.js';
 import type { ServiceScope } from '../core/request-services.js';
 
 export const FRIEND = 'friend';
@@ -126,15 +124,11 @@ export class PersonService {
     return this.em.transactional(async (em) => {
       const person = await em.findOne(Person, { id: personId, userId });
       if (!person) throw new NotFoundError('Person');
-      const happeningIds = await happeningIdsWithGuest(em, userId, personId);
-      const perimeter = await em.find(PerimeterTask, { userId, personId }, { fields: ['id'] });
-      const extra: PersonTrashExtra = { happeningIds, perimeterTaskIds: perimeter.map((task) => task.id) };
-      await moveToTrash(em, userId, PERSON_TRASH, personId, person.name, extra as unknown as Record<string, unknown>);
+      // The trash keeps the guest places and perimeter links (PERSON_TRASH.references) and reports the
+      // rows they are in as updated to the live updates and the change feed, by SQL.
+      await moveToTrash(em, userId, PERSON_TRASH, personId, person.name);
       await removeGuestEverywhere(em, userId, personId);
       await em.nativeUpdate(PerimeterTask, { userId, personId }, { personId: null });
-      // Raw updates: the live updates and the change feed hear them from here.
-      recordUpdates(em, userId, SocialHappening, happeningIds);
-      recordUpdates(em, userId, PerimeterTask, extra.perimeterTaskIds);
       em.remove(person);
       await em.flush();
       return deleted(personId, 'Person');

@@ -17,20 +17,7 @@ export async function removeGuestEverywhere(em: EntityManager, userId: string, p
   const guests = h.column('guestIds');
   await queryRows(
     em,
-    `update ${h.table} set ${guests} = ${guests} - $1::text where ${h.column('userId')} = $2 and ${guests} @> jsonb_build_array($1::text) returning id`,
+    `update ${h.table} set ${guests} = ${guests} - $1::text where ${h.column('userId')} = $2 and ${guests} @> jsonb_build_array($1::text)`,
     [personId, userId],
   );
-}
-
-/** Puts `personId` back among the guests of the user's happenings `happeningIds` that still exist (a restore). */
-export async function addGuestBack(em: EntityManager, userId: string, personId: string, happeningIds: string[]): Promise<string[]> {
-  if (happeningIds.length === 0) return [];
-  const h = rowShape(em, SocialHappening);
-  const guests = h.column('guestIds');
-  const rows = await queryRows(
-    em,
-    `update ${h.table} set ${guests} = ${guests} || jsonb_build_array($1::text) where id = any($3::uuid[]) and ${h.column('userId')} = $2 and not ${guests} @> jsonb_build_array($1::text) returning id`,
-    [personId, userId, happeningIds],
-  );
-  return rows.map((row) => String(row.id));
 }

@@ -9,8 +9,11 @@ import { BaseEntity } from '../core/database/base.entity.js';
 export interface TrashSnapshot {
   /** The tables that gave rows, parents before children: restoring them in this order satisfies every foreign key. */
   tables: string[];
-  /** The references (`table.column`, ON DELETE SET NULL) the deletion nulled: set back on restore. */
-  links: { table: string; column: string }[];
+  /**
+   * The references (`table.column`, ON DELETE SET NULL, or a kind's undeclared ones) the deletion nulled:
+   * set back on restore. `array`: a JSON array of ids the record's id was taken out of (a happening's guests).
+   */
+  links: { table: string; column: string; array?: true }[];
   /** What the kind's own deletion undid beyond the foreign keys (a person's guest places), for its restore. */
   extra?: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { reportRows } from '../core/live/reported-rows.queries.js';
 import type { LiveChangeKind } from '../core/live/live-change.js';
-import { snapshotOf, trashedReach, type AlsoRows } from './trash.queries.js';
+import { snapshotOf, trashedReach, type AlsoRows, type UndeclaredReference } from './trash.queries.js';
 import { TrashItem, type TrashSnapshot } from './trash-item.entity.js';
 
 /** What a kind's restore rules see of a trashed record: its own row (numbers as text) and its kind's extra. */
@@ -27,6 +27,11 @@ export interface TrashKind {
   kind: string;
   /** The table of the record (its cascades are found from the catalog). */
   table: string;
+  /**
+   * References to the record that no foreign key declares (the catalog cannot find them), which the
+   * kind's delete clears itself: kept in `trash_links` by SQL like the nulled ones and set back on restore.
+   */
+  references?: UndeclaredReference[];
   /** Before the rows go back (in the restore's transaction): make room, move the row's place. */
   beforeRestore?(em: EntityManager, userId: string, record: TrashedRecord): Promise<void>;
   /** After the rows are back (same transaction): redo what the delete undid (a balance). */
@@ -65,7 +70,7 @@ export async function moveToTrash(
 ): Promise<void> {
   if (!em.getTransactionContext()) throw new Error('moveToTrash runs in the transaction of the delete');
   const item = em.create(TrashItem, { userId, kind: kind.kind, recordId: id, label: label.slice(0, 300), snapshot: { tables: [], links: [] } });
-  const snapshot = await snapshotOf(em, item.id, kind.table, userId, id, also);
+  const snapshot = await snapshotOf(em, item.id, kind.table, userId, id, also, kind.references);
   if (extra) snapshot.extra = extra;
   item.snapshot = snapshot;
   // Callers delete by raw statement (the ORM sees no change set): the live updates and the change feed

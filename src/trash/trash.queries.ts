@@ -100,14 +100,47 @@ export interface AlsoRows {
 }
 
 /**
+ * A reference to a trashed record that no foreign key declares, in a table of the user's rows (`user_id`):
+ * a uuid column, or with `array` a JSON array of ids as text (a happening's `guest_ids`).
+ */
+export interface UndeclaredReference {
+  table: string;
+  column: string;
+  array?: true;
+}
+
+/** Keeps the user's rows of `ref.table` that point at `id` as links (row, value `id`), by SQL. */
+async function keepUndeclared(em: EntityManager, itemId: string, userId: string, id: string, ref: UndeclaredReference, snapshot: TrashSnapshot): Promise<void> {
+  const column = `t.${quote(ref.column)}`;
+  const linked = await insertedCount(
+    em,
+    `insert into trash_links (trash_item_id, table_name, column_name, row_id, value)
+     select $1::uuid, $2::text, $3::text, t.id, $4::uuid from ${quote(ref.table)} t
+      where t.user_id = $5 and ${ref.array ? `${column} @> jsonb_build_array($4::text)` : `${column} = $4::uuid`}
+     on conflict do nothing`,
+    [itemId, ref.table, ref.column, id, userId],
+  );
+  if (linked > 0) snapshot.links.push({ table: ref.table, column: ref.column, ...(ref.array ? { array: true as const } : {}) });
+}
+
+/**
  * Copies under `itemId`, before the delete and in its transaction, what deleting the user's row `id` of
  * `table` (and the rows `also` names) will take with it; answers the outline a restore follows. `itemId`
  * must name a `trash_items` row by the transaction's end (the key is deferred).
  */
-export async function snapshotOf(em: EntityManager, itemId: string, table: string, userId: string, id: string, also?: AlsoRows): Promise<TrashSnapshot> {
+export async function snapshotOf(
+  em: EntityManager,
+  itemId: string,
+  table: string,
+  userId: string,
+  id: string,
+  also?: AlsoRows,
+  references: readonly UndeclaredReference[] = [],
+): Promise<TrashSnapshot> {
   const snapshot: TrashSnapshot = { tables: [], links: [] };
   const where = also ? `t.user_id = $4 and (t.id = $3 or (${shifted(also.where, 4)}))` : 't.id = $3 and t.user_id = $4';
   await collect(em, itemId, table, where, [id, userId, ...(also?.params ?? [])], snapshot, 0);
+  for (const ref of references) await keepUndeclared(em, itemId, userId, id, ref, snapshot);
   return snapshot;
 }
 
@@ -164,11 +197,14 @@ export async function restoreRows(em: EntityManager, itemId: string, snapshot: T
       after = String(chunk.last);
     }
   }
-  for (const { table, column } of snapshot.links) {
+  for (const { table, column, array } of snapshot.links) {
+    // An id taken out of a JSON array goes back at its end (once), into the rows still there.
+    const set = array ? `${quote(column)} = u.${quote(column)} || jsonb_build_array(l.value::text)` : `${quote(column)} = l.value`;
+    const still = array ? `not u.${quote(column)} @> jsonb_build_array(l.value::text)` : `u.${quote(column)} is null`;
     await queryRows(
       em,
-      `update ${quote(table)} u set ${quote(column)} = l.value from trash_links l
-        where l.trash_item_id = $1 and l.table_name = $2 and l.column_name = $3 and u.id = l.row_id and u.${quote(column)} is null`,
+      `update ${quote(table)} u set ${set} from trash_links l
+        where l.trash_item_id = $1 and l.table_name = $2 and l.column_name = $3 and u.id = l.row_id and ${still}`,
       [itemId, table, column],
     );
   }

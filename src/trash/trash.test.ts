@@ -215,6 +215,54 @@ describe('trash', () => {
     expect(await sql(app.databaseUrl, 'select 1 from trash_rows where trash_item_id = $1', [habitEntry.id])).toEqual([]);
   });
 
+  it('keeps a person on 2,001 happenings and 300 perimeter tasks exact through delete and restore, their places kept by SQL', async () => {
+    const { client, id: userId } = await signUp(app.url);
+    const [monday] = await weekDayIds(client, WEEK);
+    const [other, person] = [await ok(client.post('/api/v1/people', { name: 'Ana' })), await ok(client.post('/api/v1/people', { name: 'Ben' }))];
+    const dinner = await ok(
+      client.post('/api/v1/social-happenings', { dayId: monday, title: 'Dinner', startTime: `${WEEK}T18:00:00Z`, endTime: `${WEEK}T19:00:00Z`, guestIds: [other.id, person.id] }),
+    );
+    // 100 copies on each of 20 other days (a day holds at most 100).
+    const days = [...(await weekDayIds(client, '2026-11-23')), ...(await weekDayIds(client, '2026-11-30')), ...(await weekDayIds(client, '2026-12-07'))].slice(0, 20);
+    const columns = (await sql(app.databaseUrl, `select column_name as c from information_schema.columns where table_name = 'social_happenings' and column_name not in ('id', 'day_id')`)).map((r) => `"${r.c}"`);
+    await sql(
+      app.databaseUrl,
+      `insert into social_happenings (id, day_id, ${columns.join(', ')}) select gen_random_uuid(), d, ${columns.map((c) => `h.${c}`).join(', ')}
+         from social_happenings h, unnest($2::uuid[]) d, generate_series(1, 100) where h.id = $1`,
+      [dinner.id, days],
+    );
+    const call = await ok(client.post('/api/v1/perimeter/tasks', { title: 'Call Ben', personId: person.id }));
+    await copyRow(app, 'perimeter_tasks', call.id, 299);
+    const rows = async () =>
+      (
+        await sql(
+          app.databaseUrl,
+          `select (select md5(string_agg(to_jsonb(h)::text, ',' order by h.id)) from social_happenings h where h.user_id = $1) as happenings,
+                  (select md5(string_agg(to_jsonb(p)::text, ',' order by p.id)) from perimeter_tasks p where p.user_id = $1) as perimeter,
+                  (select count(*)::int from social_happenings h where h.guest_ids @> jsonb_build_array($2::text)) as "guestOn",
+                  (select count(*)::int from perimeter_tasks p where p.person_id = $2::uuid) as linked`,
+          [userId, person.id],
+        )
+      )[0];
+    const fed = async (entity: string) =>
+      (await sql(app.databaseUrl, `select count(*)::int as n from lp_change_feed where user_id = $1 and entity = $2 and kind = 'updated'`, [userId, entity]))[0].n;
+    const before = await rows();
+    expect(before).toMatchObject({ guestOn: 2001, linked: 300 });
+
+    const entry = await trashed(client, `/api/v1/people/${person.id}`, person.id);
+    expect(await rows()).toMatchObject({ guestOn: 0, linked: 0 });
+    expect(await ok(client.get(`/api/v1/social-happenings/${dinner.id}`))).toMatchObject({ guestIds: [other.id] });
+    expect([await fed('SocialHappening'), await fed('PerimeterTask')], 'each row the delete changed, once').toEqual([2001, 300]);
+    // The places are trash_links rows, not ids in the entry's document.
+    const [kept] = await sql(app.databaseUrl, 'select pg_column_size(snapshot) as size, (select count(*)::int from trash_links l where l.trash_item_id = t.id) as n from trash_items t where id = $1', [entry.id]);
+    expect(kept).toMatchObject({ n: 2301 });
+    expect(kept.size).toBeLessThan(500);
+    await restore(client, entry);
+    expect(await rows()).toEqual(before);
+    expect([await fed('SocialHappening'), await fed('PerimeterTask')]).toEqual([4002, 600]);
+    expect(await sql(app.databaseUrl, 'select 1 from trash_links where trash_item_id = $1', [entry.id])).toEqual([]);
+  });
+
   it('a "this and following" delete keeps the later occurrences in the same entry, and its restore brings them all back as single tasks', async () => {
     const { client } = await signUp(app.url);
     const days = await weekDayIds(client, '2026-12-14');

@@ -3,7 +3,8 @@ import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient, type HttpResult } from '../../test/support/http-client.js';
 import { expectNotFound, UNDO_TOKEN_SHAPE } from '../../test/support/expectations.js';
 import { weekDayIds } from '../../test/support/fixtures.js';
-import { createHabit, dayIdOn, today } from '../habits/habits.test-helpers.js';
+import { todayIn } from '../core/dates.js';
+import { createHabit, dayIdOn } from '../habits/habits.test-helpers.js';
 import { keyHolder, type KeyClient } from '../public-api/public-api.test-helpers.js';
 import { makeImage, upload } from '../files/files.test-helpers.js';
 
@@ -66,7 +67,8 @@ beforeAll(async () => {
   ({ client: alice } = await signUp(app.url));
   ({ client: bob } = await signUp(app.url));
   days = await weekDayIds(alice, '2026-11-16');
-  todayId = await dayIdOn(alice, today());
+  // This shared app runs on the real clock (the habit tests pin theirs: habitsTestApp).
+  todayId = await dayIdOn(alice, todayIn('UTC'));
   weekId = (await data(alice.get('/api/v1/weeks/2026-11-16'))).id;
   keyed = await keyHolder(app);
   keyedToday = (await data(keyed.client.get('/api/v1/days/today'))).id;
