@@ -129,7 +129,7 @@ export class HabitService {
 
   async update(userId: string, habitId: string, changes: HabitChanges, expectedVersion?: number | null): Promise<Habit> {
     const target = { entity: Habit, where: { id: habitId, userId }, resource: 'Habit' };
-    return withExpectedVersion(this.em, target, expectedVersion, (em) => new HabitService(em).applyUpdate(userId, habitId, changes));
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new HabitService(em, this.clock).applyUpdate(userId, habitId, changes));
   }
 
   private async applyUpdate(userId: string, habitId: string, changes: HabitChanges): Promise<Habit> {
@@ -160,7 +160,7 @@ export class HabitService {
   /** With `expectedVersion`, refused (VERSION_CONFLICT) when the habit changed since it was read; nothing is deleted. */
   async delete(userId: string, habitId: string, expectedVersion?: number | null): Promise<Deleted> {
     const target = { entity: Habit, where: { id: habitId, userId }, resource: 'Habit' };
-    return withExpectedVersion(this.em, target, expectedVersion, (em) => new HabitService(em).applyDelete(userId, habitId));
+    return withExpectedVersion(this.em, target, expectedVersion, (em) => new HabitService(em, this.clock).applyDelete(userId, habitId));
   }
 
   private async applyDelete(userId: string, habitId: string): Promise<Deleted> {

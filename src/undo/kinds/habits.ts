@@ -25,10 +25,10 @@ function entryLog(kind: string, mutation: string, publicAnswer: boolean): UndoKi
       const { longestStreak } = before as { longestStreak: number };
       return entry ? { recordId: entry.id, data: { updatedAt: entry.updatedAt.toISOString(), longestStreak } } : null;
     },
-    async invert({ em }, userId, offer) {
+    async invert({ em, deps }, userId, offer) {
       requireUntouched(await em.findOne(HabitEntry, { id: offer.recordId, userId }, { fields: ['updatedAt'] }), offer, 'Habit entry');
       // The service's delete: the day's done-ness, the XP it earned and the streak follow exactly.
-      await new HabitService(em).deleteEntry(userId, offer.recordId, { longestStreak: offer.data.longestStreak as number });
+      await HabitService.forRequest({ em, deps }).deleteEntry(userId, offer.recordId, { longestStreak: offer.data.longestStreak as number });
     },
   };
 }
@@ -44,10 +44,10 @@ const entryDelete: UndoKind = {
   offer(_scope, _userId, args, _result, before) {
     return before ? { recordId: args.entryId as string, data: before as Record<string, unknown> } : null;
   },
-  async invert({ em }, userId, offer) {
+  async invert({ em, deps }, userId, offer) {
     const { habitId, dayId, value, note } = offer.data as { habitId: string; dayId: string; value: number; note: string | null };
     try {
-      await new HabitService(em).logEntry(userId, { habitId, dayId, value, note });
+      await HabitService.forRequest({ em, deps }).logEntry(userId, { habitId, dayId, value, note });
     } catch (error) {
       // The habit or its day was deleted since: nothing to log the entry on.
       if (error instanceof NotFoundError) throw new UndoConflictError('Habit');
@@ -70,11 +70,11 @@ const dayMark: UndoKind = {
     if (previous === left) return null;
     return { recordId: args.habitId as string, data: { dayId: args.dayId, previous, left } };
   },
-  async invert({ em }, userId, offer) {
+  async invert({ em, deps }, userId, offer) {
     const { dayId, previous, left } = offer.data as { dayId: string; previous: HabitDayMark | null; left: HabitDayMark | null };
     const now = await em.findOne(HabitDayMarkRecord, { habitId: offer.recordId, dayId, userId }, { fields: ['mark'] });
     if ((now?.mark ?? null) !== left) throw new UndoConflictError('Habit mark');
-    await new HabitService(em).markDay(userId, { habitId: offer.recordId, dayId, mark: previous });
+    await HabitService.forRequest({ em, deps }).markDay(userId, { habitId: offer.recordId, dayId, mark: previous });
   },
 };
 
@@ -94,9 +94,9 @@ function archiveToggle(kind: string, mutation: string, archiving: boolean): Undo
       const habit = result as Habit;
       return { recordId: habit.id, data: { version: habit.version, archivedAt } };
     },
-    async invert({ em }, userId, offer) {
+    async invert({ em, deps }, userId, offer) {
       requireUnchanged(await em.findOne(Habit, { id: offer.recordId, userId }, { fields: ['version'] }), offer, 'Habit');
-      const habits = new HabitService(em);
+      const habits = HabitService.forRequest({ em, deps });
       if (archiving) await habits.unarchive(userId, offer.recordId);
       else await habits.archive(userId, offer.recordId, new Date(offer.data.archivedAt as string));
     },
@@ -119,10 +119,10 @@ const reorder: UndoKind = {
     const previous = before as string[];
     return left.join() === previous.join() ? null : { recordId: userId, data: { previous, left } };
   },
-  async invert({ em }, userId, offer) {
+  async invert({ em, deps }, userId, offer) {
     const { previous, left } = offer.data as { previous: string[]; left: string[] };
     if ((await habitOrder(em, userId, true)).join() !== left.join()) throw new UndoConflictError('Habit order');
-    await new HabitService(em).reorder(userId, previous);
+    await HabitService.forRequest({ em, deps }).reorder(userId, previous);
   },
 };
 
