@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/support/test-app.js';
 import { signUp } from '../../test/support/http-client.js';
 import { outboxEvents } from '../../test/support/expectations.js';
@@ -15,6 +15,9 @@ import { createHabit, dayIdOn, daysFromToday, logEntry, setTimezone, today, xpOf
 let app: TestApp;
 beforeAll(async () => {
   app = await habitsTestApp();
+});
+afterAll(async () => {
+  await app?.close();
 });
 
 async function person(zone = 'UTC') {

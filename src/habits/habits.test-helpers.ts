@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { HttpClient } from '../../test/support/http-client.js';
-import { sharedTestApp, type TestApp } from '../../test/support/test-app.js';
+import { startTestApp, type TestApp } from '../../test/support/test-app.js';
 import { sql } from '../../test/support/db.js';
 import { addDays, todayIn } from '../core/dates.js';
 
@@ -27,10 +27,11 @@ export async function setTimezone(client: HttpClient, timezone: string): Promise
  * The instant the habit tests' app starts its clock at (TEST_CLOCK, docs/operations.md): a Wednesday's
  * noon in mid-month, so "today" and the days around it are the same dates whatever day (or midnight, or
  * month end) the tests run on: the clock runs on from there, 12 hours from the next day. Habits read their
- * today from the app's clock; the app is shared by these files.
+ * today from the app's clock. Each file starts its own app on it and closes it (a second app kept for the
+ * worker's life held connections every later file needed).
  */
 export const HABITS_CLOCK = '2026-03-18T12:00:00Z';
-export const habitsTestApp = () => sharedTestApp({ TEST_CLOCK: HABITS_CLOCK });
+export const habitsTestApp = () => startTestApp({ RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000', TEST_CLOCK: HABITS_CLOCK });
 
 /** Today in the zone at HABITS_CLOCK (the same date for the run's hours), and `n` days from it. */
 export const today = (zone = 'UTC') => todayIn(zone, new Date(HABITS_CLOCK));

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../test/support/test-app.js';
 import { signUp, type HttpClient } from '../../test/support/http-client.js';
 import { expectNotFound, expectRule, expectValidation } from '../../test/support/expectations.js';
@@ -18,6 +18,9 @@ beforeAll(async () => {
   ({ client: bob } = await signUp(app.url));
   await setTimezone(alice, 'UTC');
   await setTimezone(bob, 'UTC');
+});
+afterAll(async () => {
+  await app?.close();
 });
 
 describe('habits', () => {

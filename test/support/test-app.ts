@@ -63,7 +63,7 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
  */
 const SHARED_APP_ENV = { RATE_LIMIT_MAX: '1000000', RATE_LIMIT_AUTH_MAX: '1000000' };
 
-const shared = new Map<string, Promise<TestApp>>();
+let shared: Promise<TestApp> | undefined;
 
 /**
  * One app per worker process for the files that need no settings of their own (each test signs up its
@@ -72,25 +72,17 @@ const shared = new Map<string, Promise<TestApp>>();
  * with the process; the run's clean-up (test-run-cleanup.ts) drops its database. No file closes it, nor
  * changes anything beyond its own people (the service's settings, counts of every row, the whole
  * outbox): such a file starts its own app.
- *
- * `env`: settings the files that share it all want (the habits' pinned TEST_CLOCK): one such app per
- * worker and settings, shared the same way.
  */
-export function sharedTestApp(env: Record<string, string> = {}): Promise<TestApp> {
-  const key = JSON.stringify(Object.entries(env).sort());
-  let app = shared.get(key);
-  if (!app) {
-    app = startTestApp({ ...SHARED_APP_ENV, ...env }).then(
-      (started) => ({
-        ...started,
-        close: () => Promise.reject(new Error('the shared test app outlives the file: start an app of your own to close it')),
-      }),
-      (error: unknown) => {
-        shared.delete(key);
-        throw error;
-      },
-    );
-    shared.set(key, app);
-  }
-  return app;
+export function sharedTestApp(): Promise<TestApp> {
+  shared ??= startTestApp(SHARED_APP_ENV).then(
+    (app) => ({
+      ...app,
+      close: () => Promise.reject(new Error('the shared test app outlives the file: start an app of your own to close it')),
+    }),
+    (error: unknown) => {
+      shared = undefined;
+      throw error;
+    },
+  );
+  return shared;
 }
