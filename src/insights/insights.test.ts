@@ -152,7 +152,9 @@ describe('the nightly job', () => {
   });
 
   it('runs once per local date: a second run the same night does nothing, the next night rebuilds only the last weeks', async () => {
-    const { id } = await plantedPerson();
+    const { id, client } = await plantedPerson();
+    // The next night aggregates tomorrow too: its day exists even when today ends a week (a Sunday).
+    await generateWeeks(client, addDays(today, 1), addDays(today, 1));
     expect((await runNight(app, tomorrowNight, [id])).people).toBe(1);
     const first = await sql(app.databaseUrl, 'select id, date::text from insight_days where user_id = $1 order by date', [id]);
     const insights = await sql(app.databaseUrl, 'select id from insights where user_id = $1 order by id', [id]);

@@ -131,10 +131,11 @@ describe('sync: raw deletes and updates', () => {
     // A year of occurrences past the week, without days (as a full day leaves them).
     await copies('tasks', later.at(-1)!.id, 300, { occurrence_date: `t.occurrence_date + g`, day_id: 'null' });
     const gone = (await sql<{ id: string }>(app.databaseUrl, `select id::text from tasks where series_id = $1 and id <> $1 and id <> $2`, [first.id, later[0]!.id])).map((r) => r.id);
-    expect(gone.length).toBeGreaterThan(300);
+    // The 300 copies, and the week's own later occurrences (none when today is the week's Sunday).
+    expect(gone.length).toBeGreaterThanOrEqual(300);
     const since = (await syncFrom(client, '0')).cursor;
 
-    await ok(client.patch(`/api/v1/tasks/${later[0]!.id}`, { recurrence: 'FREQ=WEEKLY;BYDAY=SA', applyTo: 'following' }));
+    await ok(client.patch(`/api/v1/tasks/${later[0]!.id}`, { recurrence: 'FREQ=DAILY;INTERVAL=2', applyTo: 'following' }));
     const tombstones = await tombstonesSince(client, since, 'Task');
     for (const id of gone) expect(tombstones.get(id), id).toBe(1);
   });
